@@ -1,0 +1,59 @@
+// Dispatch of `flowscope <command>`.
+#include "cli/command.h"
+
+#include <cstdio>
+
+namespace flowscope::cli {
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = {
+      {"info", "Describe a graph file: format, nodes, ops, signatures, functions, variables",
+       "usage: flowscope info FILE [--json] [--tag TAG]\n\n"
+       "Prints the format, producer version, node count, op histogram, inputs, outputs, signatures,\n"
+       "functions and variables of FILE (GraphDef .pb/.pbtxt, MetaGraphDef, SavedModel directory, or TF.js\n"
+       "model.json). --json prints the same as one JSON object. --tag picks a SavedModel meta graph.\n",
+       {{"--tag"}, {"--json"}, 1, 1}, runInfo},
+      {"convert", "Convert between .pb and .pbtxt; freeze SavedModel / TF.js variables into Consts",
+       "usage: flowscope convert IN OUT [--tag TAG] [--force]\n\n"
+       "Writes IN as a GraphDef to OUT: binary when OUT ends in .pb, text for .pbtxt. A SavedModel or TF.js\n"
+       "model becomes a GraphDef whose variables are frozen into Const nodes. The write is atomic. OUT is\n"
+       "never the input, and an existing OUT is replaced only with --force.\n",
+       {{"--tag"}, {"--force"}, 2, 2}, runConvert},
+  };
+  return table;
+}
+
+const Command* findCommand(const std::string& name) {
+  for (const auto& c : commands())
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+void printOverview() {
+  std::printf("usage: flowscope [FILE]             open the desktop app (optionally on FILE)\n"
+              "       flowscope COMMAND [ARGS...]  run a command without a display\n\ncommands:\n");
+  for (const auto& c : commands()) std::printf("  %-10s %s\n", c.name, c.summary);
+  std::printf("\n'flowscope COMMAND --help' shows a command's options.\n");
+}
+
+int runCli(int argc, char** argv) {
+  const Command* command = findCommand(argv[1]);
+  if (!command) {
+    std::fprintf(stderr, "flowscope: unknown command '%s'\n", argv[1]);
+    printOverview();
+    return kExitUsage;
+  }
+  std::string error;
+  auto args = Args::parse(argc, argv, 2, command->spec, &error);
+  if (!args) {
+    std::fprintf(stderr, "flowscope %s: %s\n\n%s", command->name, error.c_str(), command->usage);
+    return kExitUsage;
+  }
+  if (args->helpRequested()) {
+    std::printf("%s", command->usage);
+    return kExitOk;
+  }
+  return command->run(*args);
+}
+
+}  // namespace flowscope::cli

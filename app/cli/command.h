@@ -1,0 +1,28 @@
+// The CLI's command table: every subcommand of the `flowscope` binary, with its usage text.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/args.h"
+
+namespace flowscope::cli {
+
+struct Command {
+  const char* name;
+  const char* summary;
+  const char* usage;  ///< full --help text
+  ArgSpec spec;
+  int (*run)(const Args& args);
+};
+
+const std::vector<Command>& commands();
+const Command* findCommand(const std::string& name);
+/// Runs argv[1] as a command; prints usage errors and returns the exit code.
+int runCli(int argc, char** argv);
+void printOverview();
+
+int runInfo(const Args& args);
+int runConvert(const Args& args);
+
+}  // namespace flowscope::cli

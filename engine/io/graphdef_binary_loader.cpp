@@ -1,0 +1,41 @@
+// Loader for binary GraphDef files (.pb): frozen graphs and exported graphs.
+#include "io/loader.h"
+#include "io/model_builder.h"
+#include "io/proto_parse.h"
+
+namespace flowscope {
+namespace {
+
+class GraphDefBinaryLoader : public Loader {
+ public:
+  std::string name() const override { return "GraphDef (binary)"; }
+
+  float match(const Source& source) const override {
+    if (source.isDirectory() || source.head().empty()) return 0;
+    bool complete = false;
+    auto fields = scanWireFields(source.head(), 64, &complete);
+    if (fields.empty()) return 0;
+    int nodes = 0;
+    for (const auto& f : fields) {
+      bool ok = (f.number == 1 && f.wireType == 2) || (f.number == 2 && f.wireType == 2) ||
+                (f.number == 3 && f.wireType == 0) || (f.number == 4 && f.wireType == 2) ||
+                (f.number == 5 && f.wireType == 2);
+      if (!ok) return 0;
+      nodes += f.number == 1;
+    }
+    return nodes > 1 ? 0.8f : 0.5f;
+  }
+
+  Expected<Model> load(const Source& source, const LoadOptions&) const override {
+    FS_ASSIGN_OR_RETURN(std::string data, source.readAll());
+    tensorflow::GraphDef proto;
+    FS_RETURN_IF_ERROR(parseBinaryProto(data, &proto, source.path()));
+    return modelFromGraphDef(proto, source.path(), name(), decodeLimitsFor(data.size()));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Loader> makeGraphDefBinaryLoader() { return std::make_unique<GraphDefBinaryLoader>(); }
+
+}  // namespace flowscope

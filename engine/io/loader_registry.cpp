@@ -1,0 +1,41 @@
+// The loader registry table and format selection by content.
+#include "io/loader.h"
+
+namespace flowscope {
+
+const std::vector<std::unique_ptr<Loader>>& loaders() {
+  static const std::vector<std::unique_ptr<Loader>> table = [] {
+    std::vector<std::unique_ptr<Loader>> t;
+    t.push_back(makeSavedModelLoader());
+    t.push_back(makeMetaGraphLoader());
+    t.push_back(makeGraphDefBinaryLoader());
+    t.push_back(makeGraphDefTextLoader());
+    t.push_back(makeTfjsLoader());
+    t.push_back(makeOnnxRecognizer());
+    return t;
+  }();
+  return table;
+}
+
+Expected<Model> loadModel(const std::string& path, const LoadOptions& options) {
+  FS_ASSIGN_OR_RETURN(Source source, Source::open(path));
+  const Loader* best = nullptr;
+  float bestScore = 0;
+  for (const auto& loader : loaders()) {
+    float score = loader->match(source);
+    if (score > bestScore) {
+      best = loader.get();
+      bestScore = score;
+    }
+  }
+  if (!best) {
+    if (source.isDirectory())
+      return invalidArgument(path + ": directory is neither a SavedModel (no saved_model.pb) nor a TF.js model (no model.json)");
+    if (source.size() == 0) return invalidArgument(path + ": file is empty");
+    return invalidArgument(path + ": unrecognized format; expected a GraphDef (.pb/.pbtxt), MetaGraphDef, SavedModel or "
+                                  "TF.js model.json");
+  }
+  return best->load(source, options);
+}
+
+}  // namespace flowscope

@@ -1,0 +1,54 @@
+// Model summaries for info and the UI.
+#include "io/model_summary.h"
+
+#include <unordered_set>
+
+#include "ir/verify.h"
+#include "ops/op_registry.h"
+
+namespace flowscope {
+
+std::vector<std::string> sinkNodes(const Graph& graph) {
+  std::unordered_set<std::string> consumed;
+  for (size_t i = 0; i < graph.size(); ++i) {
+    for (const auto& in : graph.node(i).inputs) consumed.insert(in.node);
+    for (const auto& c : graph.node(i).controlInputs) consumed.insert(c);
+  }
+  std::vector<std::string> sinks;
+  for (size_t i = 0; i < graph.size(); ++i)
+    if (!consumed.count(graph.node(i).name)) sinks.push_back(graph.node(i).name);
+  return sinks;
+}
+
+ModelSummary summarizeModel(const Model& model) {
+  const Graph& g = model.graph;
+  const OpRegistry& registry = OpRegistry::global();
+  OpLookup lookup = registry.lookupWith(&g.library);
+  ModelSummary s;
+  s.nodeCount = g.size();
+  s.opHistogram = g.opHistogram();
+  for (size_t i = 0; i < g.size(); ++i) {
+    const Node& n = g.node(i);
+    if (n.op != "Placeholder" && n.op != "PlaceholderWithDefault") continue;
+    GraphEndpoint e{n.name + ":0", n.op, DType::kInvalid, Shape::unknownRank()};
+    if (const AttrValue* d = n.attr("dtype"); d && d->kind() == AttrValue::Kind::kType) e.dtype = d->type();
+    if (const AttrValue* sh = n.attr("shape"); sh && sh->kind() == AttrValue::Kind::kShape) e.shape = sh->shape();
+    s.inputs.push_back(std::move(e));
+  }
+  for (const auto& name : sinkNodes(g)) {
+    const Node* n = g.findNode(name);
+    std::vector<DType> types = outputTypesOf(*n, lookup(n->op));
+    for (size_t k = 0; k < types.size(); ++k)
+      s.outputs.push_back({k == 0 ? name + ":0" : name + ":" + std::to_string(k), n->op, types[k], Shape::unknownRank()});
+    if (!lookup(n->op)) s.outputs.push_back({name + ":0", n->op, DType::kInvalid, Shape::unknownRank()});
+  }
+  for (const auto& f : g.library.functions()) {
+    size_t count = f.body ? f.body->size() : 0;
+    s.functions.push_back({f.name(), count});
+    s.functionNodeCount += count;
+  }
+  s.unknownOps = registry.unknownOpsIn(g);
+  return s;
+}
+
+}  // namespace flowscope

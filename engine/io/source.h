@@ -1,0 +1,39 @@
+// Source: a path to load, with its head bytes for content sniffing and a size-checked full read.
+#include <cstdint>
+#pragma once
+
+#include <string>
+
+#include "base/status.h"
+
+namespace flowscope {
+
+class Source {
+ public:
+  /// Opens a file or directory; reads up to kHeadBytes for match().
+  static Expected<Source> open(const std::string& path);
+
+  static constexpr size_t kHeadBytes = 64 * 1024;
+
+  const std::string& path() const { return m_path; }
+  bool isDirectory() const { return m_isDirectory; }
+  uint64_t size() const { return m_size; }
+  const std::string& head() const { return m_head; }
+  /// The file's name without directories.
+  std::string fileName() const;
+  /// Whole contents; an error for directories and files larger than `limit` bytes.
+  Expected<std::string> readAll(uint64_t limit = kMaxFileBytes) const;
+
+  static constexpr uint64_t kMaxFileBytes = 2ull << 30;  // protobuf's message limit
+
+ private:
+  std::string m_path;
+  bool m_isDirectory = false;
+  uint64_t m_size = 0;
+  std::string m_head;
+};
+
+/// Reads a whole file (used for sibling files: shards, variables). Errors name the path.
+Expected<std::string> readFile(const std::string& path, uint64_t limit = Source::kMaxFileBytes);
+
+}  // namespace flowscope

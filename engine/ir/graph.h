@@ -1,0 +1,97 @@
+// Graph: nodes, versions and a function library. Nodes are shared copy-on-write, so snapshots are cheap.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/node.h"
+#include "ir/op_def.h"
+
+namespace flowscope {
+
+struct VersionInfo {
+  bool present = false;  ///< a GraphDef may have no `versions` field at all
+  int32_t producer = 0;
+  int32_t minConsumer = 0;
+  std::vector<int32_t> badConsumers;
+  bool operator==(const VersionInfo&) const = default;
+};
+
+class Graph;
+
+/// A library function (FunctionDef): signature, body, ret and control_ret maps, attrs and per-arg attrs.
+struct FunctionDef {
+  OpDef signature;
+  AttrMap attrs;
+  std::map<uint32_t, AttrMap> argAttrs;
+  std::map<uint32_t, uint32_t> resourceArgUniqueIds;
+  std::shared_ptr<Graph> body;                 ///< node inputs use function naming (TensorRef::outputArg)
+  std::map<std::string, std::string> ret;         ///< output arg -> "node:out_arg:i" or an input arg name
+  std::map<std::string, std::string> controlRet;  ///< control output -> body node name
+
+  const std::string& name() const { return signature.name; }
+};
+
+struct GradientDef {
+  std::string functionName;
+  std::string gradientFunc;
+  bool operator==(const GradientDef&) const = default;
+};
+
+/// FunctionDefLibrary: functions in file order plus gradient mappings.
+class FunctionLibrary {
+ public:
+  const std::vector<FunctionDef>& functions() const { return m_functions; }
+  std::vector<FunctionDef>& mutableFunctions() { return m_functions; }
+  const FunctionDef* find(const std::string& name) const;
+  /// Adds or replaces by name.
+  void add(FunctionDef function);
+  bool empty() const { return m_functions.empty() && gradients.empty() && registeredGradients.empty(); }
+  size_t size() const { return m_functions.size(); }
+
+  std::vector<GradientDef> gradients;
+  std::vector<GradientDef> registeredGradients;  ///< (gradient_func, registered_op_type) in the same two fields
+
+ private:
+  std::vector<FunctionDef> m_functions;
+};
+
+class Graph {
+ public:
+  Graph() = default;
+  /// Deep enough copy: shares nodes (copy-on-write) and function bodies.
+  Graph(const Graph&) = default;
+  Graph& operator=(const Graph&) = default;
+
+  size_t size() const { return m_nodes.size(); }
+  const Node& node(size_t i) const { return *m_nodes[i]; }
+  /// Index of the first node with this name, or -1.
+  int64_t find(const std::string& name) const;
+  const Node* findNode(const std::string& name) const;
+  /// Appends a node (duplicates are allowed so that the verifier can report them).
+  size_t addNode(Node node);
+  /// Mutable access; clones the node first when a snapshot still shares it. Do not change the name here:
+  /// use renameNode so the name index stays right.
+  Node& mutableNode(size_t i);
+  void renameNode(size_t i, const std::string& newName);
+  /// Removes every node for which `drop` is true, keeping the order of the rest.
+  void removeNodes(const std::function<bool(const Node&)>& drop);
+  /// Op histogram (op -> count), ordered by op name.
+  std::map<std::string, size_t> opHistogram() const;
+
+  VersionInfo versions;
+  FunctionLibrary library;
+  std::string debugInfo;  ///< serialized GraphDebugInfo, kept opaque so round trips lose nothing
+
+ private:
+  void rebuildIndex();
+  std::vector<std::shared_ptr<const Node>> m_nodes;
+  std::unordered_map<std::string, size_t> m_index;
+};
+
+}  // namespace flowscope

@@ -1,0 +1,196 @@
+// FNV-1a based structural hashing.
+#include "ir/hash.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace flowscope {
+namespace {
+
+class Hasher {
+ public:
+  void bytes(const void* data, size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < size; ++i) {
+      m_state ^= p[i];
+      m_state *= 0x100000001b3ull;
+    }
+  }
+  void str(const std::string& s) {
+    u64(s.size());
+    bytes(s.data(), s.size());
+  }
+  void u64(uint64_t v) { bytes(&v, sizeof v); }
+  void i64(int64_t v) { bytes(&v, sizeof v); }
+  uint64_t value() const { return m_state; }
+
+ private:
+  uint64_t m_state = 0xcbf29ce484222325ull;
+};
+
+void hashShape(Hasher& h, const Shape& s) {
+  h.u64(s.hasUnknownRank());
+  h.u64(s.dims().size());
+  for (int64_t d : s.dims()) h.i64(d);
+}
+
+void hashTensor(Hasher& h, const Tensor& t) {
+  h.u64(static_cast<uint64_t>(t.dtype()));
+  hashShape(h, t.shape());
+  if (!t.isValid()) return;
+  if (t.isStringLike()) {
+    for (const auto& s : t.strings()) h.str(s);
+  } else {
+    auto b = t.bytes();
+    h.bytes(b.data(), b.size());
+  }
+}
+
+void hashAttr(Hasher& h, const AttrValue& v);
+
+void hashFunc(Hasher& h, const FuncAttr& f) {
+  h.str(f.name);
+  for (const auto& [k, v] : f.attrs) {
+    h.str(k);
+    hashAttr(h, v);
+  }
+}
+
+void hashAttr(Hasher& h, const AttrValue& v) {
+  h.u64(static_cast<uint64_t>(v.kind()));
+  switch (v.kind()) {
+    case AttrValue::Kind::kNone: break;
+    case AttrValue::Kind::kString: h.str(v.s()); break;
+    case AttrValue::Kind::kInt: h.i64(v.i()); break;
+    case AttrValue::Kind::kFloat: { float f = v.f(); h.bytes(&f, sizeof f); break; }
+    case AttrValue::Kind::kBool: h.u64(v.b()); break;
+    case AttrValue::Kind::kType: h.u64(static_cast<uint64_t>(v.type())); break;
+    case AttrValue::Kind::kShape: hashShape(h, v.shape()); break;
+    case AttrValue::Kind::kTensor: hashTensor(h, v.tensor()); break;
+    case AttrValue::Kind::kFunc: hashFunc(h, v.func()); break;
+    case AttrValue::Kind::kPlaceholder: h.str(v.placeholder()); break;
+    case AttrValue::Kind::kList: {
+      const AttrList& l = v.list();
+      h.u64(l.s.size()); for (const auto& x : l.s) h.str(x);
+      h.u64(l.i.size()); for (auto x : l.i) h.i64(x);
+      h.u64(l.f.size()); for (auto x : l.f) h.bytes(&x, sizeof x);
+      h.u64(l.b.size()); for (bool x : l.b) h.u64(x);
+      h.u64(l.type.size()); for (auto x : l.type) h.u64(static_cast<uint64_t>(x));
+      h.u64(l.shape.size()); for (const auto& x : l.shape) hashShape(h, x);
+      h.u64(l.tensor.size()); for (const auto& x : l.tensor) hashTensor(h, x);
+      h.u64(l.func.size()); for (const auto& x : l.func) hashFunc(h, x);
+      break;
+    }
+  }
+}
+
+void hashAttrMap(Hasher& h, const AttrMap& attrs) {
+  h.u64(attrs.size());
+  for (const auto& [k, v] : attrs) {
+    h.str(k);
+    hashAttr(h, v);
+  }
+}
+
+void hashArgs(Hasher& h, const std::vector<ArgDef>& args) {
+  h.u64(args.size());
+  for (const auto& a : args) {
+    h.str(a.name);
+    h.u64(static_cast<uint64_t>(a.type));
+    h.str(a.typeAttr);
+    h.str(a.numberAttr);
+    h.str(a.typeListAttr);
+    h.u64(a.isRef);
+  }
+}
+
+uint64_t hashNodes(const Graph& graph) {
+  std::vector<uint64_t> nodeHashes;
+  nodeHashes.reserve(graph.size());
+  for (size_t i = 0; i < graph.size(); ++i) nodeHashes.push_back(hashNode(graph.node(i)));
+  std::sort(nodeHashes.begin(), nodeHashes.end());
+  Hasher h;
+  h.bytes(nodeHashes.data(), nodeHashes.size() * sizeof(uint64_t));
+  return h.value();
+}
+
+}  // namespace
+
+uint64_t hashNode(const Node& node) {
+  Hasher h;
+  h.str(node.name);
+  h.str(node.op);
+  h.str(node.device);
+  h.u64(node.inputs.size());
+  for (const auto& in : node.inputs) {
+    h.str(in.node);
+    h.i64(in.index);
+    h.str(in.outputArg);
+  }
+  h.u64(node.controlInputs.size());
+  for (const auto& c : node.controlInputs) h.str(c);
+  hashAttrMap(h, node.attrs);
+  h.u64(node.originalNodeNames.size());
+  for (const auto& s : node.originalNodeNames) h.str(s);
+  h.u64(node.originalFuncNames.size());
+  for (const auto& s : node.originalFuncNames) h.str(s);
+  return h.value();
+}
+
+uint64_t hashFunction(const FunctionDef& f) {
+  Hasher h;
+  const OpDef& sig = f.signature;
+  h.str(sig.name);
+  hashArgs(h, sig.inputs);
+  hashArgs(h, sig.outputs);
+  h.u64(sig.attrs.size());
+  for (const auto& a : sig.attrs) {
+    h.str(a.name);
+    h.str(a.type);
+    if (a.defaultValue) hashAttr(h, *a.defaultValue);
+  }
+  for (const auto& c : sig.controlOutputs) h.str(c);
+  h.u64(sig.isStateful);
+  hashAttrMap(h, f.attrs);
+  for (const auto& [index, attrs] : f.argAttrs) {
+    h.u64(index);
+    hashAttrMap(h, attrs);
+  }
+  for (const auto& [k, v] : f.resourceArgUniqueIds) {
+    h.u64(k);
+    h.u64(v);
+  }
+  h.u64(f.body ? hashNodes(*f.body) : 0);
+  for (const auto& [k, v] : f.ret) {
+    h.str(k);
+    h.str(v);
+  }
+  for (const auto& [k, v] : f.controlRet) {
+    h.str(k);
+    h.str(v);
+  }
+  return h.value();
+}
+
+uint64_t hashGraph(const Graph& graph) {
+  Hasher h;
+  h.u64(hashNodes(graph));
+  h.u64(graph.versions.present);
+  h.i64(graph.versions.producer);
+  h.i64(graph.versions.minConsumer);
+  for (auto b : graph.versions.badConsumers) h.i64(b);
+  h.u64(graph.library.size());
+  for (const auto& f : graph.library.functions()) h.u64(hashFunction(f));
+  for (const auto& g : graph.library.gradients) {
+    h.str(g.functionName);
+    h.str(g.gradientFunc);
+  }
+  for (const auto& g : graph.library.registeredGradients) {
+    h.str(g.functionName);
+    h.str(g.gradientFunc);
+  }
+  h.str(graph.debugInfo);
+  return h.value();
+}
+
+}  // namespace flowscope

@@ -1,0 +1,45 @@
+// Node: one op instance in a graph or function body (NodeDef).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/attr_value.h"
+
+namespace flowscope {
+
+/// A data input. In a graph: node + flat output index ("name:k"). In a function body the producer may be a
+/// function argument ("arg", "arg:i") or a body node's named output arg ("node:out_arg:i"), kept in `outputArg`.
+struct TensorRef {
+  std::string node;
+  int index = 0;
+  std::string outputArg;  ///< only in function bodies; empty elsewhere
+
+  /// "name", "name:1", or in function bodies "name:out_arg:0".
+  std::string toString() const;
+  bool operator==(const TensorRef&) const = default;
+};
+
+/// Parses an input string of a GraphDef ("a", "a:2") or, with functionStyle, of a FunctionDef ("a:z:0", "arg:1").
+/// Control inputs ("^a") are not TensorRefs; callers split them first.
+bool parseTensorRef(const std::string& text, bool functionStyle, TensorRef* out);
+
+struct Node {
+  std::string name;
+  std::string op;
+  std::string device;
+  std::vector<TensorRef> inputs;          ///< data inputs, in order
+  std::vector<std::string> controlInputs;  ///< names without the '^'
+  AttrMap attrs;
+  std::vector<std::string> originalNodeNames;  ///< experimental_debug_info
+  std::vector<std::string> originalFuncNames;
+
+  const AttrValue* attr(const std::string& key) const {
+    auto it = attrs.find(key);
+    return it == attrs.end() ? nullptr : &it->second;
+  }
+  /// The name scope: everything before the last '/', or "" at top level.
+  std::string scope() const;
+};
+
+}  // namespace flowscope

@@ -1,0 +1,45 @@
+// Shape: a tensor shape that may have unknown dimensions (-1) or an unknown rank.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace flowscope {
+
+/// Row-major dims, outermost first; -1 marks an unknown dim. Equal to TensorShapeProto minus dim names.
+class Shape {
+ public:
+  static constexpr int64_t kUnknownDim = -1;
+
+  Shape() = default;  ///< a scalar
+  Shape(std::initializer_list<int64_t> dims) : m_dims(dims) {}
+  explicit Shape(std::vector<int64_t> dims) : m_dims(std::move(dims)) {}
+  static Shape unknownRank() {
+    Shape shape;
+    shape.m_unknownRank = true;
+    return shape;
+  }
+
+  bool hasUnknownRank() const { return m_unknownRank; }
+  /// -1 when the rank is unknown.
+  int rank() const { return m_unknownRank ? -1 : static_cast<int>(m_dims.size()); }
+  const std::vector<int64_t>& dims() const { return m_dims; }
+  int64_t dim(int i) const { return m_dims[static_cast<size_t>(i)]; }
+  bool isFullyDefined() const;
+  /// Product of dims; -1 when any dim or the rank is unknown, or when the product overflows int64.
+  int64_t numElements() const;
+  /// "[2,?,3]", "[]" for a scalar, "<unknown>" for an unknown rank.
+  std::string toString() const;
+  /// True when every dim of `this` is compatible with `other` (unknowns match anything).
+  bool isCompatibleWith(const Shape& other) const;
+
+  bool operator==(const Shape& other) const = default;
+
+ private:
+  std::vector<int64_t> m_dims;
+  bool m_unknownRank = false;
+};
+
+}  // namespace flowscope

@@ -1,0 +1,181 @@
+// Tensor storage, previews and half-precision conversions.
+#include "ir/tensor.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "base/strings.h"
+
+namespace flowscope {
+
+TensorBuffer::TensorBuffer(size_t bytes) : m_size(bytes) {
+  size_t rounded = (bytes + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
+  if (rounded == 0) rounded = kTensorAlignment;
+  m_data = static_cast<std::byte*>(std::aligned_alloc(kTensorAlignment, rounded));
+  if (!m_data) throw std::bad_alloc();
+  std::memset(m_data, 0, rounded);
+}
+
+TensorBuffer::~TensorBuffer() { std::free(m_data); }
+
+Tensor::Tensor(DType dtype, Shape shape) : m_dtype(dtype), m_shape(std::move(shape)) {
+  int64_t count = m_shape.numElements();
+  if (count < 0) count = 0;
+  if (isStringLike()) {
+    m_buffer = std::make_shared<TensorBuffer>(std::vector<std::string>(static_cast<size_t>(count)));
+  } else {
+    m_buffer = std::make_shared<TensorBuffer>(static_cast<size_t>(count) * static_cast<size_t>(dtypeSize(dtype)));
+  }
+}
+
+Tensor Tensor::fromStrings(Shape shape, std::vector<std::string> strings, DType dtype) {
+  Tensor t;
+  t.m_dtype = dtype;
+  t.m_shape = std::move(shape);
+  t.m_buffer = std::make_shared<TensorBuffer>(std::move(strings));
+  return t;
+}
+
+Expected<size_t> Tensor::checkedByteSize(DType dtype, const Shape& shape, size_t limit) {
+  if (!shape.isFullyDefined())
+    return invalidArgument("tensor shape " + shape.toString() + " is not fully defined");
+  int64_t count = shape.numElements();
+  if (count < 0) return outOfRange("tensor shape " + shape.toString() + " has more elements than int64 can count");
+  int size = dtypeSize(dtype);
+  bool stringLike = dtype == DType::kString || dtype == DType::kResource || dtype == DType::kVariant;
+  if (size == 0 && !stringLike)
+    return unimplemented(std::string("dtype ") + std::string(dtypeName(dtype)) + " has no dense byte layout");
+  // Strings still cost at least a std::string each, so count them too.
+  size_t elementCost = stringLike ? sizeof(std::string) : static_cast<size_t>(size);
+  if (static_cast<uint64_t>(count) > limit / elementCost)
+    return outOfRange("tensor of shape " + shape.toString() + " and dtype " + std::string(dtypeName(dtype)) +
+                      " would need " + formatBytes(static_cast<uint64_t>(count) * elementCost) + ", more than the " +
+                      formatBytes(limit) + " allowed");
+  return static_cast<size_t>(count) * elementCost;
+}
+
+bool Tensor::isStringLike() const {
+  return m_dtype == DType::kString || m_dtype == DType::kResource || m_dtype == DType::kVariant;
+}
+
+Tensor Tensor::clone() const {
+  if (!m_buffer) return {};
+  if (isStringLike()) return fromStrings(m_shape, m_buffer->strings(), m_dtype);
+  Tensor copy(m_dtype, m_shape);
+  std::memcpy(copy.m_buffer->data(), m_buffer->data(), m_buffer->size());
+  return copy;
+}
+
+Tensor Tensor::reshaped(Shape shape) const {
+  Tensor view = *this;
+  view.m_shape = std::move(shape);
+  return view;
+}
+
+double Tensor::elementAsDouble(int64_t i) const {
+  switch (m_dtype) {
+    case DType::kFloat: return data<float>()[i];
+    case DType::kDouble: return data<double>()[i];
+    case DType::kInt32: case DType::kQInt32: return data<int32_t>()[i];
+    case DType::kInt64: return static_cast<double>(data<int64_t>()[i]);
+    case DType::kUInt8: case DType::kQUInt8: return data<uint8_t>()[i];
+    case DType::kInt8: case DType::kQInt8: return data<int8_t>()[i];
+    case DType::kInt16: case DType::kQInt16: return data<int16_t>()[i];
+    case DType::kUInt16: case DType::kQUInt16: return data<uint16_t>()[i];
+    case DType::kUInt32: return data<uint32_t>()[i];
+    case DType::kUInt64: return static_cast<double>(data<uint64_t>()[i]);
+    case DType::kBool: return data<uint8_t>()[i] ? 1.0 : 0.0;
+    case DType::kHalf: return halfToFloat(data<uint16_t>()[i]);
+    case DType::kBFloat16: return bfloat16ToFloat(data<uint16_t>()[i]);
+    default: return 0.0;
+  }
+}
+
+std::string Tensor::preview(int limit) const {
+  if (!m_buffer) return "<empty>";
+  int64_t count = numElements();
+  std::string out = "[";
+  for (int64_t i = 0; i < count && i < limit; ++i) {
+    if (i) out += ", ";
+    if (isStringLike()) {
+      const std::string& s = strings()[static_cast<size_t>(i)];
+      out += "\"" + cEscape(s.size() > 32 ? s.substr(0, 32) + "..." : s) + "\"";
+    } else if (m_dtype == DType::kBool) {
+      out += elementAsDouble(i) != 0 ? "true" : "false";
+    } else if (isComplex(m_dtype)) {
+      out += "complex";
+    } else {
+      out += formatFloat(elementAsDouble(i));
+    }
+  }
+  if (count > limit) out += ", ...";
+  return out + "]";
+}
+
+bool Tensor::contentEquals(const Tensor& other) const {
+  if (m_dtype != other.m_dtype || m_shape != other.m_shape) return false;
+  if (!m_buffer || !other.m_buffer) return m_buffer == other.m_buffer;
+  if (isStringLike()) return strings() == other.strings();
+  return m_buffer->size() == other.m_buffer->size() &&
+         std::memcmp(m_buffer->data(), other.m_buffer->data(), m_buffer->size()) == 0;
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
+  uint32_t exponent = (h >> 10) & 0x1f;
+  uint32_t mantissa = h & 0x3ff;
+  uint32_t bits;
+  if (exponent == 0) {
+    if (mantissa == 0) {
+      bits = sign;
+    } else {  // subnormal: normalise
+      exponent = 127 - 15 + 1;
+      while (!(mantissa & 0x400)) {
+        mantissa <<= 1;
+        --exponent;
+      }
+      mantissa &= 0x3ff;
+      bits = sign | (exponent << 23) | (mantissa << 13);
+    }
+  } else if (exponent == 0x1f) {
+    bits = sign | 0x7f800000 | (mantissa << 13);
+  } else {
+    bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
+  }
+  float out;
+  std::memcpy(&out, &bits, sizeof out);
+  return out;
+}
+
+uint16_t floatToHalf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  uint32_t sign = (bits >> 16) & 0x8000;
+  int32_t exponent = static_cast<int32_t>((bits >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = bits & 0x7fffff;
+  if (((bits >> 23) & 0xff) == 0xff) return static_cast<uint16_t>(sign | 0x7c00 | (mantissa ? 0x200 : 0));
+  if (exponent >= 0x1f) return static_cast<uint16_t>(sign | 0x7c00);
+  if (exponent <= 0) {
+    if (exponent < -10) return static_cast<uint16_t>(sign);
+    mantissa |= 0x800000;
+    uint32_t shift = static_cast<uint32_t>(14 - exponent);
+    uint32_t half = mantissa >> shift;
+    uint32_t rest = mantissa & ((1u << shift) - 1);
+    uint32_t midpoint = 1u << (shift - 1);
+    if (rest > midpoint || (rest == midpoint && (half & 1))) ++half;
+    return static_cast<uint16_t>(sign | half);
+  }
+  uint32_t half = sign | (static_cast<uint32_t>(exponent) << 10) | (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (half & 1))) ++half;  // round to nearest even; may carry into exponent
+  return static_cast<uint16_t>(half);
+}
+
+float bfloat16ToFloat(uint16_t bits) {
+  uint32_t wide = static_cast<uint32_t>(bits) << 16;
+  float out;
+  std::memcpy(&out, &wide, sizeof out);
+  return out;
+}
+
+}  // namespace flowscope

@@ -1,0 +1,29 @@
+// Graph verifier: duplicate or empty names, dangling inputs, output indices, arity and dtype mismatches where
+// the op's schema is known, and data-edge cycles that are not TF1 loop back edges.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "ir/graph.h"
+
+namespace flowscope {
+
+struct VerifyIssue {
+  std::string function;  ///< empty for the top-level graph
+  std::string node;
+  std::string op;
+  std::string message;
+  std::string toString() const;
+};
+
+std::vector<VerifyIssue> verifyGraph(const Graph& graph, const OpLookup& lookup);
+/// Ok, or an InvalidArgument listing the first issues.
+Status verifyGraphStatus(const Graph& graph, const OpLookup& lookup, size_t maxIssues = 5);
+
+/// Output dtypes of a node from its schema and attrs; empty when the op is unknown or attrs are missing.
+std::vector<DType> outputTypesOf(const Node& node, const OpDef* def);
+
+}  // namespace flowscope

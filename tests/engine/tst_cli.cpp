@@ -1,0 +1,118 @@
+// The flowscope binary's CLI: info (text and JSON), convert, --help, and exit codes 0 / 1 / 2.
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Run {
+  int code;
+  QString out;
+  QString err;
+};
+
+Run flowscope(const QStringList& args) {
+  QProcess p;
+  p.start(FLOWSCOPE_BINARY, args);
+  p.waitForFinished(120000);
+  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString data(const char* name) { return QString(FLOWSCOPE_TEST_DATA) + "/" + name; }
+
+}  // namespace
+
+class TestCli : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void infoJsonHasTheDocumentedKeys() {
+    Run r = flowscope({"info", data("functions.pbtxt"), "--json"});
+    QCOMPARE(r.code, 0);
+    auto j = nlohmann::json::parse(r.out.toStdString());
+    for (const char* key : {"format", "node_count", "op_histogram", "function_count", "signatures", "variables"})
+      QVERIFY2(j.contains(key), key);
+    QCOMPARE(j["node_count"].get<int>(), 5);
+    QCOMPARE(j["function_count"].get<int>(), 2);
+    QCOMPARE(j["op_histogram"]["Placeholder"].get<int>(), 2);
+    QCOMPARE(j["producer"].get<int>(), 1882);
+    QCOMPARE(j["inputs"].size(), size_t(2));
+  }
+
+  void infoText() {
+    Run r = flowscope({"info", data("small_mlp.pbtxt")});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains("Format:     GraphDef (text)"));
+    QVERIFY(r.out.contains("Nodes:      7"));
+    QVERIFY(r.out.contains("x:0: float32 [?,4]"));
+    QVERIFY(r.out.contains("probs:0 (Softmax)"));
+  }
+
+  void badInputExitsOne() {
+    Run r = flowscope({"info", data("huge_splat.pbtxt")});
+    QCOMPARE(r.code, 1);
+    QVERIFY(r.err.contains("huge_splat.pbtxt"));
+    QVERIFY(r.out.isEmpty());
+  }
+
+  void badUsageExitsTwo_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("unknown command") << QStringList{"frobnicate", "x"};
+    QTest::newRow("missing file") << QStringList{"info"};
+    QTest::newRow("unknown option") << QStringList{"info", "x.pb", "--bogus"};
+    QTest::newRow("extra argument") << QStringList{"convert", "a", "b", "c"};
+  }
+  void badUsageExitsTwo() {
+    QFETCH(QStringList, args);
+    Run r = flowscope(args);
+    QCOMPARE(r.code, 2);
+    QVERIFY(!r.err.isEmpty());
+  }
+
+  void helpForEveryCommand_data() {
+    QTest::addColumn<QString>("command");
+    QTest::newRow("info") << "info";
+    QTest::newRow("convert") << "convert";
+  }
+  void helpForEveryCommand() {
+    QFETCH(QString, command);
+    Run r = flowscope({command, "--help"});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.startsWith("usage: flowscope " + command));
+    QCOMPARE(flowscope({"--help"}).code, 0);
+  }
+
+  void convertRoundTrip() {
+    QTemporaryDir dir;
+    QString pb = dir.filePath("mlp.pb");
+    QString txt = dir.filePath("mlp.pbtxt");
+    QCOMPARE(flowscope({"convert", data("small_mlp.pbtxt"), pb}).code, 0);
+    QCOMPARE(flowscope({"convert", pb, txt}).code, 0);
+    Run info = flowscope({"info", txt, "--json"});
+    QCOMPARE(nlohmann::json::parse(info.out.toStdString())["node_count"].get<int>(), 7);
+  }
+
+  void convertNeverOverwritesSilently() {
+    QTemporaryDir dir;
+    QString out = dir.filePath("exists.pb");
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("keep me");
+    f.close();
+    Run r = flowscope({"convert", data("small_mlp.pbtxt"), out});
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.err.contains("--force"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("keep me"));
+    f.close();
+    QCOMPARE(flowscope({"convert", data("small_mlp.pbtxt"), out, "--force"}).code, 0);
+    Run self = flowscope({"convert", out, out, "--force"});
+    QCOMPARE(self.code, 2);
+    QVERIFY(self.err.contains("refusing to overwrite the input"));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCli)
+#include "tst_cli.moc"

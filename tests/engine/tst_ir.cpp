@@ -1,0 +1,269 @@
+// IR units: dtypes, shapes, tensors, attrs, printer, structural hash and verifier.
+#include <QtTest>
+
+#include "ir/hash.h"
+#include "ir/printer.h"
+#include "ir/verify.h"
+#include "ops/op_registry.h"
+
+using namespace flowscope;
+
+namespace {
+
+Node makeNode(const std::string& name, const std::string& op, std::vector<std::string> inputs = {},
+              AttrMap attrs = {}) {
+  Node n;
+  n.name = name;
+  n.op = op;
+  for (const auto& in : inputs) {
+    if (in[0] == '^') {
+      n.controlInputs.push_back(in.substr(1));
+      continue;
+    }
+    TensorRef ref;
+    parseTensorRef(in, false, &ref);
+    n.inputs.push_back(ref);
+  }
+  n.attrs = std::move(attrs);
+  return n;
+}
+
+AttrMap floatT() { return {{"T", AttrValue::fromType(DType::kFloat)}}; }
+
+Graph smallGraph() {
+  Graph g;
+  g.addNode(makeNode("x", "Placeholder", {}, {{"dtype", AttrValue::fromType(DType::kFloat)}}));
+  g.addNode(makeNode("c", "Const", {}, {{"dtype", AttrValue::fromType(DType::kFloat)},
+                                        {"value", AttrValue::fromTensor(Tensor::scalar<float>(DType::kFloat, 2.0f))}}));
+  g.addNode(makeNode("y", "Mul", {"x", "c"}, floatT()));
+  fillDefaultAttrs(g);
+  return g;
+}
+
+std::vector<std::string> issueMessages(const Graph& g) {
+  std::vector<std::string> out;
+  for (const auto& issue : verifyGraph(g, OpRegistry::global().lookupWith(&g.library))) out.push_back(issue.toString());
+  return out;
+}
+
+bool anyContains(const std::vector<std::string>& messages, const char* needle) {
+  for (const auto& m : messages)
+    if (m.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+class TestIr : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void dtypeNumbering_data() {
+    QTest::addColumn<int>("wire");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("float") << 1 << "float32";
+    QTest::newRow("int32") << 3 << "int32";
+    QTest::newRow("string") << 7 << "string";
+    QTest::newRow("int64") << 9 << "int64";
+    QTest::newRow("bool") << 10 << "bool";
+    QTest::newRow("bfloat16") << 14 << "bfloat16";
+    QTest::newRow("half") << 19 << "float16";
+    QTest::newRow("resource") << 20 << "resource";
+    QTest::newRow("float_ref maps to float") << 101 << "float32";
+    QTest::newRow("int32_ref maps to int32") << 103 << "int32";
+    QTest::newRow("float4_e2m1fn") << 33 << "float4_e2m1fn";
+  }
+  void dtypeNumbering() {
+    QFETCH(int, wire);
+    QFETCH(QString, name);
+    auto dtype = dtypeFromWire(wire);
+    QVERIFY(dtype.has_value());
+    QCOMPARE(QString::fromUtf8(dtypeName(*dtype).data()), name);
+    QCOMPARE(parseDType(dtypeName(*dtype)), dtype);
+    QCOMPARE(parseDType(dtypeEnumName(*dtype)), dtype);
+  }
+  void dtypeRejectsUnknown() {
+    QVERIFY(!dtypeFromWire(34).has_value());
+    QVERIFY(!dtypeFromWire(-1).has_value());
+    QVERIFY(!parseDType("float33").has_value());
+    QCOMPARE(parseDType("DT_FLOAT_REF"), std::optional<DType>(DType::kFloat));
+    QCOMPARE(dtypeSize(DType::kComplex128), 16);
+    QCOMPARE(dtypeSize(DType::kHalf), 2);
+  }
+
+  void shapes() {
+    Shape s{2, -1, 3};
+    QCOMPARE(s.rank(), 3);
+    QVERIFY(!s.isFullyDefined());
+    QCOMPARE(s.numElements(), int64_t(-1));
+    QCOMPARE(QString::fromStdString(s.toString()), QString("[2,?,3]"));
+    QVERIFY(s.isCompatibleWith(Shape{2, 5, 3}));
+    QVERIFY(!s.isCompatibleWith(Shape{3, 5, 3}));
+    QVERIFY(!s.isCompatibleWith(Shape{2, 5}));
+    QVERIFY(Shape::unknownRank().isCompatibleWith(Shape{1}));
+    QCOMPARE(Shape::unknownRank().rank(), -1);
+    QCOMPARE(Shape{}.numElements(), int64_t(1));
+    QCOMPARE((Shape{4, 0, 7}).numElements(), int64_t(0));
+    QCOMPARE((Shape{int64_t(1) << 40, int64_t(1) << 40}).numElements(), int64_t(-1));  // overflow is "unknown"
+  }
+
+  void tensorsAreAlignedAndShared() {
+    Tensor t(DType::kFloat, Shape{3, 5});
+    QCOMPARE(reinterpret_cast<uintptr_t>(t.data<float>()) % kTensorAlignment, uintptr_t(0));
+    QCOMPARE(t.byteSize(), size_t(60));
+    QCOMPARE(t.data<float>()[14], 0.0f);
+    Tensor shared = t;
+    shared.data<float>()[0] = 7.0f;
+    QCOMPARE(t.data<float>()[0], 7.0f);  // copies share the buffer
+    Tensor deep = t.clone();
+    deep.data<float>()[0] = 1.0f;
+    QCOMPARE(t.data<float>()[0], 7.0f);
+    QVERIFY(!deep.contentEquals(t));
+    QVERIFY(t.reshaped(Shape{15}).contentEquals(shared.reshaped(Shape{15})));
+  }
+
+  void checkedByteSizeRefusesHugeShapes() {
+    auto huge = Tensor::checkedByteSize(DType::kFloat, Shape{1000000, 1000000}, size_t(1) << 30);
+    QVERIFY(!huge.hasValue());
+    QVERIFY(huge.status().message().find("more than") != std::string::npos);
+    auto unknown = Tensor::checkedByteSize(DType::kFloat, Shape{-1, 3}, 1000);
+    QVERIFY(!unknown.hasValue());
+    QCOMPARE(*Tensor::checkedByteSize(DType::kInt64, Shape{4}, 1000), size_t(32));
+  }
+
+  void halfConversions_data() {
+    QTest::addColumn<float>("value");
+    QTest::newRow("one") << 1.0f;
+    QTest::newRow("negative") << -2.5f;
+    QTest::newRow("small") << 0.000061035156f;
+    QTest::newRow("subnormal") << 0.0000000596f;
+    QTest::newRow("max") << 65504.0f;
+    QTest::newRow("zero") << 0.0f;
+  }
+  void halfConversions() {
+    QFETCH(float, value);
+    float back = halfToFloat(floatToHalf(value));
+    QVERIFY2(std::fabs(back - value) <= std::fabs(value) * 1e-3f + 1e-7f, qPrintable(QString::number(back)));
+  }
+  void halfSpecials() {
+    QVERIFY(std::isinf(halfToFloat(floatToHalf(1e10f))));
+    QVERIFY(std::isnan(halfToFloat(floatToHalf(std::nanf("")))));
+    QCOMPARE(halfToFloat(0x3c00), 1.0f);
+    QCOMPARE(bfloat16ToFloat(0x3f80), 1.0f);
+  }
+
+  void attrEqualityAndPrinting() {
+    AttrList ints;
+    ints.i = {1, 2, 2, 1};
+    AttrValue a = AttrValue::fromList(ints);
+    QCOMPARE(QString::fromStdString(a.toString()), QString("[1, 2, 2, 1]"));
+    QVERIFY(a == AttrValue::fromList(ints));
+    ints.i[3] = 2;
+    QVERIFY(!(a == AttrValue::fromList(ints)));
+    QCOMPARE(QString::fromStdString(AttrValue::fromString("NH\"WC").toString()), QString("\"NH\\\"WC\""));
+    QVERIFY(!(AttrValue::fromInt(1) == AttrValue::fromFloat(1.0f)));
+    QVERIFY(!(AttrValue::fromList({}) == AttrValue()));  // empty list differs from unset
+  }
+
+  void tensorRefParsing() {
+    TensorRef r;
+    QVERIFY(parseTensorRef("a/b:2", false, &r));
+    QCOMPARE(QString::fromStdString(r.node), QString("a/b"));
+    QCOMPARE(r.index, 2);
+    QVERIFY(!parseTensorRef("a:z:0", false, &r));
+    QVERIFY(parseTensorRef("a:z:0", true, &r));
+    QCOMPARE(QString::fromStdString(r.outputArg), QString("z"));
+    QVERIFY(!parseTensorRef("a:-1", false, &r));
+    QVERIFY(!parseTensorRef("^a", false, &r));
+    QVERIFY(!parseTensorRef(":1", false, &r));
+    QCOMPARE(QString::fromStdString(TensorRef{"n", 0, ""}.toString()), QString("n"));
+    QCOMPARE(QString::fromStdString(TensorRef{"n", 3, ""}.toString()), QString("n:3"));
+  }
+
+  void printerIsStable() {
+    Graph g = smallGraph();
+    std::string text = printGraph(g);
+    QVERIFY(text.find("y = Mul(x, c) {T=float32}") != std::string::npos);
+    QVERIFY(text.find("c = Const() {dtype=float32, value=tensor<float32 []: [2]>}") != std::string::npos);
+    QCOMPARE(printGraph(g), text);
+  }
+
+  void hashIgnoresNodeOrderButSeesChanges() {
+    Graph a = smallGraph();
+    Graph b;
+    for (size_t i = a.size(); i-- > 0;) b.addNode(a.node(i));
+    QCOMPARE(hashGraph(a), hashGraph(b));
+    Graph c = a;
+    c.mutableNode(2).inputs[1].index = 1;
+    QVERIFY(hashGraph(c) != hashGraph(a));
+    Graph d = a;
+    d.mutableNode(1).attrs["value"] = AttrValue::fromTensor(Tensor::scalar<float>(DType::kFloat, 3.0f));
+    QVERIFY(hashGraph(d) != hashGraph(a));
+    Graph e = a;
+    e.mutableNode(0).device = "/device:CPU:0";
+    QVERIFY(hashGraph(e) != hashGraph(a));
+    QCOMPARE(hashGraph(smallGraph()), hashGraph(a));  // snapshots (copy-on-write) leave the original alone
+  }
+
+  void copyOnWriteSnapshots() {
+    Graph a = smallGraph();
+    Graph snapshot = a;
+    a.mutableNode(2).op = "Add";
+    QCOMPARE(QString::fromStdString(snapshot.node(2).op), QString("Mul"));
+    QCOMPARE(QString::fromStdString(a.node(2).op), QString("Add"));
+  }
+
+  void verifierAcceptsValidGraph() { QVERIFY(issueMessages(smallGraph()).empty()); }
+
+  void verifierFindsProblems_data() {
+    QTest::addColumn<int>("caseId");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("duplicate") << 0 << "duplicate node name 'x'";
+    QTest::newRow("dangling data") << 1 << "names no node";
+    QTest::newRow("dangling control") << 2 << "control input '^ghost' names no node";
+    QTest::newRow("arity") << 3 << "expects 2 data inputs, got 1";
+    QTest::newRow("type mismatch") << 4 << "expects float32 but 'i' is int32";
+    QTest::newRow("output index") << 5 << "reads output 3 but op 'Placeholder' has 1 outputs";
+    QTest::newRow("cycle") << 6 << "cycle";
+  }
+  void verifierFindsProblems() {
+    QFETCH(int, caseId);
+    QFETCH(QString, expected);
+    Graph g = smallGraph();
+    switch (caseId) {
+      case 0: g.addNode(makeNode("x", "NoOp")); break;
+      case 1: g.addNode(makeNode("z", "Relu", {"ghost"}, floatT())); break;
+      case 2: g.addNode(makeNode("z", "NoOp", {"^ghost"})); break;
+      case 3: g.addNode(makeNode("z", "Add", {"x"}, floatT())); break;
+      case 4:
+        g.addNode(makeNode("i", "Placeholder", {}, {{"dtype", AttrValue::fromType(DType::kInt32)}}));
+        g.addNode(makeNode("z", "Add", {"x", "i"}, floatT()));
+        break;
+      case 5: g.addNode(makeNode("z", "Relu", {"x:3"}, floatT())); break;
+      case 6:
+        g.addNode(makeNode("p", "Relu", {"q"}, floatT()));
+        g.addNode(makeNode("q", "Relu", {"p"}, floatT()));
+        break;
+    }
+    fillDefaultAttrs(g);
+    auto messages = issueMessages(g);
+    QVERIFY2(anyContains(messages, expected.toUtf8().constData()),
+             qPrintable(QString::fromStdString(messages.empty() ? "no issues" : messages[0])));
+  }
+
+  void verifierAllowsLoopBackEdges() {
+    Graph g;
+    AttrMap t = floatT();
+    g.addNode(makeNode("init", "Const", {}, {{"dtype", AttrValue::fromType(DType::kFloat)},
+                                             {"value", AttrValue::fromTensor(Tensor::scalar<float>(DType::kFloat, 0))}}));
+    g.addNode(makeNode("merge", "Merge", {"init", "next"}, {{"T", AttrValue::fromType(DType::kFloat)}, {"N", AttrValue::fromInt(2)}}));
+    g.addNode(makeNode("body", "Relu", {"merge"}, t));
+    g.addNode(makeNode("next", "NextIteration", {"body"}, t));
+    fillDefaultAttrs(g);
+    auto messages = issueMessages(g);
+    QVERIFY2(messages.empty(), messages.empty() ? "" : messages[0].c_str());
+  }
+};
+
+QTEST_APPLESS_MAIN(TestIr)
+#include "tst_ir.moc"

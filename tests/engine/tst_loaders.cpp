@@ -1,0 +1,325 @@
+// Loaders on small files written for the tests: every format, round trips, and bad input of every kind.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+
+#include "engine/test_files.h"
+#include "graph.pb.h"
+#include "io/graph_writer.h"
+#include "io/loader.h"
+#include "io/freeze.h"
+#include "io/proto_parse.h"
+#include "ir/hash.h"
+#include "ir/printer.h"
+
+using namespace flowscope;
+using namespace flowscope::testing;
+
+namespace {
+
+std::string dataFile(const char* name) { return std::string(FLOWSCOPE_TEST_DATA) + "/" + name; }
+
+Model mustLoad(const std::string& path) {
+  auto model = loadModel(path);
+  if (!model) qFatal("loading %s failed: %s", path.c_str(), model.status().message().c_str());
+  return std::move(model).value();
+}
+
+QString loadError(const std::string& path) {
+  auto model = loadModel(path);
+  return model ? QString("<loaded>") : QString::fromStdString(model.status().message());
+}
+
+bool contains(const std::vector<std::string>& list, const char* needle) {
+  for (const auto& s : list)
+    if (s.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+const Tensor& constValue(const Model& m, const char* node) { return m.graph.findNode(node)->attr("value")->tensor(); }
+
+}  // namespace
+
+class TestLoaders : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void textGraphDef() {
+    Model m = mustLoad(dataFile("small_mlp.pbtxt"));
+    QCOMPARE(QString::fromStdString(m.format), QString("GraphDef (text)"));
+    QCOMPARE(m.graph.size(), size_t(7));
+    QCOMPARE(m.graph.versions.producer, 27);
+    const Node* probs = m.graph.findNode("probs");
+    QCOMPARE(probs->controlInputs, std::vector<std::string>{"dense/bias"});
+    QCOMPARE(QString::fromStdString(probs->device), QString("/device:CPU:0"));
+    const Tensor& kernel = constValue(m, "dense/kernel");
+    QCOMPARE(kernel.shape(), (Shape{4, 3}));
+    QCOMPARE(kernel.data<float>()[11], 1.2f);
+    const Tensor& bias = constValue(m, "dense/bias");  // one float_val fills the whole tensor
+    QCOMPARE(bias.data<float>()[2], 0.5f);
+    QCOMPARE(m.graph.findNode("dense/MatMul")->attr("transpose_a")->b(), false);  // default filled in
+    QVERIFY(m.problems.empty());
+  }
+
+  void functionLibrary() {
+    Model m = mustLoad(dataFile("functions.pbtxt"));
+    QCOMPARE(m.graph.library.size(), size_t(2));
+    const FunctionDef* f = m.graph.library.find("cond_true_1");
+    QVERIFY(f);
+    QCOMPARE(f->signature.inputs.size(), size_t(2));
+    QCOMPARE(QString::fromStdString(f->ret.at("identity")), QString("Identity:output:0"));
+    QCOMPARE(QString::fromStdString(f->body->findNode("Identity")->inputs[0].outputArg), QString("z"));
+    QCOMPARE(QString::fromStdString(f->argAttrs.at(0).at("_user_specified_name").s()), QString("x"));
+    QCOMPARE(m.graph.versions.minConsumer, 12);
+    QVERIFY2(m.problems.empty(), m.problems.empty() ? "" : m.problems[0].c_str());
+  }
+
+  void roundTrips_data() {
+    QTest::addColumn<QString>("file");
+    QTest::newRow("mlp") << "small_mlp.pbtxt";
+    QTest::newRow("functions") << "functions.pbtxt";
+    QTest::newRow("tf1 loop") << "while_v1.pbtxt";
+    QTest::newRow("unknown op") << "unknown_op.pbtxt";
+  }
+  void roundTrips() {
+    QFETCH(QString, file);
+    Model m = mustLoad(dataFile(file.toUtf8().constData()));
+    QTemporaryDir dir;
+    for (const char* ext : {".pb", ".pbtxt"}) {
+      std::string out = dir.filePath("out").toStdString() + ext;
+      QVERIFY(writeGraph(m.graph, out).isOk());
+      Model again = mustLoad(out);
+      QCOMPARE(again.format, std::string(ext == std::string(".pb") ? "GraphDef (binary)" : "GraphDef (text)"));
+      QCOMPARE(hashGraph(again.graph), hashGraph(m.graph));
+      QCOMPARE(printGraph(again.graph), printGraph(m.graph));
+    }
+  }
+
+  void writesAreAtomic() {
+    Model m = mustLoad(dataFile("small_mlp.pbtxt"));
+    QTemporaryDir dir;
+    std::string out = dir.filePath("graph.pb").toStdString();
+    writeBytes(out, "previous content");
+    QVERIFY(writeGraph(m.graph, out).isOk());
+    QVERIFY(readText(out) != "previous content");
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);  // no temporary left behind
+    Status failed = writeGraph(m.graph, dir.filePath("no/such/dir/graph.pb").toStdString());
+    QVERIFY(!failed.isOk());
+    QVERIFY(failed.message().find("no/such/dir/graph.pb") != std::string::npos);
+  }
+
+  void savedModelWithVariables() {
+    QTemporaryDir dir;
+    writeSavedModel(dir.path().toStdString());
+    Model m = mustLoad(dir.path().toStdString());
+    QCOMPARE(QString::fromStdString(m.format), QString("SavedModel"));
+    QCOMPARE(m.tags, std::vector<std::string>{"serve"});
+    QCOMPARE(m.signatures.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(m.signatures[0].inputs[0].tensorName), QString("x:0"));
+    QCOMPARE(m.variables.size(), size_t(2));
+    for (const auto& v : m.variables) {
+      QVERIFY(v.value.isValid());
+      QCOMPARE(v.node, v.checkpointKey);
+    }
+    QVERIFY(m.warnings.empty());
+    // The saved_model.pb file itself opens the same way (content sniffing, variables found beside it).
+    Model viaFile = mustLoad(dir.filePath("saved_model.pb").toStdString());
+    QCOMPARE(viaFile.variables.size(), size_t(2));
+  }
+
+  void savedModelFreezes() {
+    QTemporaryDir dir;
+    writeSavedModel(dir.path().toStdString());
+    Model m = mustLoad(dir.path().toStdString());
+    auto frozen = freezeModel(m);
+    QVERIFY(frozen.hasValue());
+    QCOMPARE(frozen->frozenVariables, size_t(2));
+    const Node* w = frozen->graph.findNode("w");
+    QCOMPARE(QString::fromStdString(w->op), QString("Const"));
+    QCOMPARE(w->attr("value")->tensor().data<float>()[0], 0.5f);
+  }
+
+  void savedModelProblems_data() {
+    QTest::addColumn<int>("caseId");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("corrupt checksum") << 0 << "variable 'b': checksum mismatch";
+    QTest::newRow("missing data shard") << 1 << "variables.data-00000-of-00001";
+    QTest::newRow("wrong tag") << 2 << "no meta graph has the tag 'serve'; available tag sets: {train}";
+  }
+  void savedModelProblems() {
+    QFETCH(int, caseId);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    SavedModelOptions options;
+    options.corruptChecksum = caseId == 0;
+    options.dropDataShard = caseId == 1;
+    if (caseId == 2) options.tag = "train";
+    writeSavedModel(dir.path().toStdString(), options);
+    LoadOptions load;
+    load.tag = "serve";  // asked for explicitly
+    auto model = loadModel(dir.path().toStdString(), load);
+    QString error = model ? QString("<loaded>") : QString::fromStdString(model.status().message());
+    QVERIFY2(error.contains(expected), qPrintable(error));
+  }
+
+  void savedModelWithoutServeTagOpensByDefault() {
+    QTemporaryDir dir;
+    SavedModelOptions options;
+    options.tag = "train";
+    writeSavedModel(dir.path().toStdString(), options);
+    Model m = mustLoad(dir.path().toStdString());
+    QCOMPARE(m.tags, std::vector<std::string>{"train"});
+    QVERIFY(contains(m.warnings, "no meta graph is tagged 'serve'"));
+  }
+
+  void savedModelMissingVariable() {
+    QTemporaryDir dir;
+    SavedModelOptions options;
+    options.variables = {{"w", 0.5f}};
+    writeSavedModel(dir.path().toStdString(), options);
+    Model m = mustLoad(dir.path().toStdString());  // still shown
+    QVERIFY(contains(m.warnings, "variable node 'b' has no value in the checkpoint"));
+    auto frozen = freezeModel(m);
+    QVERIFY(frozen.hasValue());  // 'b' stays a VariableV2: nothing is invented
+    QCOMPARE(QString::fromStdString(frozen->graph.findNode("b")->op), QString("VariableV2"));
+  }
+
+  void directoryWithoutModel() {
+    QTemporaryDir dir;
+    QString error = loadError(dir.path().toStdString());
+    QVERIFY2(error.contains("neither a SavedModel"), qPrintable(error));
+  }
+
+  void tfjsModel_data() {
+    QTest::addColumn<bool>("byteArrays");
+    QTest::newRow("base64 strings") << false;
+    QTest::newRow("byte-array strings") << true;
+  }
+  void tfjsModel() {
+    QFETCH(bool, byteArrays);
+    QTemporaryDir dir;
+    TfjsOptions options;
+    options.byteArrayStrings = byteArrays;
+    writeTfjsModel(dir.path().toStdString(), options);
+    Model m = mustLoad(dir.filePath("model.json").toStdString());
+    QCOMPARE(QString::fromStdString(m.format), QString("TF.js graph model"));
+    QCOMPARE(m.graph.size(), size_t(6));
+    QCOMPARE(QString::fromStdString(m.graph.findNode("y")->attr("data_format")->s()), QString("NHWC"));
+    QCOMPARE(constValue(m, "W").data<float>()[3], 4.0f);
+    QCOMPARE(constValue(m, "b").data<float>()[0], 1.0f);   // uint8: -1 + 0.5 * 4
+    QCOMPARE(constValue(m, "b").data<float>()[1], -0.5f);
+    QCOMPARE(constValue(m, "h").data<float>()[2], 1024.0f);  // float16
+    QCOMPARE(m.signatures.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(m.signatures[0].inputs[0].tensorName), QString("x:0"));
+    QVERIFY(m.missingWeights.empty());
+    // A directory holding model.json opens too.
+    QCOMPARE(mustLoad(dir.path().toStdString()).graph.size(), size_t(6));
+  }
+
+  void tfjsProblems() {
+    QTemporaryDir dir;
+    TfjsOptions truncated;
+    truncated.truncateWeights = true;
+    writeTfjsModel(dir.path().toStdString(), truncated);
+    QString error = loadError(dir.filePath("model.json").toStdString());
+    QVERIFY2(error.contains("weight 'h'") && error.contains("model.json"), qPrintable(error));
+
+    QTemporaryDir dir2;
+    TfjsOptions missing;
+    missing.omitShard = true;
+    writeTfjsModel(dir2.path().toStdString(), missing);
+    Model m = mustLoad(dir2.filePath("model.json").toStdString());  // shown without weights
+    QCOMPARE(m.missingWeights.size(), size_t(3));
+    QVERIFY(contains(m.warnings, "weights.bin is missing"));
+    auto frozen = freezeModel(m);
+    QVERIFY(!frozen.hasValue());
+    QVERIFY(frozen.status().message().find("weights have no values") != std::string::npos);
+
+    QTemporaryDir dir3;
+    writeBytes(dir3.filePath("model.json").toStdString(), "{\"modelTopology\": {\"node\": [ }");
+    error = loadError(dir3.filePath("model.json").toStdString());
+    QVERIFY2(error.contains("not valid JSON at byte"), qPrintable(error));
+  }
+
+  void badGraphFiles_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("huge declared size") << "huge_splat.pbtxt" << "node 0 'big' (op Const): attr 'value': tensor of shape [1000000,1000000]";
+    QTest::newRow("content size") << "bad_content_size.pbtxt" << "tensor_content has 4 bytes but float32 [2] needs 8";
+    QTest::newRow("text syntax") << "malformed.pbtxt" << "line 3, column";
+  }
+  void badGraphFiles() {
+    QFETCH(QString, file);
+    QFETCH(QString, expected);
+    QString error = loadError(dataFile(file.toUtf8().constData()));
+    QVERIFY2(error.contains(expected), qPrintable(error));
+    QVERIFY2(error.contains(file), qPrintable(error));  // names the file
+  }
+
+  void verifierProblemsAreReported_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("cycle") << "cycle.pbtxt" << "cycle in the graph's edges";
+    QTest::newRow("dangling") << "dangling.pbtxt" << "input 0 'missing_node' names no node";
+    QTest::newRow("dangling control") << "dangling.pbtxt" << "control input '^also_missing' names no node";
+  }
+  void verifierProblemsAreReported() {
+    QFETCH(QString, file);
+    QFETCH(QString, expected);
+    Model m = mustLoad(dataFile(file.toUtf8().constData()));  // a viewer still shows it
+    QVERIFY2(contains(m.problems, expected.toUtf8().constData()), m.problems.empty() ? "none" : m.problems[0].c_str());
+  }
+
+  void unknownOpsLoad() {
+    Model m = mustLoad(dataFile("unknown_op.pbtxt"));
+    QCOMPARE(m.graph.size(), size_t(2));
+    QVERIFY(contains(m.warnings, "MyCompanyCustomOp"));
+    QCOMPARE(QString::fromStdString(m.graph.findNode("custom")->attr("flavour")->s()), QString("vanilla"));
+  }
+
+  void truncatedBinary() {
+    Model m = mustLoad(dataFile("small_mlp.pbtxt"));
+    auto bytes = serializeGraph(m.graph, GraphFormat::kBinary);
+    QVERIFY(bytes.hasValue());
+    QTemporaryDir dir;
+    std::string path = dir.filePath("truncated.pb").toStdString();
+    writeBytes(path, bytes->substr(0, bytes->size() / 2));
+    QString error = loadError(path);
+    QVERIFY2(error.contains("truncated.pb") && error.contains("byte offset") && error.contains("GraphDef.node["),
+             qPrintable(error));
+  }
+
+  void wireTypeErrors() {
+    tensorflow::GraphDef graph;
+    // A mismatched wire type is an unknown field for protobuf (kept, not an error), as TensorFlow reads it.
+    QVERIFY(parseBinaryProto(std::string("\x08\x01", 2), &graph, "x.pb").isOk());
+    // A NodeDef that claims more bytes than the file holds.
+    Status s = parseBinaryProto(std::string("\x0a\x05\x0a\x01", 4), &graph, "x.pb");
+    QVERIFY(!s.isOk());
+    QVERIFY2(s.message().find("x.pb: malformed protobuf at byte offset 0 in GraphDef.node[0]: length-delimited field "
+                              "claims 5 bytes but only 2 remain") != std::string::npos,
+             s.message().c_str());
+    // Inside a NodeDef: the name field (a string) holds a varint.
+    s = parseBinaryProto(std::string("\x0a\x02\x08\x01", 4), &graph, "x.pb");
+    QVERIFY(s.isOk());
+    // A NodeDef whose name is not UTF-8.
+    s = parseBinaryProto(std::string("\x0a\x03\x0a\x01\xff", 5), &graph, "x.pb");
+    QVERIFY2(s.message().find("GraphDef.node[0].name: string field is not valid UTF-8") != std::string::npos,
+             s.message().c_str());
+  }
+
+  void emptyAndUnknownFiles() {
+    QTemporaryDir dir;
+    std::string empty = dir.filePath("empty.pb").toStdString();
+    writeBytes(empty, "");
+    QVERIFY(loadError(empty).contains("file is empty"));
+    std::string noise = dir.filePath("noise.bin").toStdString();
+    writeBytes(noise, std::string("\xff\xfe\xfd\xfc garbage", 12));
+    QVERIFY(loadError(noise).contains("unrecognized format"));
+    QVERIFY(loadError(dir.filePath("absent.pb").toStdString()).contains("no such file"));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestLoaders)
+#include "tst_loaders.moc"

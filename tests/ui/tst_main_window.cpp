@@ -1,0 +1,64 @@
+// The main window under the offscreen platform: loading in the background, the node list, failures shown.
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QtTest>
+
+#include "main_window.h"
+#include "models/node_table_model.h"
+
+using namespace flowscope;
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QCoreApplication::setOrganizationName("FlowscopeTests");
+    QCoreApplication::setApplicationName("tst_main_window");
+  }
+
+  void loadsAndListsNodes() {
+    MainWindow window;
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt");
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(window.model());
+    auto* table = window.findChild<QTableView*>();
+    QVERIFY(table);
+    QCOMPARE(table->model()->rowCount(), 7);
+    QVERIFY(window.windowTitle().contains("small_mlp.pbtxt"));
+  }
+
+  void failureIsShownNotFatal() {
+    MainWindow window;
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/huge_splat.pbtxt");
+    QVERIFY(failed.wait(10000));
+    QVERIFY(failed.first().first().toString().contains("huge_splat.pbtxt"));
+    bool shown = false;
+    for (auto* label : window.findChildren<QLabel*>()) shown |= label->text().contains("Could not open");
+    QVERIFY(shown);
+    QVERIFY(!window.model());
+  }
+
+  void nodeModelPassesTester() {
+    NodeTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    auto m = std::make_shared<Model>();
+    Node n;
+    n.name = "a";
+    n.op = "Relu";
+    m->graph.addNode(n);
+    model.setModel(m);
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.data(model.index(0, NodeTableModel::kCategory), Qt::DisplayRole).toString(), QString("activation"));
+    model.setModel(nullptr);
+    QCOMPARE(model.rowCount(), 0);
+  }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,143 @@
+// Main window implementation.
+#include "main_window.h"
+
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrent>
+
+#include "io/loader.h"
+#include "io/model_summary.h"
+#include "models/node_table_model.h"
+
+namespace flowscope {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_nodes(new NodeTableModel(this)), m_filter(new QSortFilterProxyModel(this)),
+      m_table(new QTableView(this)), m_search(new QLineEdit(this)), m_header(new QLabel(this)) {
+  setWindowTitle(tr("Flowscope"));
+  setAcceptDrops(true);
+  m_filter->setSourceModel(m_nodes);
+  m_filter->setFilterKeyColumn(-1);
+  m_filter->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  m_table->setModel(m_filter);
+  m_table->setSortingEnabled(true);
+  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_table->horizontalHeader()->setStretchLastSection(true);
+  m_table->verticalHeader()->hide();
+  m_search->setPlaceholderText(tr("Filter nodes by name, op or category"));
+  connect(m_search, &QLineEdit::textChanged, m_filter, &QSortFilterProxyModel::setFilterFixedString);
+  m_header->setText(tr("Open a graph: File > Open, drag a file here, or pass it on the command line."));
+  m_header->setWordWrap(true);
+
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->addWidget(m_header);
+  layout->addWidget(m_search);
+  layout->addWidget(m_table);
+  setCentralWidget(central);
+  buildMenus();
+  connect(&m_watcher, &QFutureWatcherBase::finished, this, &MainWindow::onLoadFinished);
+
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  if (!settings.contains("window/geometry")) resize(1100, 720);
+}
+
+MainWindow::~MainWindow() { m_watcher.waitForFinished(); }
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
+    QString path = QFileDialog::getOpenFileName(this, tr("Open graph"), {},
+                                                tr("Graphs (*.pb *.pbtxt *.json *.meta);;All files (*)"));
+    if (!path.isEmpty()) openFile(path);
+  });
+  file->addAction(tr("Open &SavedModel folder..."), this, [this] {
+    QString dir = QFileDialog::getExistingDirectory(this, tr("Open SavedModel"));
+    if (!dir.isEmpty()) openFile(dir);
+  });
+  m_recentMenu = file->addMenu(tr("Open &Recent"));
+  rebuildRecentMenu();
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+bool MainWindow::isLoading() const { return m_watcher.isRunning(); }
+
+void MainWindow::openFile(const QString& path) {
+  if (m_watcher.isRunning()) m_watcher.waitForFinished();  // a newer request replaces the pending one
+  m_loadingPath = path;
+  statusBar()->showMessage(tr("Loading %1 ...").arg(path));
+  std::string file = path.toStdString();
+  m_watcher.setFuture(QtConcurrent::run([file] { return std::make_shared<Expected<Model>>(loadModel(file)); }));
+}
+
+void MainWindow::onLoadFinished() {
+  auto result = m_watcher.result();
+  if (!result->hasValue()) {
+    QString message = QString::fromStdString(result->status().message());
+    statusBar()->showMessage(tr("Could not open %1").arg(m_loadingPath));
+    m_header->setText(tr("<b>Could not open the file.</b><br>%1").arg(message.toHtmlEscaped()));
+    emit loadFailed(message);
+    return;
+  }
+  m_model = std::make_shared<const Model>(std::move(*result).value());
+  m_nodes->setModel(m_model);
+  ModelSummary s = summarizeModel(*m_model);
+  m_header->setText(tr("<b>%1</b> &mdash; %2, %3 nodes, %4 op types, %5 functions, %6 signatures, %7 variables")
+                        .arg(QString::fromStdString(m_model->path).toHtmlEscaped(), QString::fromStdString(m_model->format))
+                        .arg(s.nodeCount)
+                        .arg(s.opHistogram.size())
+                        .arg(s.functions.size())
+                        .arg(m_model->signatures.size())
+                        .arg(m_model->variables.size()));
+  setWindowTitle(tr("%1 - Flowscope").arg(QFileInfo(m_loadingPath).fileName()));
+  statusBar()->showMessage(m_model->warnings.empty() ? tr("Loaded") : QString::fromStdString(m_model->warnings[0]));
+  rememberRecent(m_loadingPath);
+  emit modelLoaded();
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value("recentFiles").toStringList();
+  recent.removeAll(path);
+  recent.prepend(path);
+  while (recent.size() > 10) recent.removeLast();
+  settings.setValue("recentFiles", recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  m_recentMenu->clear();
+  for (const QString& path : QSettings().value("recentFiles").toStringList())
+    m_recentMenu->addAction(path, this, [this, path] { openFile(path); });
+  m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  QSettings().setValue("window/geometry", saveGeometry());
+  QMainWindow::closeEvent(event);
+}
+
+}  // namespace flowscope

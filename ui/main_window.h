@@ -1,0 +1,61 @@
+// MainWindow: opens graph files (dialog, drag and drop, command line, recent files) and lists their nodes.
+// Loading runs off the UI thread; failures show in the window.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QMainWindow>
+#include <memory>
+
+#include "base/status.h"
+#include "io/model.h"
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+class QLineEdit;
+
+namespace flowscope {
+
+class NodeTableModel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// Starts loading in the background; the window stays responsive.
+  void openFile(const QString& path);
+  /// The currently shown model (null until a load succeeds).
+  std::shared_ptr<const Model> model() const { return m_model; }
+  /// True while a load is in flight.
+  bool isLoading() const;
+
+ signals:
+  void modelLoaded();
+  void loadFailed(const QString& message);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildMenus();
+  void onLoadFinished();
+  void rememberRecent(const QString& path);
+  void rebuildRecentMenu();
+
+  NodeTableModel* m_nodes;
+  QSortFilterProxyModel* m_filter;
+  QTableView* m_table;
+  QLineEdit* m_search;
+  QLabel* m_header;
+  QMenu* m_recentMenu = nullptr;
+  QFutureWatcher<std::shared_ptr<Expected<Model>>> m_watcher;
+  QString m_loadingPath;
+  std::shared_ptr<const Model> m_model;
+};
+
+}  // namespace flowscope

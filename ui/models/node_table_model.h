@@ -1,0 +1,29 @@
+// NodeTableModel: the loaded graph's nodes as rows (name, op, category, inputs, device) for the node list.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <memory>
+
+#include "io/model.h"
+
+namespace flowscope {
+
+class NodeTableModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { kName, kOp, kCategory, kInputs, kDevice, kColumnCount };
+
+  explicit NodeTableModel(QObject* parent = nullptr);
+  void setModel(std::shared_ptr<const Model> model);
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+ private:
+  std::shared_ptr<const Model> m_model;
+};
+
+}  // namespace flowscope
