@@ -161,11 +161,12 @@ class TestCorpus : public QObject {
     for (size_t i = 0; i < result->graph.size(); ++i) {
       const Node& n = result->graph.node(i);
       QVERIFY2(n.op != "StatefulPartitionedCall" && n.op != "PartitionedCall", n.name.c_str());
-      if (n.op == "ReadVariableOp") {  // every read of a frozen variable became a Const
-        const Node* handle = result->graph.findNode(n.inputs[0].node);
-        QVERIFY2(!handle || handle->op != "VarHandleOp", n.name.c_str());
-      }
     }
+    for (const auto& v : model->variables)  // every variable with a value is gone: its reads became Consts
+      if (v.value.isValid() && !v.node.empty()) {
+        const Node* n = result->graph.findNode(v.node);
+        QVERIFY2(!n || n->op == "Const", v.node.c_str());
+      }
   }
 };
 
