@@ -18,9 +18,12 @@ Node constNode(const std::string& name, const std::string& device, const Tensor&
   return n;
 }
 
-bool isVariableUse(const std::string& op) {
-  return op == "Assign" || op == "AssignVariableOp" || op == "AssignAddVariableOp" || op == "AssignSubVariableOp" ||
-         op == "DisableCopyOnRead" || op == "DestroyResourceOp";
+// Ops whose input 0 is a variable they change or manage: meaningless once the variable is a constant
+// (training updates such as ResourceApplyGradientDescent included), so freezing drops them.
+bool isVariableMutation(const std::string& op) {
+  return op == "Assign" || op == "DisableCopyOnRead" || op == "DestroyResourceOp" ||
+         (startsWith(op, "Assign") && endsWith(op, "VariableOp")) || startsWith(op, "ResourceApply") ||
+         startsWith(op, "ResourceSparseApply") || startsWith(op, "ResourceScatter");
 }
 
 // Removes nodes and every control edge that pointed at them.
@@ -64,7 +67,7 @@ Expected<FrozenGraph> freezeModel(const Model& model) {
       auto it = byNode.find(n.inputs[input].node);
       return it == byNode.end() ? nullptr : it->second;
     };
-    if (isVariableUse(n.op) && variableOf(0)) {
+    if (isVariableMutation(n.op) && variableOf(0)) {
       drop.insert(n.name);
     } else if (n.op == "ReadVariableOp" && variableOf(0)) {
       const Variable* v = variableOf(0);

@@ -11,7 +11,7 @@ struct FrozenGraph {
   size_t inlinedCalls = 0;
 };
 
-/// TF1: VariableV2 -> Const, Assign and initializers dropped. TF2: calls are inlined so that each
+/// TF1: VariableV2 -> Const; assignments, initializers and training updates are dropped. TF2: calls are inlined so each
 /// ReadVariableOp of a VarHandleOp becomes a Const. Fails (naming them) when variables or weights lack values.
 Expected<FrozenGraph> freezeModel(const Model& model);
 
