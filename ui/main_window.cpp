@@ -33,9 +33,14 @@ MainWindow::MainWindow(QWidget* parent)
   m_filter->setFilterCaseSensitivity(Qt::CaseInsensitive);
   m_table->setModel(m_filter);
   m_table->setSortingEnabled(true);
+  m_table->sortByColumn(-1, Qt::AscendingOrder);  // graph order until the user sorts
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_table->setAlternatingRowColors(true);
+  m_table->setWordWrap(false);
+  m_table->setTextElideMode(Qt::ElideMiddle);
   m_table->horizontalHeader()->setStretchLastSection(true);
   m_table->verticalHeader()->hide();
+  m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
   m_search->setPlaceholderText(tr("Filter nodes by name, op or category"));
   connect(m_search, &QLineEdit::textChanged, m_filter, &QSortFilterProxyModel::setFilterFixedString);
   m_header->setText(tr("Open a graph: File > Open, drag a file here, or pass it on the command line."));
@@ -95,6 +100,8 @@ void MainWindow::onLoadFinished() {
   }
   m_model = std::make_shared<const Model>(std::move(*result).value());
   m_nodes->setModel(m_model);
+  m_table->resizeColumnsToContents();
+  m_table->setColumnWidth(NodeTableModel::kName, std::min(m_table->columnWidth(NodeTableModel::kName), width() * 2 / 5));
   ModelSummary s = summarizeModel(*m_model);
   m_header->setText(tr("<b>%1</b> &mdash; %2, %3 nodes, %4 op types, %5 functions, %6 signatures, %7 variables")
                         .arg(QString::fromStdString(m_model->path).toHtmlEscaped(), QString::fromStdString(m_model->format))

@@ -3,6 +3,7 @@
 
 #include <QString>
 
+#include "ir/verify.h"
 #include "ops/op_registry.h"
 
 namespace flowscope {
@@ -30,6 +31,13 @@ QVariant NodeTableModel::data(const QModelIndex& index, int role) const {
       case kOp: return QString::fromStdString(node.op);
       case kCategory:
         return QString::fromUtf8(categoryName(OpRegistry::global().categoryOf(node.op, &m_model->graph.library)).data());
+      case kOutputs: {
+        const OpRegistry& registry = OpRegistry::global();
+        QStringList types;
+        for (DType t : outputTypesOf(node, registry.lookupWith(&m_model->graph.library)(node.op)))
+          types << QString::fromUtf8(dtypeName(t).data());
+        return types.join(", ");
+      }
       case kInputs: return static_cast<int>(node.inputs.size() + node.controlInputs.size());
       case kDevice: return QString::fromStdString(node.device);
       default: return {};
@@ -44,6 +52,7 @@ QVariant NodeTableModel::headerData(int section, Qt::Orientation orientation, in
     case kName: return tr("Name");
     case kOp: return tr("Op");
     case kCategory: return tr("Category");
+    case kOutputs: return tr("Outputs");
     case kInputs: return tr("Inputs");
     case kDevice: return tr("Device");
     default: return {};

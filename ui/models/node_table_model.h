@@ -1,4 +1,4 @@
-// NodeTableModel: the loaded graph's nodes as rows (name, op, category, inputs, device) for the node list.
+// NodeTableModel: the loaded graph's nodes as rows (name, op, category, output types, inputs, device).
 #pragma once
 
 #include <QAbstractTableModel>
@@ -12,7 +12,7 @@ class NodeTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { kName, kOp, kCategory, kInputs, kDevice, kColumnCount };
+  enum Column { kName, kOp, kCategory, kOutputs, kInputs, kDevice, kColumnCount };
 
   explicit NodeTableModel(QObject* parent = nullptr);
   void setModel(std::shared_ptr<const Model> model);

