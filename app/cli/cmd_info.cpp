@@ -80,7 +80,8 @@ void printText(const Model& model, const ModelSummary& s) {
   for (const auto& e : s.inputs) std::printf("  %s: %s\n", e.name.c_str(), typeAndShape(e.dtype, e.shape).c_str());
   std::printf("Outputs:    %zu (tensors nothing consumes)\n", s.outputs.size());
   for (size_t i = 0; i < s.outputs.size() && i < 20; ++i)
-    std::printf("  %s (%s): %s\n", s.outputs[i].name.c_str(), s.outputs[i].op.c_str(), std::string(dtypeName(s.outputs[i].dtype)).c_str());
+    std::printf("  %s (%s): %s\n", s.outputs[i].name.c_str(), s.outputs[i].op.c_str(),
+                typeAndShape(s.outputs[i].dtype, s.outputs[i].shape).c_str());
   if (s.outputs.size() > 20) std::printf("  ... and %zu more\n", s.outputs.size() - 20);
   std::printf("Signatures: %zu\n", model.signatures.size());
   for (const auto& sig : model.signatures) {

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "ir/verify.h"
+#include "ops/shape_inference.h"
 #include "ops/op_registry.h"
 
 namespace flowscope {
@@ -35,12 +36,14 @@ ModelSummary summarizeModel(const Model& model) {
     if (const AttrValue* sh = n.attr("shape"); sh && sh->kind() == AttrValue::Kind::kShape) e.shape = sh->shape();
     s.inputs.push_back(std::move(e));
   }
+  GraphShapes shapes = inferShapes(g);
   for (const auto& name : sinkNodes(g)) {
-    const Node* n = g.findNode(name);
-    std::vector<DType> types = outputTypesOf(*n, lookup(n->op));
-    for (size_t k = 0; k < types.size(); ++k)
-      s.outputs.push_back({k == 0 ? name + ":0" : name + ":" + std::to_string(k), n->op, types[k], Shape::unknownRank()});
-    if (!lookup(n->op)) s.outputs.push_back({name + ":0", n->op, DType::kInvalid, Shape::unknownRank()});
+    auto index = static_cast<size_t>(g.find(name));
+    const Node& n = g.node(index);
+    const auto& outputs = shapes.outputs[index];
+    for (size_t k = 0; k < outputs.size(); ++k)
+      s.outputs.push_back({name + ":" + std::to_string(k), n.op, outputs[k].dtype, outputs[k].shape});
+    if (!lookup(n.op)) s.outputs.push_back({name + ":0", n.op, DType::kInvalid, Shape::unknownRank()});
   }
   for (const auto& f : g.library.functions()) {
     size_t count = f.body ? f.body->size() : 0;
