@@ -65,11 +65,9 @@ void writeIndex(const std::string& path, const std::map<std::string, std::string
 
 }  // namespace
 
-void writeSavedModel(const std::string& dir, const SavedModelOptions& options) {
-  fs::create_directories(fs::path(dir) / "variables");
-  tensorflow::SavedModel model;
-  model.set_saved_model_schema_version(1);
-  auto* meta = model.add_meta_graphs();
+namespace {
+
+void fillMetaGraph(tensorflow::MetaGraphDef* meta, const SavedModelOptions& options) {
   meta->mutable_meta_info_def()->add_tags(options.tag);
   meta->mutable_meta_info_def()->set_tensorflow_version("1.15.0");
   google::protobuf::TextFormat::ParseFromString(kSavedModelGraph, meta->mutable_graph_def());
@@ -81,6 +79,24 @@ void writeSavedModel(const std::string& dir, const SavedModelOptions& options) {
   (*sig.mutable_inputs())["x"].set_dtype(tensorflow::DT_FLOAT);
   (*sig.mutable_outputs())["y"].set_name("y:0");
   (*sig.mutable_outputs())["y"].set_dtype(tensorflow::DT_FLOAT);
+}
+
+}  // namespace
+
+void writeMetaGraph(const std::string& path, bool text) {
+  tensorflow::MetaGraphDef meta;
+  fillMetaGraph(&meta, {});
+  std::string bytes;
+  if (text) google::protobuf::TextFormat::PrintToString(meta, &bytes);
+  else bytes = meta.SerializeAsString();
+  writeBytes(path, bytes);
+}
+
+void writeSavedModel(const std::string& dir, const SavedModelOptions& options) {
+  fs::create_directories(fs::path(dir) / "variables");
+  tensorflow::SavedModel model;
+  model.set_saved_model_schema_version(1);
+  fillMetaGraph(model.add_meta_graphs(), options);
   writeBytes((fs::path(dir) / "saved_model.pb").string(), model.SerializeAsString());
 
   std::string data;

@@ -19,6 +19,9 @@ struct SavedModelOptions {
 /// Writes DIR/saved_model.pb and DIR/variables/* for y = x * w + b (TF1 style: VariableV2 + Identity reads).
 void writeSavedModel(const std::string& dir, const SavedModelOptions& options = {});
 
+/// Writes the same graph as a MetaGraphDef (binary, or text format when `text`).
+void writeMetaGraph(const std::string& path, bool text);
+
 struct TfjsOptions {
   bool byteArrayStrings = false;  ///< old converter: "s": [78,72,87,67] instead of base64
   bool truncateWeights = false;

@@ -185,6 +185,20 @@ class TestLoaders : public QObject {
     QCOMPARE(QString::fromStdString(frozen->graph.findNode("b")->op), QString("VariableV2"));
   }
 
+  void metaGraphBinaryAndText() {
+    QTemporaryDir dir;
+    writeMetaGraph(dir.filePath("model.meta").toStdString(), false);
+    writeMetaGraph(dir.filePath("model.meta.pbtxt").toStdString(), true);
+    for (const char* name : {"model.meta", "model.meta.pbtxt"}) {
+      Model m = mustLoad(dir.filePath(name).toStdString());
+      QCOMPARE(QString::fromStdString(m.format), QString("MetaGraphDef"));
+      QCOMPARE(m.graph.size(), size_t(7));
+      QCOMPARE(m.tags, std::vector<std::string>{"serve"});
+      QCOMPARE(m.signatures.size(), size_t(1));
+      QCOMPARE(QString::fromStdString(m.signatures[0].outputs[0].tensorName), QString("y:0"));
+    }
+  }
+
   void directoryWithoutModel() {
     QTemporaryDir dir;
     QString error = loadError(dir.path().toStdString());
