@@ -3,7 +3,22 @@
 
 #include <cstdio>
 
+#include "cli/run_options.h"
+
 namespace flowscope::cli {
+namespace {
+
+std::set<std::string> withOutput(std::set<std::string> options) {
+  options.insert("--output");
+  return options;
+}
+
+std::set<std::string> withProfile(std::set<std::string> options) {
+  options.insert({"--runs", "--warmup", "--trace"});
+  return options;
+}
+
+}  // namespace
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
@@ -19,6 +34,19 @@ const std::vector<Command>& commands() {
        "model becomes a GraphDef whose variables are frozen into Const nodes. The write is atomic. OUT is\n"
        "never the input, and an existing OUT is replaced only with --force.\n",
        {{"--tag"}, {"--force"}, 2, 2}, runConvert},
+      {"run", "Run a graph on the CPU and print or save what it fetches",
+       "usage: flowscope run FILE [--signature NAME] [--input NAME=SPEC ...] [--fetch NAME ...] [--output DIR]\n"
+       "                     [--device cpu] [--threads N] [--seed N] [--tag TAG]\n\n"
+       "SPEC is a .npy path, 'random' (seeded; shape and dtype from the graph, unknown dims become 1), or a\n"
+       "literal such as 3 or [[1,2],[3,4]] with an optional :int32-style dtype suffix. Inputs not given are\n"
+       "random. Fetches default to the signature's outputs (serving_default, or the only signature), else the\n"
+       "graph's sinks. --output DIR writes each fetched tensor as DIR/<name with / and : as _>.npy.\n",
+       {withOutput(kRunValueOptions), {}, 1, 1}, runRun},
+      {"profile", "Run a graph N times: time per op type, slowest nodes, Chrome trace",
+       "usage: flowscope profile FILE [...run's input options...] [--runs N] [--warmup N] [--trace out.json] [--json]\n\n"
+       "Prints a table per op type (count per run, total, mean, share) and the slowest nodes. --trace writes the\n"
+       "per-node events as Chrome trace JSON (open it in Perfetto or chrome://tracing).\n",
+       {withProfile(kRunValueOptions), {"--json"}, 1, 1}, runProfile},
   };
   return table;
 }

@@ -24,5 +24,7 @@ void printOverview();
 
 int runInfo(const Args& args);
 int runConvert(const Args& args);
+int runRun(const Args& args);
+int runProfile(const Args& args);
 
 }  // namespace flowscope::cli

@@ -2,21 +2,89 @@
 #include "ir/tensor.h"
 
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
+#include <new>
+#include <vector>
 
 #include "base/strings.h"
 
 namespace flowscope {
 
-TensorBuffer::TensorBuffer(size_t bytes) : m_size(bytes) {
-  size_t rounded = (bytes + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
-  if (rounded == 0) rounded = kTensorAlignment;
-  m_data = static_cast<std::byte*>(std::aligned_alloc(kTensorAlignment, rounded));
-  if (!m_data) throw std::bad_alloc();
-  std::memset(m_data, 0, rounded);
+namespace {
+
+// Small buffers are recycled through per-thread free lists by power-of-two size class, so the many small
+// tensors of eager execution cost a list pop instead of aligned_alloc + free.
+class BufferPool {
+ public:
+  static constexpr int kMinShift = 6;   // 64 bytes
+  static constexpr int kMaxShift = 20;  // 1 MiB
+  static constexpr size_t kMaxCached = 32;
+
+  static int sizeClass(size_t bytes) {
+    int shift = kMinShift;
+    while ((size_t{1} << shift) < bytes) ++shift;
+    return shift <= kMaxShift ? shift - kMinShift : -1;
+  }
+
+  void* take(int cls) {
+    auto& list = m_free[static_cast<size_t>(cls)];
+    if (list.empty()) return nullptr;
+    void* p = list.back();
+    list.pop_back();
+    return p;
+  }
+  bool give(int cls, void* p) {
+    auto& list = m_free[static_cast<size_t>(cls)];
+    if (list.size() >= kMaxCached) return false;
+    list.push_back(p);
+    return true;
+  }
+  ~BufferPool();
+
+ private:
+  std::vector<void*> m_free[kMaxShift - kMinShift + 1];
+};
+
+thread_local BufferPool t_pool;
+thread_local bool t_poolGone = false;  // trivially destructible: still readable after t_pool is destroyed
+
+BufferPool::~BufferPool() {
+  t_poolGone = true;  // tensors released later on this thread (static destructors) go straight to free()
+  for (auto& list : m_free)
+    for (void* p : list) std::free(p);
 }
 
-TensorBuffer::~TensorBuffer() { std::free(m_data); }
+std::byte* allocateBytes(size_t bytes) {
+  int cls = BufferPool::sizeClass(bytes);
+  if (cls >= 0) {
+    if (void* p = t_poolGone ? nullptr : t_pool.take(cls)) return static_cast<std::byte*>(p);
+    size_t rounded = size_t{1} << (cls + BufferPool::kMinShift);
+    void* p = std::aligned_alloc(kTensorAlignment, rounded);
+    if (!p) throw std::bad_alloc();
+    return static_cast<std::byte*>(p);
+  }
+  size_t rounded = (bytes + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
+  void* p = std::aligned_alloc(kTensorAlignment, rounded);
+  if (!p) throw std::bad_alloc();
+  return static_cast<std::byte*>(p);
+}
+
+void releaseBytes(std::byte* p, size_t bytes) {
+  int cls = BufferPool::sizeClass(bytes);
+  if (cls < 0 || t_poolGone || !t_pool.give(cls, p)) std::free(p);
+}
+
+}  // namespace
+
+TensorBuffer::TensorBuffer(size_t bytes, bool zero) : m_size(bytes) {
+  m_data = allocateBytes(bytes);
+  if (zero) std::memset(m_data, 0, bytes);
+}
+
+TensorBuffer::~TensorBuffer() {
+  if (m_data) releaseBytes(m_data, m_size);
+}
 
 Tensor::Tensor(DType dtype, Shape shape) : m_dtype(dtype), m_shape(std::move(shape)) {
   int64_t count = m_shape.numElements();
@@ -26,6 +94,18 @@ Tensor::Tensor(DType dtype, Shape shape) : m_dtype(dtype), m_shape(std::move(sha
   } else {
     m_buffer = std::make_shared<TensorBuffer>(static_cast<size_t>(count) * static_cast<size_t>(dtypeSize(dtype)));
   }
+}
+
+Tensor Tensor::uninitialized(DType dtype, Shape shape) {
+  Tensor t;
+  t.m_dtype = dtype;
+  t.m_shape = std::move(shape);
+  int64_t count = std::max<int64_t>(t.m_shape.numElements(), 0);
+  if (t.isStringLike())
+    t.m_buffer = std::make_shared<TensorBuffer>(std::vector<std::string>(static_cast<size_t>(count)));
+  else
+    t.m_buffer = std::make_shared<TensorBuffer>(static_cast<size_t>(count) * static_cast<size_t>(dtypeSize(dtype)), false);
+  return t;
 }
 
 Tensor Tensor::fromStrings(Shape shape, std::vector<std::string> strings, DType dtype) {

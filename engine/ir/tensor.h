@@ -20,7 +20,8 @@ constexpr size_t kTensorAlignment = 64;
 /// Owns either aligned raw bytes (numeric types) or a vector of byte strings (DT_STRING, resource, variant).
 class TensorBuffer {
  public:
-  explicit TensorBuffer(size_t bytes);
+  /// `zero` fills the bytes with zeros; kernels that overwrite every element pass false.
+  explicit TensorBuffer(size_t bytes, bool zero = true);
   explicit TensorBuffer(std::vector<std::string> strings) : m_strings(std::move(strings)) {}
   ~TensorBuffer();
   TensorBuffer(const TensorBuffer&) = delete;
@@ -44,6 +45,8 @@ class Tensor {
   Tensor() = default;
   /// Zero-filled tensor; callers check sizes first (see checkedByteSize) so this never sees absurd shapes.
   Tensor(DType dtype, Shape shape);
+  /// Same, without zeroing: for outputs a kernel writes completely. Buffers come from a per-thread pool.
+  static Tensor uninitialized(DType dtype, Shape shape);
   static Tensor fromStrings(Shape shape, std::vector<std::string> strings, DType dtype = DType::kString);
   /// Bytes a dense tensor of this dtype and shape needs; an error when the shape is not fully defined,
   /// the type has no fixed size, or the size exceeds `limit`.

@@ -1,0 +1,237 @@
+// Conv2D, DepthwiseConv2dNative and their fused forms on oneDNN (NHWC activations, HWIO filters; bias and
+// activation as post-ops, weights reordered once into oneDNN's preferred layout and cached), plus pooling.
+#include <memory>
+
+#include "exec/cpu/cpu_kernels.h"
+#include "exec/cpu/dnnl_util.h"
+#include "exec/cpu/fused_epilogue.h"
+#include "exec/cpu/kernel_util.h"
+#include "ops/shape_functions.h"
+
+namespace flowscope {
+namespace {
+
+struct Window {
+  int64_t kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1;
+  int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+  int64_t oh = 0, ow = 0;
+};
+
+// TensorFlow's SAME / VALID / EXPLICIT padding for one spatial dim.
+Status padDim(const std::string& padding, const std::vector<int64_t>& explicitPads, int dim, int64_t in, int64_t k,
+              int64_t s, int64_t d, int64_t* before, int64_t* after, int64_t* out) {
+  int64_t effective = (k - 1) * d + 1;
+  if (padding == "SAME") {
+    *out = (in + s - 1) / s;
+    int64_t total = std::max<int64_t>((*out - 1) * s + effective - in, 0);
+    *before = total / 2;
+    *after = total - *before;
+  } else if (padding == "VALID") {
+    *out = in >= effective ? (in - effective) / s + 1 : 0;
+    *before = *after = 0;
+  } else if (padding == "EXPLICIT") {
+    if (explicitPads.size() != 8) return invalidArgument("explicit_paddings must have 8 values");
+    *before = explicitPads[static_cast<size_t>(2 * dim)];
+    *after = explicitPads[static_cast<size_t>(2 * dim + 1)];
+    *out = convOutputSize(in, k, s, d, "EXPLICIT", *before, *after);
+  } else {
+    return invalidArgument("unknown padding '" + padding + "'");
+  }
+  if (*out <= 0) return invalidArgument("the window does not fit the input");
+  return Status::ok();
+}
+
+Expected<Window> windowFor(const Node& node, const Shape& x, int64_t kh, int64_t kw) {
+  if (attrString(node, "data_format", "NHWC") != "NHWC")
+    return unimplemented(nodeLabel(node) + "the CPU backend runs NHWC only (TensorFlow's CPU kernels too)");
+  auto strides = attrInts(node, "strides");
+  auto dilations = attrInts(node, "dilations");
+  auto explicitPads = attrInts(node, "explicit_paddings");
+  if (strides.size() != 4) return invalidArgument(nodeLabel(node) + "strides must have 4 values");
+  Window w;
+  w.kh = kh;
+  w.kw = kw;
+  w.sh = strides[1];
+  w.sw = strides[2];
+  w.dh = dilations.size() == 4 ? dilations[1] : 1;
+  w.dw = dilations.size() == 4 ? dilations[2] : 1;
+  std::string padding = attrString(node, "padding", "VALID");
+  Status s = padDim(padding, explicitPads, 1, x.dim(1), kh, w.sh, w.dh, &w.padTop, &w.padBottom, &w.oh);
+  if (s.isOk()) s = padDim(padding, explicitPads, 2, x.dim(2), kw, w.sw, w.dw, &w.padLeft, &w.padRight, &w.ow);
+  if (!s.isOk()) return s.withContext(nodeLabel(node) + "input " + x.toString() + ": ");
+  return w;
+}
+
+std::vector<int64_t> nhwcStrides(int64_t c, int64_t h, int64_t w) { return {h * w * c, 1, w * c, c}; }
+
+struct ConvPrimitive {
+  Shape input, filter;
+  bool withBias = false;
+  dnnl::convolution_forward primitive;
+  dnnl::memory src, dst, bias;
+  dnnl::memory weights;       // in oneDNN's layout
+  dnnl::memory userWeights;   // our HWIO view
+  dnnl::reorder weightReorder;
+  Tensor reorderedFrom;       // the filter tensor `weights` was made from (kept alive so its address is stable)
+};
+
+class ConvKernel : public OpKernel {
+ public:
+  ConvKernel(bool depthwise, FusedSpec fused) : m_depthwise(depthwise), m_fused(std::move(fused)) {}
+
+  Status compute(KernelContext& ctx) override {
+    const Tensor& x = ctx.inputs[0];
+    const Tensor& f = ctx.inputs[1];
+    if (x.shape().rank() != 4 || f.shape().rank() != 4)
+      return ctx.error("expects a 4-D input and filter, got " + x.shape().toString() + " and " + f.shape().toString());
+    if (x.dtype() != DType::kFloat || f.dtype() != DType::kFloat)
+      return ctx.error("the CPU backend runs convolutions in float32, got " + std::string(dtypeName(x.dtype())));
+    const int64_t c = x.shape().dim(3);
+    if (f.shape().dim(2) != c)
+      return ctx.error("input depth " + std::to_string(c) + " does not match filter " + f.shape().toString());
+    FS_ASSIGN_OR_RETURN(Window w, windowFor(ctx.node, x.shape(), f.shape().dim(0), f.shape().dim(1)));
+    const int64_t oc = m_depthwise ? c * f.shape().dim(3) : f.shape().dim(3);
+    Tensor out = Tensor::uninitialized(DType::kFloat, Shape{x.shape().dim(0), w.oh, w.ow, oc});
+    const bool dnnlBias = m_fused.bias && !m_fused.batchNorm && !m_fused.prelu;
+    if (dnnlBias && (ctx.inputs.size() < 3 || ctx.inputs[2].numElements() != oc))
+      return ctx.error("bias must have " + std::to_string(oc) + " values");
+    FS_RETURN_IF_ERROR(prepare(x, f, w, oc, dnnlBias));
+    ConvPrimitive& p = m_cache;
+    if (!p.reorderedFrom.isValid() || p.reorderedFrom.bytes().data() != f.bytes().data()) {
+      p.userWeights.set_data_handle(const_cast<float*>(f.data<float>()));
+      p.weightReorder.execute(dnnl_util::stream(), p.userWeights, p.weights);
+      p.reorderedFrom = f;
+    }
+    p.src.set_data_handle(const_cast<float*>(x.data<float>()));
+    p.dst.set_data_handle(out.data<float>());
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.src}, {DNNL_ARG_WEIGHTS, p.weights}, {DNNL_ARG_DST, p.dst}};
+    if (dnnlBias) {
+      p.bias.set_data_handle(const_cast<float*>(ctx.inputs[2].data<float>()));
+      args.emplace(DNNL_ARG_BIAS, p.bias);
+    }
+    p.primitive.execute(dnnl_util::stream(), args);
+    dnnl_util::stream().wait();
+    if (m_fused.batchNorm || m_fused.prelu) {
+      Status s = applyEpilogue(m_fused, ctx.inputs, 2, out, false);
+      if (!s.isOk()) return ctx.error(s.message());
+    }
+    ctx.outputs[0] = std::move(out);
+    return Status::ok();
+  }
+
+ private:
+  Status prepare(const Tensor& x, const Tensor& f, const Window& w, int64_t oc, bool withBias) {
+    ConvPrimitive& p = m_cache;
+    if (p.input == x.shape() && p.filter == f.shape() && p.withBias == withBias && p.src) return Status::ok();
+    using namespace dnnl_util;
+    const int64_t n = x.shape().dim(0), h = x.shape().dim(1), wd = x.shape().dim(2), c = x.shape().dim(3);
+    const int64_t kh = f.shape().dim(0), kw = f.shape().dim(1);
+    auto srcDesc = desc({n, c, h, wd}, DType::kFloat, nhwcStrides(c, h, wd));
+    auto dstDesc = desc({n, oc, w.oh, w.ow}, DType::kFloat, nhwcStrides(oc, w.oh, w.ow));
+    dnnl::memory::desc userWeightDesc;
+    std::vector<int64_t> weightDims;
+    if (m_depthwise) {  // filter [kh, kw, C, M] -> groups C, outputs M, inputs 1
+      const int64_t mult = f.shape().dim(3);
+      weightDims = {c, mult, 1, kh, kw};
+      userWeightDesc = desc(weightDims, DType::kFloat, {mult, 1, 1, kw * c * mult, c * mult});
+    } else {  // filter [kh, kw, I, O]
+      weightDims = {oc, c, kh, kw};
+      userWeightDesc = desc(weightDims, DType::kFloat, {1, oc, kw * c * oc, c * oc});
+    }
+    dnnl::memory::desc anyWeights(dnnl::memory::dims(weightDims.begin(), weightDims.end()), dnnl::memory::data_type::f32,
+                                  dnnl::memory::format_tag::any);
+    auto biasDesc = dense({oc}, DType::kFloat);
+    dnnl::memory::dims strides{w.sh, w.sw}, dilates{w.dh - 1, w.dw - 1}, padL{w.padTop, w.padLeft}, padR{w.padBottom, w.padRight};
+    auto opDesc = withBias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                                             srcDesc, anyWeights, biasDesc, dstDesc, strides, dilates, padL, padR)
+                           : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                                             srcDesc, anyWeights, dstDesc, strides, dilates, padL, padR);
+    dnnl::primitive_attr attr;
+    dnnl::post_ops ops;
+    if (!m_fused.batchNorm && !m_fused.prelu && activationPostOp(m_fused.activation, m_fused.leakyAlpha, &ops))
+      attr.set_post_ops(ops);
+    try {
+      dnnl::convolution_forward::primitive_desc pd(opDesc, attr, engine());
+      p = ConvPrimitive{};
+      p.input = x.shape();
+      p.filter = f.shape();
+      p.withBias = withBias;
+      p.primitive = dnnl::convolution_forward(pd);
+      p.src = dnnl::memory(srcDesc, engine(), nullptr);
+      p.dst = dnnl::memory(dstDesc, engine(), nullptr);
+      p.bias = dnnl::memory(biasDesc, engine(), nullptr);
+      p.userWeights = dnnl::memory(userWeightDesc, engine(), nullptr);
+      p.weights = dnnl::memory(pd.weights_desc(), engine());
+      p.weightReorder = dnnl::reorder(p.userWeights, p.weights);
+    } catch (const dnnl::error& e) {
+      return internalError(std::string("oneDNN could not create the convolution: ") + e.what());
+    }
+    return Status::ok();
+  }
+
+  bool m_depthwise;
+  FusedSpec m_fused;
+  ConvPrimitive m_cache;
+};
+
+template <bool Depthwise>
+Expected<std::unique_ptr<OpKernel>> makeConv(const Node& node) {
+  FS_ASSIGN_OR_RETURN(FusedSpec fused, parseFusedOps(node));
+  return std::unique_ptr<OpKernel>(std::make_unique<ConvKernel>(Depthwise, fused));
+}
+
+class PoolKernel : public OpKernel {
+ public:
+  explicit PoolKernel(bool max) : m_max(max) {}
+
+  Status compute(KernelContext& ctx) override {
+    const Tensor& x = ctx.inputs[0];
+    if (x.shape().rank() != 4 || x.dtype() != DType::kFloat)
+      return ctx.error("expects a 4-D float32 input, got " + std::string(dtypeName(x.dtype())) + " " + x.shape().toString());
+    auto ksize = attrInts(ctx.node, "ksize");
+    if (ksize.size() != 4 || ksize[0] != 1 || ksize[3] != 1) return ctx.error("pooling over batch or depth is not supported");
+    FS_ASSIGN_OR_RETURN(Window w, windowFor(ctx.node, x.shape(), ksize[1], ksize[2]));
+    const int64_t n = x.shape().dim(0), h = x.shape().dim(1), wd = x.shape().dim(2), c = x.shape().dim(3);
+    Tensor out = Tensor::uninitialized(DType::kFloat, Shape{n, w.oh, w.ow, c});
+    if (m_input != x.shape()) {
+      using namespace dnnl_util;
+      auto srcDesc = desc({n, c, h, wd}, DType::kFloat, nhwcStrides(c, h, wd));
+      auto dstDesc = desc({n, c, w.oh, w.ow}, DType::kFloat, nhwcStrides(c, w.oh, w.ow));
+      dnnl::pooling_forward::desc opDesc(dnnl::prop_kind::forward_inference,
+                                         m_max ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding,
+                                         srcDesc, dstDesc, {w.sh, w.sw}, {w.kh, w.kw}, {w.padTop, w.padLeft},
+                                         {w.padBottom, w.padRight});
+      dnnl::pooling_forward::primitive_desc pd(opDesc, engine());
+      m_primitive = dnnl::pooling_forward(pd);
+      m_src = dnnl::memory(srcDesc, engine(), nullptr);
+      m_dst = dnnl::memory(dstDesc, engine(), nullptr);
+      m_input = x.shape();
+    }
+    m_src.set_data_handle(const_cast<float*>(x.data<float>()));
+    m_dst.set_data_handle(out.data<float>());
+    m_primitive.execute(dnnl_util::stream(), {{DNNL_ARG_SRC, m_src}, {DNNL_ARG_DST, m_dst}});
+    dnnl_util::stream().wait();
+    ctx.outputs[0] = std::move(out);
+    return Status::ok();
+  }
+
+ private:
+  bool m_max;
+  Shape m_input = Shape::unknownRank();
+  dnnl::pooling_forward m_primitive;
+  dnnl::memory m_src, m_dst;
+};
+
+}  // namespace
+
+void registerConvKernels(KernelRegistry& r) {
+  r.add("Conv2D", makeConv<false>);
+  r.add("_FusedConv2D", makeConv<false>);
+  r.add("DepthwiseConv2dNative", makeConv<true>);
+  r.add("_FusedDepthwiseConv2dNative", makeConv<true>);
+  r.add("FusedDepthwiseConv2dNative", makeConv<true>);
+  r.add("MaxPool", [](const Node&) -> Expected<std::unique_ptr<OpKernel>> { return std::unique_ptr<OpKernel>(std::make_unique<PoolKernel>(true)); });
+  r.add("AvgPool", [](const Node&) -> Expected<std::unique_ptr<OpKernel>> { return std::unique_ptr<OpKernel>(std::make_unique<PoolKernel>(false)); });
+}
+
+}  // namespace flowscope

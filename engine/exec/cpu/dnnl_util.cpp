@@ -1,0 +1,51 @@
+// oneDNN plumbing.
+#include "exec/cpu/dnnl_util.h"
+
+namespace flowscope::dnnl_util {
+
+dnnl::engine& engine() {
+  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
+  return e;
+}
+
+dnnl::stream& stream() {
+  thread_local dnnl::stream s(engine());
+  return s;
+}
+
+dnnl::memory::data_type dataType(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat: return dnnl::memory::data_type::f32;
+    case DType::kBFloat16: return dnnl::memory::data_type::bf16;
+    case DType::kHalf: return dnnl::memory::data_type::f16;
+    case DType::kInt32: return dnnl::memory::data_type::s32;
+    case DType::kInt8: return dnnl::memory::data_type::s8;
+    case DType::kUInt8: return dnnl::memory::data_type::u8;
+    default: return dnnl::memory::data_type::undef;
+  }
+}
+
+dnnl::memory::desc desc(const std::vector<int64_t>& dims, DType dtype, const std::vector<int64_t>& strides) {
+  return dnnl::memory::desc(dnnl::memory::dims(dims.begin(), dims.end()), dataType(dtype),
+                            dnnl::memory::dims(strides.begin(), strides.end()));
+}
+
+dnnl::memory::desc dense(const std::vector<int64_t>& dims, DType dtype) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (size_t k = dims.size(); k-- > 1;) strides[k - 1] = strides[k] * dims[k];
+  return desc(dims, dtype, strides);
+}
+
+bool activationPostOp(const std::string& a, float leakyAlpha, dnnl::post_ops* ops) {
+  using A = dnnl::algorithm;
+  if (a == "Relu") ops->append_eltwise(1.0f, A::eltwise_relu, 0.0f, 0.0f);
+  else if (a == "Relu6") ops->append_eltwise(1.0f, A::eltwise_clip, 0.0f, 6.0f);
+  else if (a == "Elu") ops->append_eltwise(1.0f, A::eltwise_elu, 1.0f, 0.0f);
+  else if (a == "LeakyRelu") ops->append_eltwise(1.0f, A::eltwise_relu, leakyAlpha, 0.0f);
+  else if (a == "Tanh") ops->append_eltwise(1.0f, A::eltwise_tanh, 0.0f, 0.0f);
+  else if (a == "Sigmoid") ops->append_eltwise(1.0f, A::eltwise_logistic, 0.0f, 0.0f);
+  else return false;
+  return true;
+}
+
+}  // namespace flowscope::dnnl_util

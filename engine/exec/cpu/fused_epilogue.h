@@ -1,0 +1,31 @@
+// The "fused_ops" attribute of _FusedConv2D / _FusedMatMul / FusedDepthwiseConv2dNative, parsed once, and the
+// C++ epilogue (per-channel scale/shift + activation) used where oneDNN post-ops do not apply.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "exec/kernel.h"
+
+namespace flowscope {
+
+struct FusedSpec {
+  bool bias = false;        ///< args[0] is a per-channel bias
+  bool batchNorm = false;   ///< args are scale, offset, mean, variance (inference batch norm)
+  bool prelu = false;       ///< tfjs Prelu: an extra per-channel alpha argument
+  std::string activation;   ///< "", "Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid"
+  float epsilon = 1e-4f;
+  float leakyAlpha = 0.2f;
+};
+
+/// Parses fused_ops; an error for combinations Flowscope does not run.
+Expected<FusedSpec> parseFusedOps(const Node& node);
+
+/// Applies the epilogue in place to `out` (channels last). `args` are the node's extra inputs.
+Status applyEpilogue(const FusedSpec& spec, const std::vector<Tensor>& args, size_t firstArg, Tensor& out,
+                     bool skipBias);
+
+/// Elementwise activation by name on floats, in place.
+void applyActivation(const std::string& activation, float leakyAlpha, float* data, int64_t n);
+
+}  // namespace flowscope

@@ -1,0 +1,36 @@
+// Helpers shared by CPU kernels: attrs, integer inputs, axis normalization, parallel loops.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "exec/kernel.h"
+
+namespace flowscope {
+
+int64_t attrInt(const Node& node, const char* name, int64_t fallback);
+float attrFloat(const Node& node, const char* name, float fallback);
+bool attrBool(const Node& node, const char* name, bool fallback);
+std::string attrString(const Node& node, const char* name, const std::string& fallback);
+std::vector<int64_t> attrInts(const Node& node, const char* name);
+DType attrType(const Node& node, const char* name, DType fallback);
+
+/// The values of an int32 or int64 tensor (shape arguments, axes, indices given as tensors).
+std::vector<int64_t> intValues(const Tensor& t);
+/// A 1-element int32/int64 tensor as a number; false when the tensor is not one.
+bool scalarInt(const Tensor& t, int64_t* out);
+/// Axis in [-rank, rank) -> [0, rank); false when out of range.
+bool normalizeAxis(int64_t axis, int rank, int64_t* out);
+/// Checks the input count; an error naming the node otherwise.
+Status expectInputs(const KernelContext& ctx, size_t count);
+/// Row-major strides of a shape (elements).
+std::vector<int64_t> stridesOf(const Shape& shape);
+
+/// Runs body(begin, end) over [0, n) on the process thread pool when n * costPerItem is worth it.
+void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_t, int64_t)>& body);
+/// Threads the process pool uses (intra-op); set once by the session or the CLI's --threads.
+void setIntraOpThreads(int threads);
+int intraOpThreads();
+
+}  // namespace flowscope

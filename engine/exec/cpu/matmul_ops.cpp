@@ -1,0 +1,165 @@
+// MatMul, _FusedMatMul (bias + activation as oneDNN post-ops) and BatchMatMul. Large float32 products go to
+// oneDNN with a per-kernel primitive cache; small ones and other dtypes use a plain vectorizable loop, because
+// a oneDNN call costs more than the arithmetic of a 10x10 product.
+#include <memory>
+
+#include "exec/cpu/cpu_kernels.h"
+#include "exec/cpu/dispatch.h"
+#include "exec/cpu/dnnl_util.h"
+#include "exec/cpu/fused_epilogue.h"
+#include "exec/cpu/gemm.h"
+#include "exec/cpu/kernel_util.h"
+
+namespace flowscope {
+namespace {
+
+constexpr int64_t kDnnlMinWork = 16 * 1024;  // m*n*k below this: the plain loop wins
+
+struct DnnlMatMulPrimitive {
+  int64_t m = -1, k = -1, n = -1;
+  bool withBias = false;
+  dnnl::matmul primitive;
+  dnnl::memory src, weights, bias, dst;
+};
+
+class MatMulKernel : public OpKernel {
+ public:
+  MatMulKernel(bool ta, bool tb, FusedSpec fused) : m_ta(ta), m_tb(tb), m_fused(std::move(fused)) {}
+
+  Status compute(KernelContext& ctx) override {
+    const Tensor& a = ctx.inputs[0];
+    const Tensor& b = ctx.inputs[1];
+    if (a.shape().rank() != 2 || b.shape().rank() != 2)
+      return ctx.error("expects matrices, got " + a.shape().toString() + " and " + b.shape().toString());
+    if (a.dtype() != b.dtype()) return ctx.error("a and b have different dtypes");
+    const int64_t m = m_ta ? a.shape().dim(1) : a.shape().dim(0), k = m_ta ? a.shape().dim(0) : a.shape().dim(1);
+    const int64_t k2 = m_tb ? b.shape().dim(1) : b.shape().dim(0), n = m_tb ? b.shape().dim(0) : b.shape().dim(1);
+    if (k != k2)
+      return ctx.error("Matrix size-incompatible: In[0]: " + a.shape().toString() + ", In[1]: " + b.shape().toString());
+    Tensor out = Tensor::uninitialized(a.dtype(), Shape{m, n});
+    bool fusedBias = false;
+    if (a.dtype() == DType::kFloat && m * n * k >= kDnnlMinWork && !m_fused.batchNorm && !m_fused.prelu) {
+      FS_RETURN_IF_ERROR(runDnnl(ctx, a, b, out, m, k, n));
+      fusedBias = true;
+    } else if (!dispatchNumeric(a.dtype(), [&](auto tag) {
+                 using T = typename decltype(tag)::type;
+                 if constexpr (!std::is_same_v<T, bool>)
+                   gemm(a.data<T>(), m_ta ? 1 : k, m_ta ? m : 1, b.data<T>(), m_tb ? 1 : n, m_tb ? k : 1, out.data<T>(), m, k, n);
+               })) {
+      return ctx.error("does not support dtype " + std::string(dtypeName(a.dtype())));
+    }
+    if (!fusedBias && (m_fused.bias || m_fused.batchNorm || m_fused.prelu || !m_fused.activation.empty())) {
+      Status s = applyEpilogue(m_fused, ctx.inputs, 2, out, false);
+      if (!s.isOk()) return ctx.error(s.message());
+    }
+    ctx.outputs[0] = std::move(out);
+    return Status::ok();
+  }
+
+ private:
+  Status runDnnl(KernelContext& ctx, const Tensor& a, const Tensor& b, Tensor& out, int64_t m, int64_t k, int64_t n) {
+    const bool withBias = m_fused.bias;
+    if (withBias && (ctx.inputs.size() < 3 || ctx.inputs[2].numElements() != n))
+      return ctx.error("bias must have " + std::to_string(n) + " values");
+    DnnlMatMulPrimitive& p = m_cache;
+    if (p.m != m || p.k != k || p.n != n || p.withBias != withBias) {
+      using namespace dnnl_util;
+      auto srcDesc = desc({m, k}, DType::kFloat, m_ta ? std::vector<int64_t>{1, m} : std::vector<int64_t>{k, 1});
+      auto weiDesc = desc({k, n}, DType::kFloat, m_tb ? std::vector<int64_t>{1, k} : std::vector<int64_t>{n, 1});
+      auto dstDesc = dense({m, n}, DType::kFloat);
+      auto biasDesc = dense({1, n}, DType::kFloat);
+      dnnl::primitive_attr attr;
+      dnnl::post_ops ops;
+      if (activationPostOp(m_fused.activation, m_fused.leakyAlpha, &ops)) attr.set_post_ops(ops);
+      auto opDesc = withBias ? dnnl::matmul::desc(srcDesc, weiDesc, biasDesc, dstDesc)
+                             : dnnl::matmul::desc(srcDesc, weiDesc, dstDesc);
+      dnnl::matmul::primitive_desc pd(opDesc, attr, engine());
+      p = DnnlMatMulPrimitive{m, k, n, withBias, dnnl::matmul(pd),
+                              dnnl::memory(srcDesc, engine(), nullptr), dnnl::memory(weiDesc, engine(), nullptr),
+                              dnnl::memory(biasDesc, engine(), nullptr), dnnl::memory(dstDesc, engine(), nullptr)};
+    }
+    p.src.set_data_handle(const_cast<float*>(a.data<float>()));
+    p.weights.set_data_handle(const_cast<float*>(b.data<float>()));
+    p.dst.set_data_handle(out.data<float>());
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.src}, {DNNL_ARG_WEIGHTS, p.weights}, {DNNL_ARG_DST, p.dst}};
+    if (withBias) {
+      p.bias.set_data_handle(const_cast<float*>(ctx.inputs[2].data<float>()));
+      args.emplace(DNNL_ARG_BIAS, p.bias);
+    }
+    p.primitive.execute(dnnl_util::stream(), args);
+    dnnl_util::stream().wait();
+    return Status::ok();
+  }
+
+  bool m_ta, m_tb;
+  FusedSpec m_fused;
+  DnnlMatMulPrimitive m_cache;
+};
+
+Expected<std::unique_ptr<OpKernel>> makeMatMul(const Node& node) {
+  FS_ASSIGN_OR_RETURN(FusedSpec fused, parseFusedOps(node));
+  return std::unique_ptr<OpKernel>(
+      std::make_unique<MatMulKernel>(attrBool(node, "transpose_a", false), attrBool(node, "transpose_b", false), fused));
+}
+
+Status batchMatMul(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  const Tensor& y = ctx.inputs[1];
+  const int rx = x.shape().rank(), ry = y.shape().rank();
+  if (rx < 2 || ry < 2) return ctx.error("inputs must have rank >= 2");
+  if (x.dtype() != y.dtype()) return ctx.error("x and y have different dtypes");
+  const bool ax = attrBool(ctx.node, "adj_x", false), ay = attrBool(ctx.node, "adj_y", false);
+  const int64_t m = ax ? x.shape().dim(rx - 1) : x.shape().dim(rx - 2), k = ax ? x.shape().dim(rx - 2) : x.shape().dim(rx - 1);
+  const int64_t k2 = ay ? y.shape().dim(ry - 1) : y.shape().dim(ry - 2), n = ay ? y.shape().dim(ry - 2) : y.shape().dim(ry - 1);
+  if (k != k2) return ctx.error("inner dims differ: " + x.shape().toString() + " and " + y.shape().toString());
+  // Broadcast the batch dims.
+  std::vector<int64_t> bx(x.shape().dims().begin(), x.shape().dims().end() - 2), by(y.shape().dims().begin(), y.shape().dims().end() - 2);
+  size_t rank = std::max(bx.size(), by.size());
+  bx.insert(bx.begin(), rank - bx.size(), 1);
+  by.insert(by.begin(), rank - by.size(), 1);
+  std::vector<int64_t> batch(rank);
+  int64_t count = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    if (bx[d] != by[d] && bx[d] != 1 && by[d] != 1) return ctx.error("batch dims do not broadcast");
+    batch[d] = std::max(bx[d], by[d]);
+    count *= batch[d];
+  }
+  std::vector<int64_t> outDims = batch;
+  outDims.push_back(m);
+  outDims.push_back(n);
+  Tensor out = Tensor::uninitialized(x.dtype(), Shape(outDims));
+  Status status;
+  if (!dispatchNumeric(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (!std::is_same_v<T, bool>) {
+          parallelFor(count, m * n * k, [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end; ++i) {
+              int64_t ox = 0, oy = 0, rem = i, sx = 1, sy = 1;
+              for (size_t d = rank; d-- > 0;) {
+                int64_t c = rem % batch[d];
+                rem /= batch[d];
+                ox += (bx[d] == 1 ? 0 : c) * sx;
+                oy += (by[d] == 1 ? 0 : c) * sy;
+                sx *= bx[d];
+                sy *= by[d];
+              }
+              gemm(x.data<T>() + ox * m * k, ax ? 1 : k, ax ? m : 1, y.data<T>() + oy * k * n, ay ? 1 : n, ay ? k : 1,
+                   out.data<T>() + i * m * n, m, k, n);
+            }
+          });
+        }
+      }))
+    return ctx.error("does not support dtype " + std::string(dtypeName(x.dtype())));
+  ctx.outputs[0] = std::move(out);
+  return status;
+}
+
+}  // namespace
+
+void registerMatMulKernels(KernelRegistry& r) {
+  r.add("MatMul", makeMatMul);
+  r.add("_FusedMatMul", makeMatMul);
+  for (const char* op : {"BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"}) r.addFn(op, batchMatMul);
+}
+
+}  // namespace flowscope

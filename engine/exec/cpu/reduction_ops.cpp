@@ -1,0 +1,243 @@
+// Reductions (Sum, Mean, Max, Min, Prod, All, Any), ArgMax/ArgMin, TopKV2 and Cumsum.
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+#include "exec/cpu/cpu_kernels.h"
+#include "exec/cpu/dispatch.h"
+#include "exec/cpu/kernel_util.h"
+#include "exec/cpu/strided_copy.h"
+
+namespace flowscope {
+namespace {
+
+enum class Reduce { kSum, kMean, kMax, kMin, kProd, kAll, kAny };
+
+// Moves the reduced axes to the end so that every output element reduces one contiguous row.
+struct ReductionLayout {
+  std::vector<int64_t> outDims;  // keep_dims applied
+  int64_t outCount = 1, rowLength = 1;
+  bool needsTranspose = false;
+  std::vector<int64_t> permDims, permStrides;
+};
+
+Expected<ReductionLayout> layoutFor(const Shape& shape, std::vector<int64_t> axes, bool keepDims) {
+  const int rank = shape.rank();
+  std::vector<bool> reduced(static_cast<size_t>(rank), false);
+  for (int64_t a : axes) {
+    int64_t n;
+    if (!normalizeAxis(a, rank, &n)) return invalidArgument("reduction axis " + std::to_string(a) + " out of range");
+    reduced[static_cast<size_t>(n)] = true;
+  }
+  ReductionLayout l;
+  std::vector<int64_t> strides = stridesOf(shape);
+  std::vector<int> order;
+  for (int k = 0; k < rank; ++k)
+    if (!reduced[static_cast<size_t>(k)]) order.push_back(k);
+  for (int k = 0; k < rank; ++k)
+    if (reduced[static_cast<size_t>(k)]) order.push_back(k);
+  for (int k = 0; k < rank; ++k) {
+    if (!reduced[static_cast<size_t>(k)]) {
+      l.outDims.push_back(shape.dim(k));
+      l.outCount *= shape.dim(k);
+    } else {
+      if (keepDims) l.outDims.push_back(1);
+      l.rowLength *= shape.dim(k);
+    }
+  }
+  for (size_t i = 0; i < order.size(); ++i) l.needsTranspose |= order[i] != static_cast<int>(i);
+  for (int k : order) {
+    l.permDims.push_back(shape.dim(k));
+    l.permStrides.push_back(strides[static_cast<size_t>(k)]);
+  }
+  return l;
+}
+
+template <Reduce R, typename T>
+T reduceRow(const T* row, int64_t n) {
+  if constexpr (R == Reduce::kSum || R == Reduce::kMean) {
+    using Acc = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
+    if constexpr (std::is_same_v<T, float>) {  // float: vectorizable float accumulation in 8 lanes
+      float lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      int64_t i = 0;
+      for (; i + 8 <= n; i += 8)
+        for (int k = 0; k < 8; ++k) lanes[k] += row[i + k];
+      float s = 0;
+      for (; i < n; ++i) s += row[i];
+      for (float v : lanes) s += v;
+      if constexpr (R == Reduce::kMean) return n ? s / static_cast<float>(n) : std::numeric_limits<float>::quiet_NaN();
+      return s;
+    } else {
+      Acc s = 0;
+      for (int64_t i = 0; i < n; ++i) s += row[i];
+      if constexpr (R == Reduce::kMean) return n ? static_cast<T>(s / static_cast<Acc>(n)) : T(0);
+      return static_cast<T>(s);
+    }
+  } else if constexpr (R == Reduce::kProd) {
+    T p = 1;
+    for (int64_t i = 0; i < n; ++i) p = static_cast<T>(p * row[i]);
+    return p;
+  } else if constexpr (R == Reduce::kMax) {
+    T m = std::numeric_limits<T>::lowest();
+    for (int64_t i = 0; i < n; ++i) m = row[i] > m ? row[i] : m;
+    return m;
+  } else if constexpr (R == Reduce::kMin) {
+    T m = std::numeric_limits<T>::max();
+    for (int64_t i = 0; i < n; ++i) m = row[i] < m ? row[i] : m;
+    return m;
+  } else if constexpr (R == Reduce::kAll) {
+    for (int64_t i = 0; i < n; ++i)
+      if (!row[i]) return T(0);
+    return T(1);
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      if (row[i]) return T(1);
+    return T(0);
+  }
+}
+
+template <Reduce R>
+Status reduce(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  auto layout = layoutFor(x.shape(), intValues(ctx.inputs[1]), attrBool(ctx.node, "keep_dims", false));
+  if (!layout) return ctx.error(layout.status().message());
+  const ReductionLayout& l = *layout;
+  Tensor out = Tensor::uninitialized(x.dtype(), Shape(l.outDims));
+  bool logical = R == Reduce::kAll || R == Reduce::kAny;
+  if (logical != (x.dtype() == DType::kBool)) return ctx.error("unsupported dtype " + std::string(dtypeName(x.dtype())));
+  Status status;
+  if (!dispatchNumeric(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using V = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+        Tensor source = x;
+        if (l.needsTranspose) {
+          source = Tensor::uninitialized(x.dtype(), x.shape());
+          stridedCopy(x.data<V>(), 0, l.permStrides, l.permDims, source.data<V>());
+        }
+        const V* in = source.data<V>();
+        V* o = out.data<V>();
+        parallelFor(l.outCount, l.rowLength, [&](int64_t b, int64_t e) {
+          for (int64_t i = b; i < e; ++i) o[i] = reduceRow<R, V>(in + i * l.rowLength, l.rowLength);
+        });
+      }))
+    return ctx.error("unsupported dtype " + std::string(dtypeName(x.dtype())));
+  ctx.outputs[0] = std::move(out);
+  return status;
+}
+
+template <bool Max>
+Status argReduce(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  int64_t axis;
+  if (!scalarInt(ctx.inputs[1], &axis) || !normalizeAxis(axis, x.shape().rank(), &axis))
+    return ctx.error("dimension must be a scalar in range");
+  if (x.shape().dim(static_cast<int>(axis)) == 0) return ctx.error("Reduction axis is empty");
+  auto layout = layoutFor(x.shape(), {axis}, false);
+  DType outType = attrType(ctx.node, "output_type", DType::kInt64);
+  Tensor out = Tensor::uninitialized(outType, Shape(layout->outDims));
+  if (!dispatchNumeric(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        Tensor source = x;
+        if (layout->needsTranspose) {
+          source = Tensor::uninitialized(x.dtype(), x.shape());
+          stridedCopy(x.data<T>(), 0, layout->permStrides, layout->permDims, source.data<T>());
+        }
+        for (int64_t i = 0; i < layout->outCount; ++i) {
+          const T* row = source.data<T>() + i * layout->rowLength;
+          int64_t best = 0;
+          for (int64_t j = 1; j < layout->rowLength; ++j)
+            if (Max ? row[j] > row[best] : row[j] < row[best]) best = j;
+          if (outType == DType::kInt32) out.data<int32_t>()[i] = static_cast<int32_t>(best);
+          else out.data<int64_t>()[i] = best;
+        }
+      }))
+    return ctx.error("unsupported dtype");
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+Status topK(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  int64_t k;
+  if (!scalarInt(ctx.inputs[1], &k) || k < 0) return ctx.error("k must be a non-negative scalar");
+  if (x.shape().rank() < 1 || x.shape().dims().back() < k)
+    return ctx.error("input must have at least k=" + std::to_string(k) + " columns, got " + x.shape().toString());
+  const int64_t cols = x.shape().dims().back();
+  const int64_t rows = cols ? x.numElements() / cols : 0;
+  std::vector<int64_t> dims = x.shape().dims();
+  dims.back() = k;
+  Tensor values = Tensor::uninitialized(x.dtype(), Shape(dims));
+  Tensor indices = Tensor::uninitialized(DType::kInt32, Shape(dims));
+  std::vector<int32_t> order(static_cast<size_t>(cols));
+  if (!dispatchNumeric(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        for (int64_t r = 0; r < rows; ++r) {
+          const T* row = x.data<T>() + r * cols;
+          std::iota(order.begin(), order.end(), 0);
+          std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int32_t a, int32_t b) {
+            return row[a] > row[b] || (row[a] == row[b] && a < b);  // ties: lower index first
+          });
+          for (int64_t j = 0; j < k; ++j) {
+            values.data<T>()[r * k + j] = row[order[static_cast<size_t>(j)]];
+            indices.data<int32_t>()[r * k + j] = order[static_cast<size_t>(j)];
+          }
+        }
+      }))
+    return ctx.error("unsupported dtype");
+  ctx.outputs[0] = std::move(values);
+  ctx.outputs[1] = std::move(indices);
+  return Status::ok();
+}
+
+Status cumsum(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  int64_t axis;
+  if (!scalarInt(ctx.inputs[1], &axis) || !normalizeAxis(axis, x.shape().rank(), &axis)) return ctx.error("axis out of range");
+  bool exclusive = attrBool(ctx.node, "exclusive", false), reverse = attrBool(ctx.node, "reverse", false);
+  int64_t outer = 1, len = x.shape().dim(static_cast<int>(axis)), inner = 1;
+  for (int64_t k = 0; k < axis; ++k) outer *= x.shape().dim(static_cast<int>(k));
+  for (int k = static_cast<int>(axis) + 1; k < x.shape().rank(); ++k) inner *= x.shape().dim(k);
+  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
+  if (!dispatchNumeric(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (!std::is_same_v<T, bool>) {
+          for (int64_t o = 0; o < outer; ++o)
+            for (int64_t i = 0; i < inner; ++i) {
+              T acc = 0;
+              for (int64_t s = 0; s < len; ++s) {
+                int64_t j = reverse ? len - 1 - s : s;
+                int64_t at = (o * len + j) * inner + i;
+                T v = x.data<T>()[at];
+                if (exclusive) {
+                  out.data<T>()[at] = acc;
+                  acc = static_cast<T>(acc + v);
+                } else {
+                  acc = static_cast<T>(acc + v);
+                  out.data<T>()[at] = acc;
+                }
+              }
+            }
+        }
+      }))
+    return ctx.error("unsupported dtype");
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+}  // namespace
+
+void registerReductionKernels(KernelRegistry& r) {
+  r.addFn("Sum", reduce<Reduce::kSum>);
+  r.addFn("Mean", reduce<Reduce::kMean>);
+  r.addFn("Max", reduce<Reduce::kMax>);
+  r.addFn("Min", reduce<Reduce::kMin>);
+  r.addFn("Prod", reduce<Reduce::kProd>);
+  r.addFn("All", reduce<Reduce::kAll>);
+  r.addFn("Any", reduce<Reduce::kAny>);
+  r.addFn("ArgMax", argReduce<true>);
+  r.addFn("ArgMin", argReduce<false>);
+  r.addFn("TopKV2", topK);
+  r.addFn("Cumsum", cumsum);
+}
+
+}  // namespace flowscope

@@ -1,0 +1,41 @@
+// ExecContext: what kernels may reach while a graph or an eager op runs (resources, function calls,
+// randomness, the profiler, cancellation).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "exec/resource_manager.h"
+#include "ir/attr_value.h"
+
+namespace flowscope {
+
+class Trace;
+
+/// Runs library functions by name (If branches, While bodies, PartitionedCall targets).
+class FunctionCaller {
+ public:
+  virtual ~FunctionCaller() = default;
+  virtual Expected<std::vector<Tensor>> call(const std::string& function, const AttrMap& callAttrs,
+                                             std::vector<Tensor> args, class ExecContext& ctx) = 0;
+};
+
+class ExecContext {
+ public:
+  ResourceManager* resources = nullptr;
+  FunctionCaller* functions = nullptr;
+  Trace* trace = nullptr;                       ///< profiling sink, or null
+  std::string tracePrefix;                      ///< prepended to node names in events (function frames)
+  int run = 0;
+  const std::atomic<bool>* cancelled = nullptr;
+  int callDepth = 0;
+  std::mt19937_64 rng{0x5eed};
+
+  bool isCancelled() const { return cancelled && cancelled->load(std::memory_order_relaxed); }
+};
+
+}  // namespace flowscope

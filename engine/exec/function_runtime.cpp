@@ -1,0 +1,134 @@
+// Function instantiation and the per-function plan cache.
+#include "exec/function_runtime.h"
+
+#include "ir/inline_calls.h"
+#include "ir/verify.h"
+#include "ops/op_registry.h"
+
+namespace flowscope {
+namespace {
+
+void bindPlaceholders(AttrValue& value, const AttrMap& callAttrs) {
+  if (value.kind() == AttrValue::Kind::kPlaceholder) {
+    auto it = callAttrs.find(value.placeholder());
+    if (it != callAttrs.end()) value = it->second;
+  }
+}
+
+std::string attrKey(const AttrMap& attrs) {
+  std::string key;
+  for (const auto& [k, v] : attrs)
+    if (k[0] != '_') key += k + "=" + v.toString() + ";";
+  return key;
+}
+
+}  // namespace
+
+Expected<InstantiatedFunction> instantiateFunction(const FunctionDef& f, const AttrMap& callAttrs,
+                                                   const FunctionLibrary& library, const OpLookup& lookup) {
+  InstantiatedFunction out;
+  out.graph.library = library;
+  std::map<std::string, std::vector<std::string>> argElements;  // arg -> node names of its flat elements
+  for (size_t i = 0; i < f.signature.inputs.size(); ++i) {
+    const ArgDef& arg = f.signature.inputs[i];
+    auto flat = flattenArgs({arg}, callAttrs);
+    size_t count = flat ? flat->size() : 1;
+    for (size_t k = 0; k < count; ++k) {
+      Node node;
+      node.name = count == 1 ? arg.name : arg.name + "/_" + std::to_string(k);
+      node.op = "_Arg";
+      DType t = flat && k < flat->size() ? (*flat)[k].dtype : arg.type;
+      node.attrs["T"] = AttrValue::fromType(t);
+      node.attrs["index"] = AttrValue::fromInt(static_cast<int64_t>(out.argNodes.size()));
+      argElements[arg.name].push_back(node.name);
+      out.argNodes.push_back(node.name);
+      out.graph.addNode(std::move(node));
+    }
+  }
+  auto resolve = [&](const TensorRef& ref) -> Expected<TensorRef> {
+    if (ref.outputArg.empty()) {
+      auto arg = argElements.find(ref.node);
+      if (arg != argElements.end()) {
+        if (static_cast<size_t>(ref.index) >= arg->second.size())
+          return invalidArgument("function '" + f.name() + "' reads element " + std::to_string(ref.index) + " of argument '" + ref.node + "'");
+        return TensorRef{arg->second[static_cast<size_t>(ref.index)], 0, ""};
+      }
+      return ref;
+    }
+    const Node* producer = f.body->findNode(ref.node);
+    if (!producer) return invalidArgument("function '" + f.name() + "' refers to unknown node '" + ref.node + "'");
+    Node bound = *producer;
+    for (auto& [k, v] : bound.attrs) bindPlaceholders(v, callAttrs);
+    int index = flatOutputIndex(bound, ref.outputArg, ref.index, lookup);
+    if (index < 0)
+      return invalidArgument("function '" + f.name() + "': op '" + producer->op + "' has no output '" + ref.outputArg + ":" +
+                             std::to_string(ref.index) + "'");
+    return TensorRef{ref.node, index, ""};
+  };
+  for (size_t i = 0; i < f.body->size(); ++i) {
+    Node node = f.body->node(i);
+    for (auto& [k, v] : node.attrs) bindPlaceholders(v, callAttrs);
+    for (auto& in : node.inputs) {
+      FS_ASSIGN_OR_RETURN(in, resolve(in));
+    }
+    const OpDef* def = lookup(node.op);
+    if ((def && def->isStateful) || node.op == "PrintV2" || node.op == "Assert") out.targets.push_back(node.name);
+    out.graph.addNode(std::move(node));
+  }
+  for (const auto& arg : f.signature.outputs) {
+    auto it = f.ret.find(arg.name);
+    if (it == f.ret.end()) return invalidArgument("function '" + f.name() + "' has no ret for output '" + arg.name + "'");
+    TensorRef ref;
+    if (!parseTensorRef(it->second, true, &ref)) return invalidArgument("function '" + f.name() + "': bad ret '" + it->second + "'");
+    FS_ASSIGN_OR_RETURN(TensorRef resolved, resolve(ref));
+    out.rets.push_back(resolved.node + ":" + std::to_string(resolved.index));
+  }
+  for (const auto& [name, node] : f.controlRet) out.targets.push_back(node);
+  return out;
+}
+
+FunctionRuntime::FunctionRuntime(const FunctionLibrary& library, ExecOptions options)
+    : m_library(library), m_options(options) {}
+
+Expected<FunctionRuntime::Compiled*> FunctionRuntime::compiled(const std::string& function, const AttrMap& callAttrs) {
+  std::string key = function + "|" + attrKey(callAttrs);
+  std::lock_guard<std::mutex> lock(m_mutex);
+  auto it = m_plans.find(key);
+  if (it != m_plans.end()) return it->second.get();
+  const FunctionDef* f = m_library.find(function);
+  if (!f || !f->body) return notFound("function '" + function + "' is not in the graph's library");
+  OpLookup lookup = OpRegistry::global().lookupWith(&m_library);
+  FS_ASSIGN_OR_RETURN(InstantiatedFunction inst, instantiateFunction(*f, callAttrs, m_library, lookup));
+  auto plan = Plan::build(inst.graph, inst.argNodes, inst.rets, inst.targets, lookup);
+  if (!plan) return plan.status().withContext("in function '" + function + "': ");
+  auto compiled = std::make_unique<Compiled>();
+  compiled->plan = std::move(plan).value();
+  return (m_plans[key] = std::move(compiled)).get();
+}
+
+Expected<std::vector<Tensor>> FunctionRuntime::call(const std::string& function, const AttrMap& callAttrs,
+                                                    std::vector<Tensor> args, ExecContext& ctx) {
+  if (ctx.callDepth > 64) return outOfRange("function calls nest deeper than 64 (recursion?) at '" + function + "'");
+  FS_ASSIGN_OR_RETURN(Compiled* c, compiled(function, callAttrs));
+  if (args.size() != c->plan->feedSlots().size())
+    return invalidArgument("function '" + function + "' takes " + std::to_string(c->plan->feedSlots().size()) +
+                           " arguments, got " + std::to_string(args.size()));
+  ExecContext inner = ctx;  // same resources, trace and cancellation; a deeper frame
+  inner.callDepth = ctx.callDepth + 1;
+  inner.tracePrefix = ctx.tracePrefix + function + "/";
+  std::vector<Tensor> results;
+  std::unique_lock<std::mutex> lock(c->mutex, std::try_to_lock);
+  if (!lock.owns_lock()) {  // the same function running concurrently (or recursively): use a fresh plan
+    auto f = m_library.find(function);
+    OpLookup lookup = OpRegistry::global().lookupWith(&m_library);
+    FS_ASSIGN_OR_RETURN(InstantiatedFunction inst, instantiateFunction(*f, callAttrs, m_library, lookup));
+    FS_ASSIGN_OR_RETURN(auto plan, Plan::build(inst.graph, inst.argNodes, inst.rets, inst.targets, lookup));
+    FS_RETURN_IF_ERROR(executePlan(*plan, std::move(args), &results, inner, m_options));
+    return results;
+  }
+  Status s = executePlan(*c->plan, std::move(args), &results, inner, m_options);
+  if (!s.isOk()) return s.withContext("in function '" + function + "': ");
+  return results;
+}
+
+}  // namespace flowscope

@@ -1,0 +1,68 @@
+// Plan: compiled once per (graph, feeds, fetches, targets). Only what the fetches and targets need is kept
+// (non-strict execution); kernels are resolved up front; every output has a slot and a consumer count so
+// buffers are released as soon as their last reader ran.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exec/kernel.h"
+#include "ir/graph.h"
+
+namespace flowscope {
+
+enum class StepKind { kKernel, kSwitch, kMerge, kEnter, kExit, kNextIteration };
+
+struct PlanStep {
+  size_t node = 0;                      ///< index in the graph
+  std::unique_ptr<OpKernel> kernel;     ///< null for fed nodes
+  std::vector<int> inputSlots;          ///< one per data input
+  std::vector<int> controlSteps;        ///< steps that must run first
+  int firstOutput = 0;                  ///< slot of output 0
+  int numOutputs = 0;
+  StepKind kind = StepKind::kKernel;
+  bool fed = false;
+  bool stateful = false;
+  std::string frame;                    ///< Enter's frame_name
+  bool constantEnter = false;
+};
+
+class Plan {
+ public:
+  /// Feeds and fetches are tensor names ("x", "x:0", "y:1"); targets are node names run for their effects.
+  static Expected<std::unique_ptr<Plan>> build(const Graph& graph, const std::vector<std::string>& feeds,
+                                               const std::vector<std::string>& fetches,
+                                               const std::vector<std::string>& targets, const OpLookup& lookup);
+
+  const Graph& graph() const { return *m_graph; }
+  std::vector<PlanStep>& steps() { return m_steps; }
+  const std::vector<PlanStep>& steps() const { return m_steps; }
+  const std::vector<int>& feedSlots() const { return m_feedSlots; }
+  const std::vector<int>& fetchSlots() const { return m_fetchSlots; }
+  int slotCount() const { return m_slotCount; }
+  /// How many steps read each slot (fetches count as readers).
+  const std::vector<int>& slotReaders() const { return m_slotReaders; }
+  /// Consumers of each step's outputs and control edges, by step (for the dataflow executor).
+  const std::vector<std::vector<int>>& consumers() const { return m_consumers; }
+  /// True when the plan holds TF1 control flow (Switch/Merge/Enter/Exit/NextIteration): dead tensors and frames.
+  bool needsDataflow() const { return m_dataflow; }
+  /// Average parallelism (steps / longest dependency chain): above ~1.5 inter-op threads pay off.
+  double parallelism() const { return m_parallelism; }
+  /// Step index of each slot's producer.
+  int producerOf(int slot) const { return m_slotProducer[static_cast<size_t>(slot)]; }
+
+ private:
+  std::shared_ptr<const Graph> m_graph;
+  std::vector<PlanStep> m_steps;
+  std::vector<int> m_feedSlots, m_fetchSlots, m_slotReaders, m_slotProducer;
+  std::vector<std::vector<int>> m_consumers;
+  int m_slotCount = 0;
+  bool m_dataflow = false;
+  double m_parallelism = 1;
+};
+
+/// Splits "name:k" into node and output index ("name" means output 0).
+bool parseTensorName(const std::string& text, std::string* node, int* index);
+
+}  // namespace flowscope

@@ -1,0 +1,75 @@
+// Resource storage.
+#include "exec/resource_manager.h"
+
+namespace flowscope {
+
+Tensor ResourceManager::handleTensor(const std::string& handle) {
+  return Tensor::fromStrings(Shape{}, {handle}, DType::kResource);
+}
+
+Tensor ResourceManager::variantTensor(const std::string& handle) {
+  return Tensor::fromStrings(Shape{}, {handle}, DType::kVariant);
+}
+
+std::string ResourceManager::handleOf(const Tensor& t) {
+  if (!t.isValid() || (t.dtype() != DType::kResource && t.dtype() != DType::kVariant) || t.numElements() != 1) return {};
+  return t.strings()[0];
+}
+
+bool ResourceManager::readVariable(const std::string& handle, Tensor* out) const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  auto it = m_variables.find(handle);
+  if (it == m_variables.end() || !it->second.isValid()) return false;
+  *out = it->second;
+  return true;
+}
+
+void ResourceManager::assignVariable(const std::string& handle, Tensor value) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  m_variables[handle] = std::move(value);
+}
+
+bool ResourceManager::hasVariable(const std::string& handle) const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  auto it = m_variables.find(handle);
+  return it != m_variables.end() && it->second.isValid();
+}
+
+std::string ResourceManager::newTensorArray(DType dtype, int64_t size, bool dynamicSize) {
+  auto array = std::make_shared<TensorArray>();
+  array->dtype = dtype;
+  array->elements.resize(static_cast<size_t>(size));
+  array->dynamicSize = dynamicSize;
+  std::lock_guard<std::mutex> lock(m_mutex);
+  std::string handle = "ta:" + std::to_string(m_nextId++);
+  m_arrays[handle] = std::move(array);
+  return handle;
+}
+
+std::shared_ptr<TensorArray> ResourceManager::tensorArray(const std::string& handle) const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  auto it = m_arrays.find(handle);
+  return it == m_arrays.end() ? nullptr : it->second;
+}
+
+std::string ResourceManager::newTensorList(std::vector<Tensor> elements) {
+  auto list = std::make_shared<const std::vector<Tensor>>(std::move(elements));
+  std::lock_guard<std::mutex> lock(m_mutex);
+  std::string handle = "list:" + std::to_string(m_nextId++);
+  m_lists[handle] = std::move(list);
+  return handle;
+}
+
+std::shared_ptr<const std::vector<Tensor>> ResourceManager::tensorList(const std::string& handle) const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  auto it = m_lists.find(handle);
+  return it == m_lists.end() ? nullptr : it->second;
+}
+
+void ResourceManager::endRun() {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  m_arrays.clear();
+  m_lists.clear();
+}
+
+}  // namespace flowscope

@@ -1,0 +1,249 @@
+// Building run requests from user specs.
+#include "exec/run_request.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "base/strings.h"
+#include "exec/cpu/dispatch.h"
+#include "io/model_summary.h"
+#include "io/npy.h"
+#include "ir/verify.h"
+#include "ops/op_registry.h"
+
+namespace flowscope {
+namespace {
+
+// A recursive-descent reader for nested lists of numbers and booleans.
+class LiteralParser {
+ public:
+  explicit LiteralParser(const std::string& text) : m_text(text) {}
+
+  Status parse(std::vector<double>* values, std::vector<int64_t>* dims, bool* sawFloat, bool* sawBool) {
+    m_values = values;
+    m_sawFloat = sawFloat;
+    m_sawBool = sawBool;
+    std::vector<int64_t> shape;
+    FS_RETURN_IF_ERROR(element(0, &shape));
+    skipSpace();
+    if (m_pos != m_text.size()) return invalidArgument("unexpected '" + m_text.substr(m_pos, 8) + "' in literal");
+    *dims = shape;
+    return Status::ok();
+  }
+
+ private:
+  void skipSpace() {
+    while (m_pos < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[m_pos]))) ++m_pos;
+  }
+
+  Status element(size_t depth, std::vector<int64_t>* shape) {
+    skipSpace();
+    if (m_pos < m_text.size() && m_text[m_pos] == '[') {
+      ++m_pos;
+      int64_t count = 0;
+      std::vector<int64_t> inner;
+      bool first = true;
+      skipSpace();
+      while (m_pos < m_text.size() && m_text[m_pos] != ']') {
+        if (!first) {
+          if (m_text[m_pos] != ',') return invalidArgument("expected ',' at position " + std::to_string(m_pos));
+          ++m_pos;
+        }
+        std::vector<int64_t> child;
+        FS_RETURN_IF_ERROR(element(depth + 1, &child));
+        if (!first && child != inner) return invalidArgument("ragged literal: rows have different shapes");
+        inner = child;
+        first = false;
+        ++count;
+        skipSpace();
+      }
+      if (m_pos >= m_text.size()) return invalidArgument("missing ']'");
+      ++m_pos;
+      shape->push_back(count);
+      shape->insert(shape->end(), inner.begin(), inner.end());
+      return Status::ok();
+    }
+    size_t start = m_pos;
+    while (m_pos < m_text.size() && !std::strchr(",] \t", m_text[m_pos])) ++m_pos;
+    std::string token = m_text.substr(start, m_pos - start);
+    if (token == "true" || token == "True" || token == "false" || token == "False") {
+      *m_sawBool = true;
+      m_values->push_back(token[0] == 't' || token[0] == 'T' ? 1 : 0);
+      return Status::ok();
+    }
+    char* end = nullptr;
+    double v = std::strtod(token.c_str(), &end);
+    if (token.empty() || *end != '\0') return invalidArgument("'" + token + "' is not a number");
+    if (token.find_first_of(".eE") != std::string::npos || token == "nan" || token == "inf") *m_sawFloat = true;
+    m_values->push_back(v);
+    return Status::ok();
+  }
+
+  std::string m_text;
+  size_t m_pos = 0;
+  std::vector<double>* m_values = nullptr;
+  bool* m_sawFloat = nullptr;
+  bool* m_sawBool = nullptr;
+};
+
+struct InputSlot {
+  std::string label;   // signature key or tensor name
+  std::string tensor;  // graph tensor name
+  DType dtype = DType::kInvalid;
+  Shape shape = Shape::unknownRank();
+};
+
+const Signature* chooseSignature(const Model& model, const std::string& name, Status* error) {
+  if (!name.empty()) {
+    const Signature* s = model.findSignature(name);
+    if (!s) {
+      std::vector<std::string> keys;
+      for (const auto& sig : model.signatures) keys.push_back(sig.key);
+      *error = notFound("no signature '" + name + "'; the model has: " + (keys.empty() ? "none" : joinStrings(keys, ", ")));
+    }
+    return s;
+  }
+  if (const Signature* s = model.findSignature("serving_default")) return s;
+  if (model.signatures.size() == 1) return &model.signatures[0];
+  if (model.signatures.size() > 1) {
+    std::vector<std::string> keys;
+    for (const auto& sig : model.signatures) keys.push_back(sig.key);
+    *error = invalidArgument("the model has several signatures and none is serving_default; choose one with --signature: " +
+                             joinStrings(keys, ", "));
+  }
+  return nullptr;
+}
+
+Expected<Tensor> tensorFromSpec(const std::string& spec, const InputSlot& slot, uint64_t seed) {
+  if (spec == "random") {
+    Shape shape = slot.shape.hasUnknownRank() ? Shape{} : slot.shape;
+    std::vector<int64_t> dims = shape.dims();
+    for (auto& d : dims) d = d < 0 ? 1 : d;
+    return randomTensor(slot.dtype, Shape(dims), seed);
+  }
+  if (endsWith(spec, ".npy")) return readNpy(spec);
+  return parseTensorLiteral(spec, slot.dtype);
+}
+
+}  // namespace
+
+Expected<Tensor> parseTensorLiteral(const std::string& text, DType hint) {
+  std::string body = text;
+  DType dtype = hint;
+  bool explicitType = false;
+  const size_t colon = text.rfind(':'), bracket = text.rfind(']');
+  if (colon != std::string::npos && (bracket == std::string::npos || colon > bracket)) {
+    auto parsed = parseDType(text.substr(colon + 1));
+    if (!parsed) return invalidArgument("unknown dtype '" + text.substr(colon + 1) + "' in '" + text + "'");
+    dtype = *parsed;
+    body = text.substr(0, colon);
+    explicitType = true;
+  }
+  std::vector<double> values;
+  std::vector<int64_t> dims;
+  bool sawFloat = false, sawBool = false;
+  Status s = LiteralParser(body).parse(&values, &dims, &sawFloat, &sawBool);
+  if (!s.isOk()) return s.withContext("literal '" + text + "': ");
+  if (!explicitType && (dtype == DType::kInvalid || dtype == DType::kString || dtype == DType::kResource))
+    dtype = sawBool ? DType::kBool : sawFloat ? DType::kFloat : DType::kInt32;
+  if (dtype == DType::kString) return invalidArgument("literal '" + text + "': string tensors need a .npy-free path; not supported");
+  Tensor t = Tensor::uninitialized(dtype, Shape(dims));
+  if (!dispatchNumeric(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        for (size_t i = 0; i < values.size(); ++i) t.data<T>()[i] = static_cast<T>(values[i]);
+      })) {
+    if (dtype != DType::kHalf) return invalidArgument("literal '" + text + "': cannot make a " + std::string(dtypeName(dtype)) + " tensor");
+    for (size_t i = 0; i < values.size(); ++i) t.data<uint16_t>()[i] = floatToHalf(static_cast<float>(values[i]));
+  }
+  return t;
+}
+
+Expected<Tensor> randomTensor(DType dtype, const Shape& shape, uint64_t seed) {
+  if (dtype == DType::kString)
+    return invalidArgument("cannot make random input for a string tensor; feed it with --input NAME=FILE.npy or feed a later tensor");
+  auto bytes = Tensor::checkedByteSize(dtype, shape, size_t{1} << 32);
+  if (!bytes) return bytes.status().withContext("random input: ");
+  std::mt19937_64 gen(seed);
+  Tensor t = Tensor::uninitialized(dtype, shape);
+  bool ok = dispatchNumeric(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (int64_t i = 0; i < t.numElements(); ++i) {
+      if constexpr (std::is_same_v<T, bool>) t.data<T>()[i] = (gen() & 1) != 0;
+      else if constexpr (std::is_floating_point_v<T>) t.data<T>()[i] = std::uniform_real_distribution<T>(0, 1)(gen);
+      else t.data<T>()[i] = static_cast<T>(gen() % 10);
+    }
+  });
+  if (!ok) return invalidArgument("cannot make random input of dtype " + std::string(dtypeName(dtype)));
+  return t;
+}
+
+Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& options) {
+  Status error;
+  const Signature* sig = chooseSignature(model, options.signature, &error);
+  if (!error.isOk()) return error;
+  std::vector<InputSlot> slots;
+  RunRequest request;
+  if (sig) {
+    for (const auto& in : sig->inputs) slots.push_back({in.key, in.tensorName, in.dtype, in.shape});
+    for (const auto& out : sig->outputs) {
+      request.fetches.push_back(out.tensorName);
+      request.fetchLabels.push_back(out.key);
+    }
+  } else {
+    ModelSummary summary = summarizeModel(model);
+    for (const auto& e : summary.inputs) slots.push_back({e.name, e.name, e.dtype, e.shape});
+    // A graph with top-level _Retval nodes (an instantiated function) names its outputs by them.
+    std::vector<std::pair<int64_t, std::string>> retvals;
+    for (size_t i = 0; i < model.graph.size(); ++i) {
+      const Node& n = model.graph.node(i);
+      if (n.op != "_Retval" || n.inputs.size() != 1) continue;
+      const AttrValue* index = n.attr("index");
+      retvals.emplace_back(index && index->kind() == AttrValue::Kind::kInt ? index->i() : 0,
+                           n.inputs[0].node + ":" + std::to_string(n.inputs[0].index));
+    }
+    std::sort(retvals.begin(), retvals.end());
+    for (const auto& [index, tensor] : retvals) {
+      request.fetches.push_back(tensor);
+      request.fetchLabels.push_back(tensor);
+    }
+    for (const auto& e : summary.outputs) {
+      if (e.dtype == DType::kInvalid || !retvals.empty()) continue;
+      request.fetches.push_back(e.name);
+      request.fetchLabels.push_back(e.name);
+    }
+  }
+  if (!options.fetches.empty()) {
+    request.fetches = options.fetches;
+    request.fetchLabels = options.fetches;
+  }
+  std::map<std::string, std::string> specs = options.inputs;
+  uint64_t seed = options.seed;
+  for (const auto& slot : slots) {
+    std::string spec = "random";
+    for (const std::string& key : {slot.label, slot.tensor, slot.tensor.substr(0, slot.tensor.rfind(':'))}) {
+      auto it = specs.find(key);
+      if (it != specs.end()) {
+        spec = it->second;
+        specs.erase(it);
+        break;
+      }
+    }
+    auto value = tensorFromSpec(spec, slot, seed++);
+    if (!value) return value.status().withContext("input '" + slot.label + "': ");
+    request.feeds.emplace_back(slot.tensor, std::move(value).value());
+  }
+  for (const auto& [name, spec] : specs) {  // inputs that are not placeholders: feed any tensor by name
+    InputSlot slot{name, name, DType::kInvalid, Shape::unknownRank()};
+    std::string node = name.substr(0, name.rfind(':'));
+    if (!model.graph.findNode(node)) return notFound("--input '" + name + "' names no signature input or graph node");
+    auto value = tensorFromSpec(spec, slot, seed++);
+    if (!value) return value.status().withContext("input '" + name + "': ");
+    request.feeds.emplace_back(name.find(':') == std::string::npos ? name + ":0" : name, std::move(value).value());
+  }
+  if (request.fetches.empty()) return invalidArgument("nothing to fetch: the model has no signature outputs or sinks; pass --fetch");
+  return request;
+}
+
+}  // namespace flowscope

@@ -1,0 +1,35 @@
+// RunRequest: what to feed and fetch for one run of a model, from user-facing specs. Shared by the CLI's
+// run/profile and the desktop app's profiler.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "io/model.h"
+
+namespace flowscope {
+
+struct RunRequest {
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  std::vector<std::string> fetches;
+  std::vector<std::string> fetchLabels;  ///< signature output keys, or the tensor names
+};
+
+struct RunSpecOptions {
+  std::string signature;                       ///< empty: serving_default if present, else the only one, else none
+  std::map<std::string, std::string> inputs;   ///< name (signature key or tensor name) -> SPEC
+  std::vector<std::string> fetches;            ///< overrides the default outputs
+  uint64_t seed = 0;
+};
+
+/// SPEC is a .npy path, "random", or a literal such as 3, [[1,2],[3,4]], [true,false], with an optional
+/// ":int32"-style dtype suffix. Placeholders without a spec get "random" (unknown dims become 1).
+Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& options);
+
+/// A literal like "[[1,2],[3,4]]:float32"; without a suffix the dtype is `hint` (or int32/float32 by syntax).
+Expected<Tensor> parseTensorLiteral(const std::string& text, DType hint);
+/// Seeded random values: floats uniform in [0, 1), integers in [0, 10), bools fair.
+Expected<Tensor> randomTensor(DType dtype, const Shape& shape, uint64_t seed);
+
+}  // namespace flowscope

@@ -1,0 +1,83 @@
+// Session implementation.
+#include "exec/session.h"
+
+#include "exec/cpu/kernel_util.h"
+#include "ops/op_registry.h"
+
+namespace flowscope {
+
+std::string variableResourceKey(const Node& node) {
+  const AttrValue* shared = node.attr("shared_name");
+  std::string name = shared && shared->kind() == AttrValue::Kind::kString && !shared->s().empty() ? shared->s() : node.name;
+  return "var:" + name;
+}
+
+Session::Session(std::shared_ptr<const Model> model, SessionOptions options)
+    : m_model(std::move(model)), m_options(options), m_functions(m_model->graph.library, {options.interOpThreads}) {
+  for (const auto& v : m_model->variables) {
+    if (v.node.empty() || !v.value.isValid()) continue;
+    if (const Node* node = m_model->graph.findNode(v.node)) m_resources.assignVariable(variableResourceKey(*node), v.value);
+  }
+}
+
+Status Session::checkFeed(const std::string& name, const Tensor& value) const {
+  std::string nodeName;
+  int index;
+  if (!parseTensorName(name, &nodeName, &index)) return invalidArgument("feed '" + name + "' is not a tensor name");
+  const Node* node = m_model->graph.findNode(nodeName);
+  if (!node) return notFound("feed '" + name + "' names no node in the graph");
+  if (node->op != "Placeholder" && node->op != "PlaceholderWithDefault") return Status::ok();
+  const AttrValue* dtype = node->attr("dtype");
+  if (dtype && dtype->kind() == AttrValue::Kind::kType && dtype->type() != value.dtype())
+    return invalidArgument("feed '" + name + "' has dtype " + std::string(dtypeName(value.dtype())) + " but placeholder '" +
+                           nodeName + "' expects " + std::string(dtypeName(dtype->type())));
+  const AttrValue* shape = node->attr("shape");
+  if (shape && shape->kind() == AttrValue::Kind::kShape && !shape->shape().isCompatibleWith(value.shape()))
+    return invalidArgument("feed '" + name + "' has shape " + value.shape().toString() + " but placeholder '" + nodeName +
+                           "' expects " + shape->shape().toString());
+  return Status::ok();
+}
+
+Expected<std::vector<Tensor>> Session::run(const std::vector<std::pair<std::string, Tensor>>& feeds,
+                                           const std::vector<std::string>& fetches,
+                                           const std::vector<std::string>& targets, Trace* trace, int runIndex) {
+  if (!m_model->missingWeights.empty())
+    return dataLoss(m_model->path + ": cannot run: " + std::to_string(m_model->missingWeights.size()) +
+                    " weights have no values (shards missing), e.g. '" + m_model->missingWeights[0] + "'");
+  std::vector<std::string> feedNames;
+  std::vector<Tensor> feedValues;
+  for (const auto& [name, value] : feeds) {
+    FS_RETURN_IF_ERROR(checkFeed(name, value));
+    feedNames.push_back(name);
+    feedValues.push_back(value);
+  }
+  std::string key;
+  for (const auto& n : feedNames) key += n + ",";
+  key += "|";
+  for (const auto& n : fetches) key += n + ",";
+  key += "|";
+  for (const auto& n : targets) key += n + ",";
+  std::lock_guard<std::mutex> lock(m_mutex);  // plans hold kernel caches: one run at a time per session
+  auto it = m_plans.find(key);
+  if (it == m_plans.end()) {
+    auto plan = Plan::build(m_model->graph, feedNames, fetches, targets, OpRegistry::global().lookupWith(&m_model->graph.library));
+    if (!plan) return plan.status();
+    it = m_plans.emplace(key, std::move(plan).value()).first;
+  }
+  setIntraOpThreads(m_options.intraOpThreads);
+  m_cancelled = false;
+  ExecContext ctx;
+  ctx.resources = &m_resources;
+  ctx.functions = &m_functions;
+  ctx.trace = trace;
+  ctx.run = runIndex;
+  ctx.cancelled = &m_cancelled;
+  ctx.rng.seed(m_options.seed + m_runs++);
+  std::vector<Tensor> outputs;
+  Status s = executePlan(*it->second, std::move(feedValues), &outputs, ctx, {m_options.interOpThreads});
+  m_resources.endRun();
+  if (!s.isOk()) return s;
+  return outputs;
+}
+
+}  // namespace flowscope
