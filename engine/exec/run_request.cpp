@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <random>
 
 #include "base/strings.h"
@@ -12,6 +13,7 @@
 #include "io/npy.h"
 #include "ir/verify.h"
 #include "ops/op_registry.h"
+#include "ops/shape_inference.h"
 
 namespace flowscope {
 namespace {
@@ -220,7 +222,30 @@ Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& op
   }
   std::map<std::string, std::string> specs = options.inputs;
   uint64_t seed = options.seed;
+  // Non-strict: only placeholders that the fetches reach (through tensors the user does not feed) need values.
+  std::set<std::string> fedNodes, needed;
+  for (const auto& [name, spec] : specs) fedNodes.insert(name.substr(0, name.rfind(':')));
   for (const auto& slot : slots) {
+    std::string node = slot.tensor.substr(0, slot.tensor.rfind(':'));
+    if (specs.count(slot.label) || specs.count(slot.tensor) || specs.count(node)) fedNodes.erase(node);
+  }
+  {
+    std::vector<std::string> work;
+    for (const auto& f : request.fetches) work.push_back(f.substr(0, f.rfind(':')));
+    while (!work.empty()) {
+      std::string n = work.back();
+      work.pop_back();
+      if (!needed.insert(n).second || fedNodes.count(n)) continue;
+      if (const Node* node = model.graph.findNode(n)) {
+        for (const auto& in : node->inputs) work.push_back(in.node);
+        for (const auto& c : node->controlInputs) work.push_back(c);
+      }
+    }
+  }
+  GraphShapes shapes;
+  bool shapesReady = false;
+  for (const auto& slot : slots) {
+    if (!needed.count(slot.tensor.substr(0, slot.tensor.rfind(':')))) continue;
     std::string spec = "random";
     for (const std::string& key : {slot.label, slot.tensor, slot.tensor.substr(0, slot.tensor.rfind(':'))}) {
       auto it = specs.find(key);
@@ -237,7 +262,17 @@ Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& op
   for (const auto& [name, spec] : specs) {  // inputs that are not placeholders: feed any tensor by name
     InputSlot slot{name, name, DType::kInvalid, Shape::unknownRank()};
     std::string node = name.substr(0, name.rfind(':'));
-    if (!model.graph.findNode(node)) return notFound("--input '" + name + "' names no signature input or graph node");
+    int64_t index = model.graph.find(node);
+    if (index < 0) return notFound("--input '" + name + "' names no signature input or graph node");
+    if (!shapesReady) {
+      shapes = inferShapes(model.graph);
+      shapesReady = true;
+    }
+    int output = name.find(':') == std::string::npos ? 0 : std::atoi(name.substr(name.rfind(':') + 1).c_str());
+    if (const TensorInfo* info = shapes.find(static_cast<size_t>(index), output)) {
+      slot.dtype = info->dtype;
+      slot.shape = info->shape;
+    }
     auto value = tensorFromSpec(spec, slot, seed++);
     if (!value) return value.status().withContext("input '" + name + "': ");
     request.feeds.emplace_back(name.find(':') == std::string::npos ? name + ":0" : name, std::move(value).value());

@@ -136,6 +136,9 @@ const std::unordered_map<std::string_view, ShapeFn>& table() {
     t["FusedBatchNormV3"] = shapeFusedBatchNorm;
     t["ResizeBilinear"] = shapeResize;
     t["ResizeNearestNeighbor"] = shapeResize;
+    t["DecodeWav"] = shapeDecodeWav;
+    t["AudioSpectrogram"] = shapeAudioSpectrogram;
+    t["Mfcc"] = shapeMfcc;
     t["Reshape"] = shapeReshape;
     t["Squeeze"] = shapeSqueeze;
     t["ExpandDims"] = shapeExpandDims;

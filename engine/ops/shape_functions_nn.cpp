@@ -99,4 +99,27 @@ void shapeResize(ShapeContext& ctx) {
   ctx.set(0, Shape{x.dim(0), h, w, x.dim(3)});
 }
 
+void shapeDecodeWav(ShapeContext& ctx) {
+  int64_t samples = ctx.intAttr("desired_samples", -1), channels = ctx.intAttr("desired_channels", -1);
+  ctx.set(0, Shape{samples, channels});
+  ctx.set(1, Shape{});
+}
+
+void shapeAudioSpectrogram(ShapeContext& ctx) {
+  const Shape& audio = ctx.in(0);  // [samples, channels]
+  int64_t window = ctx.intAttr("window_size", 0), stride = ctx.intAttr("stride", 1);
+  if (audio.rank() != 2 || window <= 0 || stride <= 0) return;
+  int64_t samples = audio.dim(0);
+  int64_t frames = samples < 0 ? -1 : samples < window ? 0 : 1 + (samples - window) / stride;
+  int64_t fft = 1;
+  while (fft < window) fft <<= 1;
+  ctx.set(0, Shape{audio.dim(1), frames, fft / 2 + 1});
+}
+
+void shapeMfcc(ShapeContext& ctx) {
+  const Shape& spectrogram = ctx.in(0);
+  if (spectrogram.rank() != 3) return;
+  ctx.set(0, Shape{spectrogram.dim(0), spectrogram.dim(1), ctx.intAttr("dct_coefficient_count", 13)});
+}
+
 }  // namespace flowscope

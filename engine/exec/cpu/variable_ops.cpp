@@ -1,6 +1,7 @@
 // Variables: TF2 resource variables (VarHandleOp / ReadVariableOp / AssignVariableOp ...) and TF1 reference
 // variables (VariableV2 / Assign), stored in the session's ResourceManager under "var:<shared name>".
 #include "exec/cpu/cpu_kernels.h"
+#include "exec/cpu/dispatch.h"
 #include "exec/cpu/kernel_util.h"
 #include "exec/exec_context.h"
 #include "exec/session.h"
@@ -44,10 +45,17 @@ Status assignUpdate(KernelContext& ctx) {
   Tensor value;
   if (!ctx.exec->resources->readVariable(handle, &value)) return ctx.error("variable is uninitialized");
   const Tensor& delta = ctx.inputs[1];
-  if (value.shape() != delta.shape() || value.dtype() != DType::kFloat || delta.dtype() != DType::kFloat)
-    return ctx.error("update must be float32 of the variable's shape " + value.shape().toString());
+  if (value.shape() != delta.shape() || value.dtype() != delta.dtype())
+    return ctx.error("update must be " + std::string(dtypeName(value.dtype())) + " " + value.shape().toString() + ", got " +
+                     std::string(dtypeName(delta.dtype())) + " " + delta.shape().toString());
   Tensor updated = value.clone();
-  for (int64_t i = 0; i < updated.numElements(); ++i) updated.data<float>()[i] += Add ? delta.data<float>()[i] : -delta.data<float>()[i];
+  bool ok = dispatchNumeric(value.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, bool>)
+      for (int64_t i = 0; i < updated.numElements(); ++i)
+        updated.data<T>()[i] = static_cast<T>(Add ? updated.data<T>()[i] + delta.data<T>()[i] : updated.data<T>()[i] - delta.data<T>()[i]);
+  });
+  if (!ok || value.dtype() == DType::kBool) return ctx.error("unsupported dtype");
   ctx.exec->resources->assignVariable(handle, updated);
   return Status::ok();
 }
