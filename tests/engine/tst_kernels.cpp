@@ -1,6 +1,9 @@
 // CPU kernels against straightforward reference implementations: dtypes, broadcasting, edge cases
 // (empty tensors, size-1 dims, negative axes) and TensorFlow's division, rounding and padding rules.
+#include <set>
+
 #include "engine/kernel_test_util.h"
+#include "ops/op_registry.h"
 
 using namespace flowscope;
 using namespace flowscope::testing;
@@ -351,6 +354,40 @@ class TestKernels : public QObject {
     QVERIFY(closeTo(run1("StridedSlice", {x, v({0, 3}), v({3, 0}), v({2, -1})}), Shape{2, 3}, {3, 2, 1, 11, 10, 9}));
     QVERIFY(closeTo(run1("StridedSlice", {x, v({-1}), v({0}), v({1})}, {{"shrink_axis_mask", AttrValue::fromInt(1)}}), Shape{4}, {8, 9, 10, 11}));
     QVERIFY(runError("Slice", {x, v({2, 0}), v({2, 1})}).contains("outside dim 0"));
+  }
+
+  void everyScheduledOpHasAKernel() {
+    // Ops that load and show but do not run on the CPU backend yet, each for a stated reason: audio front ends
+    // (feed their outputs instead), checkpoint I/O (variables are read from the checkpoint directly),
+    // tf.Example parsing and Einsum.
+    const std::set<std::string> notYet = {"Einsum", "DecodeWav", "AudioSpectrogram", "Mfcc", "RestoreV2", "SaveV2",
+                                          "MergeV2Checkpoints", "ParseExample", "ParseExampleV2"};
+    std::vector<std::string> missing;
+    for (const auto& schema : OpRegistry::global().all())
+      if (!KernelRegistry::global().find(schema.def.name) && !notYet.count(schema.def.name)) missing.push_back(schema.def.name);
+    QVERIFY2(missing.empty(), missing.empty() ? "" : missing[0].c_str());
+  }
+
+  void addNAndStrings() {
+    Tensor a = tensorOf(DType::kInt32, Shape{2}, {1, 2});
+    QVERIFY(closeTo(run1("AddN", {a, a, a}), Shape{2}, {3, 6}));
+    QVERIFY(runError("AddN", {a, tensorOf(DType::kInt32, Shape{1}, {1})}).contains("does not broadcast"));
+    Tensor s = run1("StringFormat", {tensorOf(DType::kInt32, Shape{2, 2}, {1, 2, 3, 4})},
+                    {{"template", AttrValue::fromString("x = {}")}, {"placeholder", AttrValue::fromString("{}")}});
+    QCOMPARE(QString::fromStdString(s.strings()[0]), QString("x = [[1 2]\n [3 4]]"));
+  }
+
+  void transposedConvolutionIsTheAdjoint() {
+    // <conv(x, f), dy> == <x, conv2d_backprop_input(dy, f)> for any x, dy.
+    Tensor x = randomOf(DType::kFloat, Shape{1, 6, 5, 2}, 31), f = randomOf(DType::kFloat, Shape{3, 3, 2, 4}, 32);
+    AttrMap attrs{{"strides", ints({1, 2, 2, 1})}, {"padding", AttrValue::fromString("SAME")}};
+    Tensor y = run1("Conv2D", {x, f}, attrs);
+    Tensor dy = randomOf(DType::kFloat, y.shape(), 33);
+    Tensor dx = run1("Conv2DBackpropInput", {tensorOf(DType::kInt32, Shape{4}, {1, 6, 5, 2}), f, dy}, attrs);
+    double lhs = 0, rhs = 0;
+    for (int64_t i = 0; i < y.numElements(); ++i) lhs += y.elementAsDouble(i) * dy.elementAsDouble(i);
+    for (int64_t i = 0; i < x.numElements(); ++i) rhs += x.elementAsDouble(i) * dx.elementAsDouble(i);
+    QVERIFY2(std::fabs(lhs - rhs) < 1e-3 * (1 + std::fabs(lhs)), qPrintable(QString("%1 vs %2").arg(lhs).arg(rhs)));
   }
 
   void gatherAndErrors() {

@@ -222,9 +222,45 @@ class PoolKernel : public OpKernel {
   dnnl::memory m_src, m_dst;
 };
 
+// Transposed convolution (the gradient of Conv2D with respect to its input), in plain C++: rare in inference
+// graphs, so clarity wins over speed here.
+Status conv2DBackpropInput(KernelContext& ctx) {
+  std::vector<int64_t> sizes = intValues(ctx.inputs[0]);
+  const Tensor& f = ctx.inputs[1];
+  const Tensor& dy = ctx.inputs[2];
+  if (sizes.size() != 4 || f.shape().rank() != 4 || dy.shape().rank() != 4 || f.dtype() != DType::kFloat || dy.dtype() != DType::kFloat)
+    return ctx.error("expects input_sizes [4], a float32 4-D filter and out_backprop");
+  Shape inShape(sizes);
+  FS_ASSIGN_OR_RETURN(Window w, windowFor(ctx.node, inShape, f.shape().dim(0), f.shape().dim(1)));
+  const int64_t n = sizes[0], h = sizes[1], wd = sizes[2], c = sizes[3], oc = f.shape().dim(3);
+  if (dy.shape() != Shape{n, w.oh, w.ow, oc} || f.shape().dim(2) != c)
+    return ctx.error("out_backprop " + dy.shape().toString() + " does not match input " + inShape.toString() + " and filter " + f.shape().toString());
+  Tensor out(DType::kFloat, inShape);
+  float* o = out.data<float>();
+  const float* g = dy.data<float>();
+  const float* k = f.data<float>();
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t y = 0; y < w.oh; ++y)
+      for (int64_t x = 0; x < w.ow; ++x)
+        for (int64_t i = 0; i < w.kh; ++i)
+          for (int64_t j = 0; j < w.kw; ++j) {
+            int64_t iy = y * w.sh + i * w.dh - w.padTop, ix = x * w.sw + j * w.dw - w.padLeft;
+            if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
+            for (int64_t ci = 0; ci < c; ++ci) {
+              float acc = 0;
+              for (int64_t co = 0; co < oc; ++co)
+                acc += g[((b * w.oh + y) * w.ow + x) * oc + co] * k[((i * w.kw + j) * c + ci) * oc + co];
+              o[((b * h + iy) * wd + ix) * c + ci] += acc;
+            }
+          }
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
 }  // namespace
 
 void registerConvKernels(KernelRegistry& r) {
+  r.addFn("Conv2DBackpropInput", conv2DBackpropInput);
   r.add("Conv2D", makeConv<false>);
   r.add("_FusedConv2D", makeConv<false>);
   r.add("DepthwiseConv2dNative", makeConv<true>);

@@ -19,6 +19,7 @@ void registerCpuKernels(KernelRegistry& registry) {
   registerTensorArrayKernels(registry);
   registerRandomKernels(registry);
   registerFunctionKernels(registry);
+  registerStringKernels(registry);
 }
 
 }  // namespace flowscope

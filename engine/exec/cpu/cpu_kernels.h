@@ -21,5 +21,6 @@ void registerVariableKernels(KernelRegistry& registry);
 void registerTensorArrayKernels(KernelRegistry& registry);
 void registerRandomKernels(KernelRegistry& registry);
 void registerFunctionKernels(KernelRegistry& registry);
+void registerStringKernels(KernelRegistry& registry);
 
 }  // namespace flowscope

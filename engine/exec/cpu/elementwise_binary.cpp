@@ -1,5 +1,6 @@
 // Elementwise binary kernels with NumPy broadcasting: arithmetic, comparisons and logic, with TensorFlow's
 // integer division (Div/TruncateDiv truncate, FloorDiv/FloorMod round toward -inf) and error on x / 0.
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -184,9 +185,33 @@ Status computeBinary(KernelContext& ctx) {
   return Status::ok();
 }
 
+Status addN(KernelContext& ctx) {
+  if (ctx.inputs.empty()) return ctx.error("needs at least one input");
+  const Tensor& first = ctx.inputs[0];
+  for (const auto& t : ctx.inputs)
+    if (t.shape() != first.shape() || t.dtype() != first.dtype())
+      return ctx.error("all inputs must have shape " + first.shape().toString() + " and one dtype (AddN does not broadcast)");
+  Tensor out = Tensor::uninitialized(first.dtype(), first.shape());
+  if (!dispatchNumeric(first.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (!std::is_same_v<T, bool>) {
+          T* o = out.data<T>();
+          std::copy_n(first.data<T>(), first.numElements(), o);
+          for (size_t k = 1; k < ctx.inputs.size(); ++k) {
+            const T* in = ctx.inputs[k].data<T>();
+            for (int64_t i = 0; i < first.numElements(); ++i) o[i] = static_cast<T>(o[i] + in[i]);
+          }
+        }
+      }) || first.dtype() == DType::kBool)
+    return ctx.error("unsupported dtype " + std::string(dtypeName(first.dtype())));
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
 }  // namespace
 
 void registerElementwiseBinaryKernels(KernelRegistry& r) {
+  r.addFn("AddN", addN);
   r.addFn("Add", computeBinary<BinOp::kAdd>);
   r.addFn("AddV2", computeBinary<BinOp::kAdd>);
   r.addFn("Sub", computeBinary<BinOp::kSub>);
