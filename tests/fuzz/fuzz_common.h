@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "io/loader.h"
+
 namespace flowscope::fuzz {
 
 /// A per-process scratch directory under /tmp.
@@ -40,6 +42,18 @@ inline void splitInput(const uint8_t* data, size_t size, std::string_view* first
   const char* base = reinterpret_cast<const char*>(data) + (size >= 4 ? 4 : size);
   *first = std::string_view(base, a);
   *second = std::string_view(base + a, rest - a);
+}
+
+/// Writes the input to `fileName`, sniffs and loads it with `loader`, and serializes what loads.
+template <typename LoaderPtr, typename AfterLoad>
+int loadFromScratch(const LoaderPtr& loader, const std::string& fileName, const uint8_t* data, size_t size, AfterLoad afterLoad) {
+  std::string path = writeScratch(fileName, {reinterpret_cast<const char*>(data), size});
+  auto source = flowscope::Source::open(path);
+  if (!source) return 0;
+  loader->match(*source);
+  auto model = loader->load(*source, {});
+  if (model) afterLoad(*model);
+  return 0;
 }
 
 }  // namespace flowscope::fuzz

@@ -1,16 +1,10 @@
 // libFuzzer target: the binary GraphDef loader (and the round trip of whatever it accepts).
 #include "fuzz_common.h"
 #include "io/graph_writer.h"
-#include "io/loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace flowscope;
-  static const auto loader = makeGraphDefBinaryLoader();
-  std::string path = fuzz::writeScratch("graph.pb", {reinterpret_cast<const char*>(data), size});
-  auto source = Source::open(path);
-  if (!source) return 0;
-  loader->match(*source);
-  auto model = loader->load(*source, {});
-  if (model) (void)serializeGraph(model->graph, GraphFormat::kBinary);
-  return 0;
+  static const auto loader = flowscope::makeGraphDefBinaryLoader();
+  return flowscope::fuzz::loadFromScratch(loader, "graph.pb", data, size, [](const flowscope::Model& model) {
+    (void)flowscope::serializeGraph(model.graph, flowscope::GraphFormat::kBinary);
+  });
 }
