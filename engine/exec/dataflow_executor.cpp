@@ -11,6 +11,8 @@
 namespace flowscope {
 namespace {
 
+constexpr int64_t kMaxIterations = 1000000;
+
 struct Value {
   Tensor tensor;
   bool dead = false;
@@ -47,14 +49,9 @@ class DataflowRun {
   }
 
   Status run(std::vector<Tensor> feeds, std::vector<Tensor>* fetched) {
-    Iteration& it0 = iteration(m_root, 0);
-    for (size_t i = 0; i < feeds.size(); ++i) {
-      int slot = m_plan.feedSlots()[i];
-      if (slot < 0) continue;
-      int producer = m_plan.producerOf(slot);
-      m_fedValues[slot] = feeds[i];
-      (void)producer;
-    }
+    iteration(m_root, 0);
+    for (size_t i = 0; i < feeds.size(); ++i)
+      if (m_plan.feedSlots()[i] >= 0) m_fedValues[m_plan.feedSlots()[i]] = feeds[i];
     for (size_t s = 0; s < m_plan.steps().size(); ++s)
       if (m_inputCount[s] == 0) m_ready.push_back({&m_root, 0, static_cast<int>(s)});
     while (!m_ready.empty()) {
@@ -72,7 +69,6 @@ class DataflowRun {
       }
       fetched->push_back(it->second.tensor);
     }
-    (void)it0;
     return Status::ok();
   }
 
@@ -119,11 +115,8 @@ class DataflowRun {
       it.slots[static_cast<size_t>(slot)].present = true;
       if (&frame == &m_root && iter == 0) m_fetched[slot] = outputs[static_cast<size_t>(k)];
     }
-    bool anyLive = false, allDead = true;
-    for (const auto& v : outputs) {
-      anyLive |= !v.dead;
-      allDead &= v.dead;
-    }
+    bool allDead = true;
+    for (const auto& v : outputs) allDead &= v.dead;
     for (int c : m_plan.consumers()[static_cast<size_t>(step)]) {
       const PlanStep& consumer = m_plan.steps()[static_cast<size_t>(c)];
       auto ci = static_cast<size_t>(c);
@@ -140,7 +133,6 @@ class DataflowRun {
           ++edges;
           allDead && !outputs.empty() ? ++deadEdges : ++liveEdges;
         }
-      (void)anyLive;
       it.pending[ci] -= edges;
       it.deadInputs[ci] += deadEdges;
       it.liveMergeInputs[ci] += liveEdges;
@@ -222,7 +214,7 @@ class DataflowRun {
         return Status::ok();
       case StepKind::kNextIteration:
         if (!outputs[0].dead) {
-          if (w_iterationLimitReached(iter)) return outOfRange("loop frame '" + frame.name + "' ran more than 1000000 iterations");
+          if (iter >= kMaxIterations) return outOfRange("loop frame '" + frame.name + "' ran more than 1000000 iterations");
           deliverOutputs(frame, iter + 1, stepIndex, outputs);
         }
         return Status::ok();
@@ -231,8 +223,6 @@ class DataflowRun {
         return Status::ok();
     }
   }
-
-  static bool w_iterationLimitReached(int64_t iter) { return iter >= 1000000; }
 
   Plan& m_plan;
   ExecContext& m_ctx;

@@ -247,10 +247,6 @@ Status pack(KernelContext& ctx) {
 // Splits x along axis into pieces of the given sizes (Unpack, Split, SplitV).
 Status splitAlong(KernelContext& ctx, const Tensor& x, int64_t axis, const std::vector<int64_t>& sizes, bool dropAxis) {
   const Shape& s = x.shape();
-  int64_t outer = 1;
-  for (int64_t k = 0; k < axis; ++k) outer *= s.dim(static_cast<int>(k));
-  int64_t axisLen = s.dim(static_cast<int>(axis));
-  int64_t inner = axisLen ? s.numElements() / std::max<int64_t>(outer * axisLen, 1) : 0;
   int64_t start = 0;
   for (size_t p = 0; p < sizes.size(); ++p) {
     std::vector<int64_t> dims = s.dims();
@@ -267,7 +263,6 @@ Status splitAlong(KernelContext& ctx, const Tensor& x, int64_t axis, const std::
     ctx.outputs[p] = std::move(out);
     start += sizes[p];
   }
-  (void)inner;
   return Status::ok();
 }
 

@@ -112,9 +112,6 @@ Status logicalNot(KernelContext& ctx) {
   return Status::ok();
 }
 
-// Reads element i of any numeric tensor as double / writes a double into any numeric tensor.
-double loadAsDouble(const Tensor& t, int64_t i) { return t.elementAsDouble(i); }
-
 template <typename To>
 void castFrom(const Tensor& x, Tensor& out) {
   To* o = out.data<To>();
@@ -127,7 +124,7 @@ void castFrom(const Tensor& x, Tensor& out) {
           else o[i] = static_cast<To>(in[i]);
         }
       })) {
-    for (int64_t i = 0; i < n; ++i) o[i] = static_cast<To>(loadAsDouble(x, i));  // half, bfloat16
+    for (int64_t i = 0; i < n; ++i) o[i] = static_cast<To>(x.elementAsDouble(i));  // half, bfloat16
   }
 }
 
@@ -141,7 +138,7 @@ Status cast(KernelContext& ctx) {
   Tensor out = Tensor::uninitialized(to, x.shape());
   if (to == DType::kHalf || to == DType::kBFloat16) {
     for (int64_t i = 0; i < x.numElements(); ++i) {
-      float v = static_cast<float>(loadAsDouble(x, i));
+      float v = static_cast<float>(x.elementAsDouble(i));
       uint16_t bits;
       if (to == DType::kHalf) {
         bits = floatToHalf(v);
