@@ -64,7 +64,9 @@ int runProfile(const Args& args) {
     }
   }
   if (args.flag("--json")) {
-    nlohmann::json j = {{"runs", runs}, {"warmup", warmup}, {"median_run_us", median}, {"device", "cpu"}};
+    nlohmann::json j = {{"runs", runs}, {"warmup", warmup}, {"median_run_us", median}, {"device", "cpu"},
+                        {"optimized", prepared.nodesBeforeOptimizing > 0}, {"nodes", prepared.model->graph.size()}};
+    if (prepared.nodesBeforeOptimizing) j["nodes_before_optimizing"] = prepared.nodesBeforeOptimizing;
     j["ops"] = nlohmann::json::array();
     for (const auto& s : byOp)
       j["ops"].push_back({{"op", s.key}, {"count", s.count / runs}, {"total_us", static_cast<double>(s.totalNs) / 1000.0 / static_cast<double>(runs)},
@@ -77,6 +79,11 @@ int runProfile(const Args& args) {
   }
   std::printf("%s: %lld runs (after %lld warm-up), median %s us per run, device cpu\n\n", args.positional()[0].c_str(),
               static_cast<long long>(runs), static_cast<long long>(warmup), micros(static_cast<int64_t>(median * 1000)).c_str());
+  if (prepared.nodesBeforeOptimizing)
+    std::printf("optimized first: %zu -> %zu nodes in %.1f ms (--no-optimize to compare)\n\n", prepared.nodesBeforeOptimizing,
+                prepared.model->graph.size(), prepared.optimizeSeconds * 1e3);
+  else
+    std::printf("not optimized (--no-optimize): %zu nodes\n\n", prepared.model->graph.size());
   std::printf("%-28s %7s %12s %10s %7s\n", "op", "count", "total us", "mean us", "share");
   for (const auto& s : byOp)
     std::printf("%-28s %7lld %12s %10s %6.1f%%\n", s.key.c_str(), static_cast<long long>(s.count / runs),

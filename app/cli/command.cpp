@@ -36,17 +36,30 @@ const std::vector<Command>& commands() {
        {{"--tag"}, {"--force"}, 2, 2}, runConvert},
       {"run", "Run a graph on the CPU and print or save what it fetches",
        "usage: flowscope run FILE [--signature NAME] [--input NAME=SPEC ...] [--fetch NAME ...] [--output DIR]\n"
-       "                     [--device cpu] [--threads N] [--seed N] [--tag TAG]\n\n"
+       "                     [--device cpu] [--threads N] [--seed N] [--tag TAG] [--no-optimize]\n\n"
        "SPEC is a .npy path, 'random' (seeded; shape and dtype from the graph, unknown dims become 1), or a\n"
        "literal such as 3 or [[1,2],[3,4]] with an optional :int32-style dtype suffix. Inputs not given are\n"
        "random. Fetches default to the signature's outputs (serving_default, or the only signature), else the\n"
-       "graph's sinks. --output DIR writes each fetched tensor as DIR/<name with / and : as _>.npy.\n",
-       {withOutput(kRunValueOptions), {}, 1, 1}, runRun},
+       "graph's sinks. --output DIR writes each fetched tensor as DIR/<name with / and : as _>.npy.\n"
+       "The graph is optimized first (the default pipeline of 'flowscope optimize', keeping the feeds and\n"
+       "fetches); --no-optimize runs it exactly as loaded.\n",
+       {withOutput(kRunValueOptions), {"--no-optimize"}, 1, 1}, runRun},
       {"profile", "Run a graph N times: time per op type, slowest nodes, Chrome trace",
        "usage: flowscope profile FILE [...run's input options...] [--runs N] [--warmup N] [--trace out.json] [--json]\n\n"
        "Prints a table per op type (count per run, total, mean, share) and the slowest nodes. --trace writes the\n"
-       "per-node events as Chrome trace JSON (open it in Perfetto or chrome://tracing).\n",
-       {withProfile(kRunValueOptions), {"--json"}, 1, 1}, runProfile},
+       "per-node events as Chrome trace JSON (open it in Perfetto or chrome://tracing). The graph is optimized\n"
+       "first unless --no-optimize is given, so the two can be compared.\n",
+       {withProfile(kRunValueOptions), {"--json", "--no-optimize"}, 1, 1}, runProfile},
+      {"optimize", "Run the Grappler-style pass pipeline: what each pass changed, per-pass dumps, the optimized graph",
+       "usage: flowscope optimize FILE [--passes a,b,...] [--iterations N] [--dump-after DIR] [--out FILE] [--force]\n"
+       "                          [--json] [--no-verify] [--tag TAG]\n\n"
+       "Prints one row per pass run (changed, nodes and edges before -> after, time, what it did). --passes gives\n"
+       "the exact order (model_pruning, function_inlining, common_subgraph_elimination, constant_folding,\n"
+       "arithmetic_simplification, batch_norm_folding, remapper, dead_branch_removal, loop_invariant_motion,\n"
+       "dependency_optimization, or Grappler's short names), or +name/-name to change the default pipeline.\n"
+       "--dump-after DIR writes 00_input.pbtxt and NN_<pass>.pbtxt for each pass that changed the graph. --out\n"
+       "writes the optimized GraphDef (binary for .pb, text for .pbtxt); it never replaces the input.\n",
+       {{"--passes", "--iterations", "--dump-after", "--out", "--tag"}, {"--json", "--no-verify", "--force"}, 1, 1}, runOptimize},
   };
   return table;
 }

@@ -26,5 +26,6 @@ int runInfo(const Args& args);
 int runConvert(const Args& args);
 int runRun(const Args& args);
 int runProfile(const Args& args);
+int runOptimize(const Args& args);
 
 }  // namespace flowscope::cli

@@ -6,6 +6,7 @@
 
 #include "base/strings.h"
 #include "io/loader.h"
+#include "passes/optimize_model.h"
 
 namespace flowscope::cli {
 
@@ -43,6 +44,15 @@ int prepareRun(const Args& args, const char* command, PreparedRun* out) {
   auto request = makeRunRequest(*out->model, spec);
   if (!request) return fail(request.status().message(), kExitBadInput);
   out->request = std::move(request).value();
+  if (!args.flag("--no-optimize")) {
+    std::vector<std::string> feeds;
+    for (const auto& [name, value] : out->request.feeds) feeds.push_back(name);
+    auto optimized = optimizeModel(out->model, PipelineOptions{}, feeds, out->request.fetches);
+    if (!optimized) return fail(optimized.status().message(), kExitBadInput);
+    out->nodesBeforeOptimizing = out->model->graph.size();
+    out->model = optimized->model;
+    out->optimizeSeconds = optimized->pipeline.seconds;
+  }
   return kExitOk;
 }
 

@@ -16,6 +16,8 @@ struct PreparedRun {
   std::shared_ptr<const Model> model;
   RunRequest request;
   SessionOptions session;
+  size_t nodesBeforeOptimizing = 0;  ///< 0: not optimized (--no-optimize)
+  double optimizeSeconds = 0;
 };
 
 /// Loads FILE and resolves inputs and fetches; prints the error and returns the exit code on failure.

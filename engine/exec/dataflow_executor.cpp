@@ -117,7 +117,11 @@ class DataflowRun {
     }
     bool allDead = true;
     for (const auto& v : outputs) allDead &= v.dead;
+    int previous = -1;
     for (int c : m_plan.consumers()[static_cast<size_t>(step)]) {
+      // A consumer is listed once per edge (the edges of one consumer are adjacent); all are counted below at once.
+      if (c == previous) continue;
+      previous = c;
       const PlanStep& consumer = m_plan.steps()[static_cast<size_t>(c)];
       auto ci = static_cast<size_t>(c);
       // Count each edge from this producer once per matching input or control dependency.

@@ -19,9 +19,57 @@ void FunctionLibrary::add(FunctionDef function) {
   m_functions.push_back(std::move(function));
 }
 
+Graph::Graph(const Graph& other)
+    : versions(other.versions), library(other.library), debugInfo(other.debugInfo), m_nodes(other.m_nodes),
+      m_index(other.index()) {}
+
+Graph& Graph::operator=(const Graph& other) {
+  if (this == &other) return *this;
+  auto shared = other.index();
+  versions = other.versions;
+  library = other.library;
+  debugInfo = other.debugInfo;
+  m_nodes = other.m_nodes;
+  std::lock_guard lock(m_indexMutex);
+  m_index = std::move(shared);
+  return *this;
+}
+
+Graph::Graph(Graph&& other) noexcept
+    : versions(std::move(other.versions)), library(std::move(other.library)), debugInfo(std::move(other.debugInfo)),
+      m_nodes(std::move(other.m_nodes)), m_index(std::move(other.m_index)) {}
+
+Graph& Graph::operator=(Graph&& other) noexcept {
+  versions = std::move(other.versions);
+  library = std::move(other.library);
+  debugInfo = std::move(other.debugInfo);
+  m_nodes = std::move(other.m_nodes);
+  m_index = std::move(other.m_index);
+  return *this;
+}
+
+std::shared_ptr<const Graph::NameIndex> Graph::index() const {
+  std::lock_guard lock(m_indexMutex);
+  if (!m_index) {
+    auto built = std::make_shared<NameIndex>();
+    built->reserve(m_nodes.size());
+    for (size_t i = 0; i < m_nodes.size(); ++i) built->emplace(m_nodes[i]->name, i);  // first one wins
+    m_index = std::move(built);
+  }
+  return m_index;
+}
+
+Graph::NameIndex* Graph::ownIndex() {
+  // Only a non-const caller gets here, and a Graph is not mutated while others read it.
+  if (!m_index) return nullptr;
+  if (m_index.use_count() > 1) m_index = std::make_shared<NameIndex>(*m_index);
+  return const_cast<NameIndex*>(m_index.get());
+}
+
 int64_t Graph::find(const std::string& name) const {
-  auto it = m_index.find(name);
-  return it == m_index.end() ? -1 : static_cast<int64_t>(it->second);
+  auto shared = index();
+  auto it = shared->find(name);
+  return it == shared->end() ? -1 : static_cast<int64_t>(it->second);
 }
 
 const Node* Graph::findNode(const std::string& name) const {
@@ -31,7 +79,7 @@ const Node* Graph::findNode(const std::string& name) const {
 
 size_t Graph::addNode(Node node) {
   size_t index = m_nodes.size();
-  m_index.emplace(node.name, index);  // keeps the first on duplicates
+  if (NameIndex* own = ownIndex()) own->emplace(node.name, index);  // keeps the first on duplicates
   m_nodes.push_back(std::make_shared<const Node>(std::move(node)));
   return index;
 }
@@ -43,24 +91,28 @@ Node& Graph::mutableNode(size_t i) {
 }
 
 void Graph::renameNode(size_t i, const std::string& newName) {
+  std::string oldName = m_nodes[i]->name;
   mutableNode(i).name = newName;
-  rebuildIndex();
+  NameIndex* own = ownIndex();
+  if (!own) return;
+  if (own->size() != m_nodes.size()) {  // duplicate names (an invalid graph): rebuild on demand
+    m_index.reset();
+    return;
+  }
+  own->erase(oldName);
+  if (!own->emplace(newName, i).second) m_index.reset();  // the new name duplicates another node's
 }
 
 void Graph::removeNodes(const std::function<bool(const Node&)>& drop) {
+  size_t before = m_nodes.size();
   std::erase_if(m_nodes, [&](const std::shared_ptr<const Node>& n) { return drop(*n); });
-  rebuildIndex();
+  if (m_nodes.size() != before) m_index.reset();
 }
 
 std::map<std::string, size_t> Graph::opHistogram() const {
   std::map<std::string, size_t> histogram;
   for (const auto& n : m_nodes) ++histogram[n->op];
   return histogram;
-}
-
-void Graph::rebuildIndex() {
-  m_index.clear();
-  for (size_t i = 0; i < m_nodes.size(); ++i) m_index.emplace(m_nodes[i]->name, i);
 }
 
 }  // namespace flowscope

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -64,9 +65,11 @@ class FunctionLibrary {
 class Graph {
  public:
   Graph() = default;
-  /// Deep enough copy: shares nodes (copy-on-write) and function bodies.
-  Graph(const Graph&) = default;
-  Graph& operator=(const Graph&) = default;
+  /// Cheap copy: shares nodes (copy-on-write), function bodies and the name index until either side changes.
+  Graph(const Graph& other);
+  Graph& operator=(const Graph& other);
+  Graph(Graph&& other) noexcept;
+  Graph& operator=(Graph&& other) noexcept;
 
   size_t size() const { return m_nodes.size(); }
   const Node& node(size_t i) const { return *m_nodes[i]; }
@@ -89,9 +92,15 @@ class Graph {
   std::string debugInfo;  ///< serialized GraphDebugInfo, kept opaque so round trips lose nothing
 
  private:
-  void rebuildIndex();
+  using NameIndex = std::unordered_map<std::string, size_t>;
+  /// The name index, built on first use (thread-safe for const readers) and shared with copies.
+  std::shared_ptr<const NameIndex> index() const;
+  /// The index for in-place updates, or null when there is none yet (it will be built on demand).
+  NameIndex* ownIndex();
+
   std::vector<std::shared_ptr<const Node>> m_nodes;
-  std::unordered_map<std::string, size_t> m_index;
+  mutable std::shared_ptr<const NameIndex> m_index;
+  mutable std::mutex m_indexMutex;
 };
 
 }  // namespace flowscope

@@ -166,7 +166,20 @@ std::vector<std::string> reachableFunctions(const Graph& graph) {
   return {seen.begin(), seen.end()};
 }
 
-Expected<InlineResult> inlineFunctionCalls(Graph& graph, const OpLookup& lookup, int maxDepth) {
+bool isFunctionCall(const Node& node, const FunctionLibrary& library) { return isCallNode(node, library); }
+
+Status inlineCall(Graph& graph, size_t callIndex, const OpLookup& lookup) {
+  const Node& call = graph.node(callIndex);
+  const FunctionDef* f = calledFunction(call, graph.library);
+  if (!f || !f->body) return notFound("node '" + call.name + "' calls a function that is not in the library");
+  FunctionDef copy = *f;
+  const std::string name = call.name;
+  Status s = inlineOne(graph, callIndex, copy, lookup);
+  return s ? s : s.withContext("inlining '" + name + "': ");
+}
+
+Expected<InlineResult> inlineFunctionCalls(Graph& graph, const OpLookup& lookup, int maxDepth,
+                                           const std::function<bool(const Node&, const FunctionDef&)>& shouldInline) {
   InlineResult result;
   for (int round = 0; round < maxDepth; ++round) {
     bool changed = false;
@@ -174,7 +187,12 @@ Expected<InlineResult> inlineFunctionCalls(Graph& graph, const OpLookup& lookup,
       if (!isCallNode(graph.node(i), graph.library)) continue;
       const std::string name = graph.node(i).name;
       const FunctionDef* f = calledFunction(graph.node(i), graph.library);
-      if (!f || !f->body) return notFound("node '" + name + "' calls a function that is not in the library");
+      if (!f || !f->body) {
+        const AttrValue* fa = graph.node(i).attr("f");
+        std::string callee = fa && fa->kind() == AttrValue::Kind::kFunc ? fa->func().name : graph.node(i).op;
+        return notFound("node '" + name + "' calls '" + callee + "', which is not in the function library");
+      }
+      if (shouldInline && !shouldInline(graph.node(i), *f)) continue;
       FunctionDef copy = *f;  // the library may change while inlining
       Status s = inlineOne(graph, i, copy, lookup);
       if (!s) return s.withContext("inlining '" + name + "': ");

@@ -2,6 +2,7 @@
 // function) into the calling graph, as TensorFlow's function inliner does. Used by freezing and by passes.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "base/status.h"
@@ -21,7 +22,13 @@ struct InlineResult {
 /// renamed "<call>/<node>"; the call's outputs become Identity nodes named "<call>" (":k" -> "<call>/output_k"),
 /// so consumers keep working; control edges into and out of the call are preserved through NoOp anchors.
 /// Functions no longer referenced are removed from the library.
-Expected<InlineResult> inlineFunctionCalls(Graph& graph, const OpLookup& lookup, int maxDepth = 32);
+/// `shouldInline` (optional) picks which calls to inline; the others stay calls.
+Expected<InlineResult> inlineFunctionCalls(Graph& graph, const OpLookup& lookup, int maxDepth = 32,
+                                           const std::function<bool(const Node&, const FunctionDef&)>& shouldInline = {});
+/// Inlines the one call at `callIndex` (calls inside its body stay calls). Unused functions stay in the library.
+Status inlineCall(Graph& graph, size_t callIndex, const OpLookup& lookup);
+/// True for PartitionedCall, StatefulPartitionedCall and nodes whose op is a library function.
+bool isFunctionCall(const Node& node, const FunctionLibrary& library);
 
 /// Library functions referenced from the graph (by op name or func attrs), transitively.
 std::vector<std::string> reachableFunctions(const Graph& graph);

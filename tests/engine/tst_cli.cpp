@@ -106,10 +106,11 @@ class TestCli : public QObject {
   void profileReportsOpsAndTrace() {
     QTemporaryDir dir;
     QString trace = dir.filePath("trace.json");
-    Run r = flowscope({"profile", data("small_mlp.pbtxt"), "--runs", "3", "--warmup", "1", "--trace", trace, "--json"});
+    Run r = flowscope({"profile", data("small_mlp.pbtxt"), "--runs", "3", "--warmup", "1", "--trace", trace, "--json", "--no-optimize"});
     QCOMPARE(r.code, 0);
     auto j = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(j["runs"].get<int>(), 3);
+    QCOMPARE(j["optimized"].get<bool>(), false);
     QVERIFY(j["ops"].size() >= 5);
     QVERIFY(j["slowest_nodes"].size() >= 5);
     QFile f(trace);
@@ -120,7 +121,40 @@ class TestCli : public QObject {
     Run text = flowscope({"profile", data("small_mlp.pbtxt"), "--runs", "2"});
     QCOMPARE(text.code, 0);
     QVERIFY(text.out.contains("slowest nodes"));
+    QVERIFY2(text.out.contains("optimized first: 7 -> 5 nodes"), qPrintable(text.out));  // optimized by default
+    QVERIFY(text.out.contains("_FusedMatMul"));
     QCOMPARE(flowscope({"run", data("small_mlp.pbtxt"), "--device", "vulkan"}).code, 2);
+  }
+
+  void optimizeCommand() {
+    QTemporaryDir dir;
+    const QString cpm = QString(FLOWSCOPE_SHARED_GRAPHS) + "/pose-estimation-for-mobile/release/cpm_model/model.pb";
+    const QString input = QFile::exists(cpm) ? cpm : data("small_mlp.pbtxt");
+    const QString out = dir.filePath("optimized.pb"), dumps = dir.filePath("dumps");
+    Run r = flowscope({"optimize", input, "--dump-after", dumps, "--out", out});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains("model_pruning") && r.out.contains("remapper") && r.out.contains("nodes in"), qPrintable(r.out));
+    QDir d(dumps);
+    QVERIFY(d.exists("00_input.pbtxt"));
+    QVERIFY2(d.exists("01_model_pruning.pbtxt"), qPrintable(d.entryList().join(",")));
+    Run info = flowscope({"info", out, "--json"});  // the written graph loads again
+    QCOMPARE(info.code, 0);
+    auto j = nlohmann::json::parse(info.out.toStdString());
+    Run all = flowscope({"optimize", input, "--json"});
+    QCOMPARE(all.code, 0);
+    auto full = nlohmann::json::parse(all.out.toStdString());
+    QCOMPARE(full["nodes_after"].get<int>(), j["node_count"].get<int>());  // what was written is what the pipeline made
+    QVERIFY(full["nodes_after"].get<int>() < full["nodes_before"].get<int>());
+    Run js = flowscope({"optimize", input, "--json", "--passes", "pruning,remap"});
+    QCOMPARE(js.code, 0);
+    auto report = nlohmann::json::parse(js.out.toStdString());
+    QCOMPARE(report["passes"].size(), size_t(4));  // two passes, two iterations
+    QCOMPARE(report["passes"][0]["pass"].get<std::string>(), std::string("model_pruning"));
+    QVERIFY(report["passes"][0].contains("nodes_before") && report["passes"][0].contains("seconds"));
+    QCOMPARE(flowscope({"optimize", input, "--passes", "bogus"}).code, 2);
+    QCOMPARE(flowscope({"optimize", input, "--out", input}).code, 2);  // never the input
+    QCOMPARE(flowscope({"optimize", input, "--out", out}).code, 2);    // exists: needs --force
+    QCOMPARE(flowscope({"optimize", data("malformed.pbtxt")}).code, 1);
   }
 
   void convertRoundTrip() {

@@ -150,6 +150,12 @@ class TestExecutor : public QObject {
     QCOMPARE(QString::fromStdString(trace.events()[1].op), QString("Relu"));
   }
 
+  void dataflowNodeReadingOneTensorTwice() {
+    // Regression: the dataflow executor counted a repeated edge once per listing and ran such nodes too early.
+    auto out = run(dataFile("dataflow_repeated_input.pbtxt"), {{"x", f32({0, 1}, Shape{2})}}, {"out"});
+    QVERIFY(closeTo(out[0], Shape{2}, {2, 2 * std::exp(1.0) + 1}, 1e-5));
+  }
+
   void corpusKnownAnswers() {
     if (!haveCorpus()) QSKIP("../shared/graphs is absent");
     auto loop = run(corpus("tensorflow-tensorflow/tensorflow/core/grappler/costs/graph_properties_testdata/while_loop.pbtxt"), {},

@@ -1,0 +1,75 @@
+// CommonSubgraphElimination: merges nodes with the same op, device, inputs and attrs and no side effects,
+// visiting in dependency order so merges cascade (`Mul(x, c1)` and `Mul(c2, x)` become one once c1 == c2).
+// Inputs of commutative ops and control inputs are compared as sets.
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "passes/graph_rewrite.h"
+#include "passes/pass_registry.h"
+
+namespace flowscope {
+namespace {
+
+bool canDedup(const Node& node, const PassContext& context) {
+  if (context.isPreserved(node) || isDataflowControlOp(node.op)) return false;
+  if (node.op.rfind("Placeholder", 0) == 0 || node.op == "_Arg" || node.op == "_Retval") return false;
+  const OpDef* def = context.lookup(node.op);
+  if (!def) return false;
+  for (const auto& arg : def->inputs)
+    if (arg.isRef || arg.type == DType::kResource) return false;  // identity of the resource matters
+  return true;
+}
+
+class CommonSubgraphElimination : public Pass {
+ public:
+  Expected<PassResult> run(Graph& graph, PassContext& context) override {
+    std::unordered_map<std::string, std::string> merged;  // duplicate -> the node kept
+    std::unordered_map<std::string, std::vector<size_t>> buckets;
+    auto canonical = [&](const std::string& name) {
+      auto it = merged.find(name);
+      return it == merged.end() ? name : it->second;
+    };
+    Rewirer rewirer;
+    for (size_t i : topologicalOrder(graph)) {
+      if (context.isCancelled()) return cancelled("optimizing was cancelled");
+      const Node& node = graph.node(i);
+      if (!canDedup(node, context)) continue;
+      std::vector<std::string> inputs;
+      for (const auto& in : node.inputs) inputs.push_back(canonical(in.node) + ":" + std::to_string(in.index));
+      const OpDef* def = context.lookup(node.op);
+      if (def->isCommutative && inputs.size() == 2) std::sort(inputs.begin(), inputs.end());
+      std::set<std::string> controls;
+      for (const auto& c : node.controlInputs) controls.insert(canonical(c));
+      std::string key = node.op + "|" + node.device + "|";
+      for (const auto& in : inputs) key += in + ",";
+      key += "|";
+      for (const auto& c : controls) key += c + ",";
+      key += "|";
+      for (const auto& [name, value] : node.attrs) key += name + "=" + value.toString() + ";";
+      auto& bucket = buckets[key];
+      const Node* same = nullptr;
+      for (size_t other : bucket)
+        if (graph.node(other).attrs == node.attrs) same = &graph.node(other);  // toString may abbreviate tensors
+      if (!same) {
+        bucket.push_back(i);
+        continue;
+      }
+      merged[node.name] = same->name;
+      rewirer.replaceNode(node.name, same->name);
+    }
+    PassResult result;
+    if (merged.empty()) return result;
+    graph.removeNodes([&](const Node& n) { return merged.count(n.name) > 0; });
+    rewirer.apply(graph);
+    result.changed = true;
+    result.stats["nodes_merged"] = static_cast<int64_t>(merged.size());
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createCommonSubgraphElimination() { return std::make_unique<CommonSubgraphElimination>(); }
+
+}  // namespace flowscope

@@ -1,0 +1,152 @@
+// Shared pass helpers.
+#include "passes/graph_rewrite.h"
+
+#include <algorithm>
+#include <set>
+
+namespace flowscope {
+
+Fanout::Fanout(const Graph& graph) : m_uses(graph.size()) {
+  for (size_t i = 0; i < graph.size(); ++i) {
+    const Node& n = graph.node(i);
+    for (size_t k = 0; k < n.inputs.size(); ++k)
+      if (int64_t p = graph.find(n.inputs[k].node); p >= 0) m_uses[static_cast<size_t>(p)].push_back({i, static_cast<int>(k)});
+    for (const auto& c : n.controlInputs)
+      if (int64_t p = graph.find(c); p >= 0) m_uses[static_cast<size_t>(p)].push_back({i, -1});
+  }
+}
+
+size_t Fanout::dataUses(size_t producer) const {
+  return static_cast<size_t>(std::count_if(m_uses[producer].begin(), m_uses[producer].end(), [](const Use& u) { return u.slot >= 0; }));
+}
+
+size_t Fanout::controlUses(size_t producer) const { return m_uses[producer].size() - dataUses(producer); }
+
+size_t Fanout::dataUsesOfOutput(const Graph& graph, size_t producer, int output) const {
+  size_t count = 0;
+  for (const auto& u : m_uses[producer])
+    if (u.slot >= 0 && graph.node(u.node).inputs[static_cast<size_t>(u.slot)].index == output) ++count;
+  return count;
+}
+
+void Rewirer::forward(const std::string& node, int index, TensorRef to) { m_data[node][index] = std::move(to); }
+
+void Rewirer::forwardControl(const std::string& node, std::vector<std::string> to) { m_control[node] = std::move(to); }
+
+void Rewirer::replaceNode(const std::string& node, const std::string& to) {
+  m_renamed[node] = to;
+  m_control[node] = {to};
+}
+
+TensorRef Rewirer::resolve(TensorRef ref) const {
+  for (int depth = 0; depth < 10000; ++depth) {
+    if (auto renamed = m_renamed.find(ref.node); renamed != m_renamed.end()) {
+      ref.node = renamed->second;
+      continue;
+    }
+    auto node = m_data.find(ref.node);
+    if (node == m_data.end()) return ref;
+    auto out = node->second.find(ref.index);
+    if (out == node->second.end()) return ref;
+    ref = out->second;
+  }
+  return ref;
+}
+
+void Rewirer::resolveControl(const std::string& name, std::vector<std::string>& out, int depth) const {
+  auto it = m_control.find(name);
+  if (it == m_control.end() || depth > 64) {
+    out.push_back(name);
+    return;
+  }
+  for (const auto& next : it->second) resolveControl(next, out, depth + 1);
+}
+
+size_t Rewirer::apply(Graph& graph) const {
+  size_t changed = 0;
+  for (size_t i = 0; i < graph.size(); ++i) {
+    const Node& n = graph.node(i);
+    bool touches = false;
+    for (const auto& in : n.inputs) touches |= m_data.count(in.node) > 0 || m_renamed.count(in.node) > 0;
+    for (const auto& c : n.controlInputs) touches |= m_control.count(c) > 0;
+    if (!touches) continue;
+    Node& m = graph.mutableNode(i);
+    for (auto& in : m.inputs) in = resolve(in);
+    std::vector<std::string> control;
+    for (const auto& c : m.controlInputs) resolveControl(c, control, 0);
+    std::set<std::string> seen;
+    m.controlInputs.clear();
+    for (auto& c : control)
+      if (c != m.name && seen.insert(c).second) m.controlInputs.push_back(std::move(c));
+    ++changed;
+  }
+  return changed;
+}
+
+std::vector<size_t> topologicalOrder(const Graph& graph) {
+  const size_t n = graph.size();
+  std::vector<int> pending(n, 0);
+  std::vector<std::vector<size_t>> consumers(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Node& node = graph.node(i);
+    auto edge = [&](const std::string& producer) {
+      int64_t p = graph.find(producer);
+      if (p < 0 || graph.node(static_cast<size_t>(p)).op == "NextIteration") return;
+      consumers[static_cast<size_t>(p)].push_back(i);
+      ++pending[i];
+    };
+    for (const auto& in : node.inputs) edge(in.node);
+    for (const auto& c : node.controlInputs) edge(c);
+  }
+  std::vector<size_t> order;
+  order.reserve(n);
+  for (size_t i = 0; i < n; ++i)
+    if (pending[i] == 0) order.push_back(i);
+  for (size_t head = 0; head < order.size(); ++head)
+    for (size_t c : consumers[order[head]])
+      if (--pending[c] == 0) order.push_back(c);
+  if (order.size() < n)
+    for (size_t i = 0; i < n; ++i)
+      if (pending[i] > 0) order.push_back(i);
+  return order;
+}
+
+const Tensor* constantInput(const Graph& graph, const TensorRef& ref) {
+  const Node* producer = graph.findNode(ref.node);
+  if (!producer || producer->op != "Const" || ref.index != 0) return nullptr;
+  const AttrValue* value = producer->attr("value");
+  if (!value || value->kind() != AttrValue::Kind::kTensor || !value->tensor().isValid()) return nullptr;
+  return &value->tensor();
+}
+
+Node makeConst(const std::string& name, const Tensor& value, const std::string& device, std::vector<std::string> controlInputs) {
+  Node node;
+  node.name = name;
+  node.op = "Const";
+  node.device = device;
+  node.controlInputs = std::move(controlInputs);
+  node.attrs["dtype"] = AttrValue::fromType(value.dtype());
+  node.attrs["value"] = AttrValue::fromTensor(value);
+  return node;
+}
+
+std::string uniqueNodeName(const Graph& graph, const std::string& base) {
+  if (graph.find(base) < 0) return base;
+  for (int i = 1;; ++i) {
+    std::string name = base + "_" + std::to_string(i);
+    if (graph.find(name) < 0) return name;
+  }
+}
+
+bool isDataflowControlOp(const std::string& op) {
+  static const std::set<std::string> ops = {"Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit",
+                                            "RefExit", "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger"};
+  return ops.count(op) > 0;
+}
+
+DType typeAttr(const Node& node, const char* name) {
+  const AttrValue* t = node.attr(name);
+  return t && t->kind() == AttrValue::Kind::kType ? t->type() : DType::kInvalid;
+}
+
+}  // namespace flowscope

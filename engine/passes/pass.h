@@ -1,0 +1,48 @@
+// The Pass contract: a graph rewrite that keeps what the user observes (fetched values, side effects).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "base/status.h"
+#include "ir/graph.h"
+
+namespace flowscope {
+
+/// Per-pass counters shown next to the pass ("identity_removed": 424, ...).
+using PassStats = std::map<std::string, int64_t>;
+
+struct PassResult {
+  bool changed = false;
+  PassStats stats;
+};
+
+/// What a pass may read besides the graph.
+struct PassContext {
+  OpLookup lookup;                   ///< schemas, the graph's own library first
+  std::set<std::string> preserved;   ///< fed and fetched nodes, signature outputs: never removed or renamed
+  bool fetchesKnown = false;         ///< true when `preserved` names every fetch (pruning may drop the rest)
+  size_t maxConstantBytes = 10u << 20;  ///< constant folding does not create tensors bigger than this
+  const std::atomic<bool>* cancelled = nullptr;
+
+  /// Preserved nodes, plus every node with side effects (see hasSideEffects).
+  bool isPreserved(const Node& node) const;
+  /// Stateful ops, feeds (placeholders, function args) and ops with no known schema: nothing may be assumed about
+  /// them. A preserved node without side effects may still be rewritten in place under its own name.
+  bool hasSideEffects(const Node& node) const;
+  bool isCancelled() const { return cancelled && cancelled->load(std::memory_order_relaxed); }
+};
+
+/// A pass with nothing to do returns changed=false, never an error; an error means the pass could not keep the
+/// graph's meaning, and the PassManager then keeps the graph from before the pass.
+class Pass {
+ public:
+  virtual ~Pass() = default;
+  virtual Expected<PassResult> run(Graph& graph, PassContext& context) = 0;
+};
+
+}  // namespace flowscope

@@ -1,0 +1,172 @@
+// The pass pipeline and its recording.
+#include "passes/pass_manager.h"
+
+#include <chrono>
+
+#include "base/strings.h"
+#include "exec/plan.h"
+#include "io/model_summary.h"
+#include "ir/hash.h"
+#include "ir/verify.h"
+#include "ops/op_registry.h"
+
+namespace flowscope {
+
+bool PassContext::isPreserved(const Node& node) const { return preserved.count(node.name) > 0 || hasSideEffects(node); }
+
+bool PassContext::hasSideEffects(const Node& node) const {
+  if (node.op.rfind("Placeholder", 0) == 0 || node.op == "_Arg" || node.op == "_Retval") return true;  // feeds stay feedable
+  const OpDef* def = lookup ? lookup(node.op) : nullptr;
+  return !def || def->isStateful;
+}
+
+std::vector<const PassInfo*> defaultPasses() {
+  std::vector<const PassInfo*> passes;
+  for (const auto& p : passTable())
+    if (p.onByDefault) passes.push_back(&p);
+  return passes;
+}
+
+Expected<std::vector<const PassInfo*>> parsePassList(const std::string& text) {
+  std::vector<std::string> items;
+  for (auto& item : splitString(text, ',')) {
+    std::string trimmed = trim(item);
+    if (!trimmed.empty()) items.push_back(trimmed);
+  }
+  if (items.empty()) return invalidArgument("--passes needs at least one pass name");
+  bool relative = items[0][0] == '+' || items[0][0] == '-';
+  std::vector<const PassInfo*> explicitList;
+  std::set<const PassInfo*> on, off;
+  for (const auto& item : items) {
+    bool sign = item[0] == '+' || item[0] == '-';
+    if (sign != relative) return invalidArgument("--passes mixes a plain list with +/- changes: '" + text + "'");
+    const PassInfo* info = findPass(sign ? item.substr(1) : item);
+    if (!info) {
+      std::string known;
+      for (const auto& p : passTable()) known += std::string(known.empty() ? "" : ", ") + p.name;
+      return invalidArgument("unknown pass '" + item + "' (passes: " + known + ")");
+    }
+    if (!sign) explicitList.push_back(info);
+    else (item[0] == '+' ? on : off).insert(info);
+  }
+  if (!relative) return explicitList;
+  std::vector<const PassInfo*> passes;
+  for (const auto& p : passTable())
+    if ((p.onByDefault || on.count(&p)) && !off.count(&p)) passes.push_back(&p);
+  return passes;
+}
+
+size_t countEdges(const Graph& graph) {
+  size_t edges = 0;
+  for (size_t i = 0; i < graph.size(); ++i) edges += graph.node(i).inputs.size() + graph.node(i).controlInputs.size();
+  return edges;
+}
+
+PassManager::PassManager(PipelineOptions options) : m_options(std::move(options)) {
+  if (m_options.passes.empty()) m_options.passes = defaultPasses();
+}
+
+Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::string> preserved, bool fetchesKnown) const {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  PipelineResult result;
+  auto current = std::make_shared<const Graph>(input);
+  result.input = current;
+  uint64_t hash = hashGraph(*current);
+  size_t edges = countEdges(*current);
+
+  std::vector<std::pair<int, const PassInfo*>> schedule;
+  for (int it = 0; it < std::max(1, m_options.iterations); ++it)
+    for (const PassInfo* p : m_options.passes)
+      if (it == 0 || !p->runOnce) schedule.emplace_back(it, p);
+
+  int lastIteration = -1;
+  bool iterationChanged = true;
+  for (size_t step = 0; step < schedule.size(); ++step) {
+    auto [iteration, info] = schedule[step];
+    if (iteration != lastIteration) {
+      if (!iterationChanged) break;  // a whole iteration changed nothing: the next would not either
+      iterationChanged = false;
+      lastIteration = iteration;
+    }
+    if (m_options.cancelled && m_options.cancelled->load()) return cancelled("optimizing was cancelled");
+    if (m_options.progress) m_options.progress(step, schedule.size(), info->name);
+
+    Graph graph = *current;  // shares every node until the pass touches it
+    PassContext context;
+    context.lookup = OpRegistry::global().lookupWith(&graph.library);
+    context.preserved = preserved;
+    context.fetchesKnown = fetchesKnown;
+    context.cancelled = m_options.cancelled;
+
+    PassTrace trace;
+    trace.pass = info->name;
+    trace.iteration = iteration;
+    trace.nodesBefore = current->size();
+    trace.edgesBefore = edges;
+    trace.hashBefore = hash;
+    const auto passStart = Clock::now();
+    auto pass = info->create();
+    auto outcome = pass->run(graph, context);
+    if (outcome && m_options.verify) {
+      context.lookup = OpRegistry::global().lookupWith(&graph.library);
+      Status valid = verifyGraphStatus(graph, context.lookup);
+      if (!valid) outcome = Status(valid.code(), "the pass left an invalid graph: " + valid.message());
+    }
+    trace.seconds = std::chrono::duration<double>(Clock::now() - passStart).count();
+    if (!outcome) {
+      if (outcome.status().code() == ErrorCode::kCancelled) return outcome.status();
+      trace.error = outcome.status().message();
+      trace.nodesAfter = trace.nodesBefore;
+      trace.edgesAfter = edges;
+      trace.hashAfter = hash;
+      trace.snapshot = current;
+    } else {
+      trace.stats = outcome->stats;
+      if (outcome->changed) {
+        uint64_t after = hashGraph(graph);
+        trace.changed = after != hash;  // a pass may report work that cancels out
+        hash = after;
+        edges = countEdges(graph);
+        current = std::make_shared<const Graph>(std::move(graph));
+      }
+      trace.nodesAfter = current->size();
+      trace.edgesAfter = edges;
+      trace.hashAfter = hash;
+      trace.snapshot = current;
+      iterationChanged |= trace.changed;
+    }
+    if (!m_options.keepSnapshots) trace.snapshot.reset();
+    result.traces.push_back(std::move(trace));
+  }
+  result.output = current;
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+std::set<std::string> modelNodesToPreserve(const Model& model, bool* fetchesKnown) {
+  std::set<std::string> keep;
+  auto add = [&](const std::string& tensor) {
+    std::string node;
+    int index = 0;
+    if (parseTensorName(tensor, &node, &index)) keep.insert(node);
+  };
+  for (size_t i = 0; i < model.graph.size(); ++i) {
+    const Node& n = model.graph.node(i);
+    if (n.op == "Placeholder" || n.op == "PlaceholderWithDefault" || n.op == "PlaceholderV2") keep.insert(n.name);
+  }
+  bool haveOutputs = false;
+  for (const auto& s : model.signatures) {
+    for (const auto& in : s.inputs) add(in.tensorName);
+    for (const auto& out : s.outputs) {
+      add(out.tensorName);
+      haveOutputs = true;
+    }
+  }
+  if (!haveOutputs)
+    for (const auto& sink : sinkNodes(model.graph)) keep.insert(sink);
+  if (fetchesKnown) *fetchesKnown = true;  // signature outputs, or the sinks, are everything a user can fetch
+  return keep;
+}
+
+}  // namespace flowscope
