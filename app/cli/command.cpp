@@ -60,6 +60,12 @@ const std::vector<Command>& commands() {
        "--dump-after DIR writes 00_input.pbtxt and NN_<pass>.pbtxt for each pass that changed the graph. --out\n"
        "writes the optimized GraphDef (binary for .pb, text for .pbtxt); it never replaces the input.\n",
        {{"--passes", "--iterations", "--dump-after", "--out", "--tag"}, {"--json", "--no-verify", "--force"}, 1, 1}, runOptimize},
+      {"synth", "Write a synthetic TensorFlow-like graph of N nodes (nested scopes, conv blocks) for scale tests",
+       "usage: flowscope synth --nodes N [--depth D] --out FILE.pb [--force]\n\n"
+       "Writes a runnable GraphDef of about N nodes: convolution units (frozen weights read through Identity,\n"
+       "Conv2D, BiasAdd, FusedBatchNorm, Relu) in D levels of name scopes (default 3), with a residual Add per\n"
+       "block. Input 'input' [1,8,8,8] float32, output 'output'.\n",
+       {{"--nodes", "--depth", "--out"}, {"--force"}, 0, 0}, runSynth},
   };
   return table;
 }

@@ -27,5 +27,6 @@ int runConvert(const Args& args);
 int runRun(const Args& args);
 int runProfile(const Args& args);
 int runOptimize(const Args& args);
+int runSynth(const Args& args);
 
 }  // namespace flowscope::cli

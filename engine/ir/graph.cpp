@@ -20,8 +20,14 @@ void FunctionLibrary::add(FunctionDef function) {
 }
 
 Graph::Graph(const Graph& other)
-    : versions(other.versions), library(other.library), debugInfo(other.debugInfo), m_nodes(other.m_nodes),
-      m_index(other.index()) {}
+    : versions(other.versions), library(other.library), debugInfo(other.debugInfo), m_nodes(other.m_nodes) {
+  setIndex(other.index());
+}
+
+void Graph::setIndex(std::shared_ptr<const NameIndex> index) const {
+  m_indexView.store(index.get(), std::memory_order_release);
+  m_index = std::move(index);
+}
 
 Graph& Graph::operator=(const Graph& other) {
   if (this == &other) return *this;
@@ -31,20 +37,24 @@ Graph& Graph::operator=(const Graph& other) {
   debugInfo = other.debugInfo;
   m_nodes = other.m_nodes;
   std::lock_guard lock(m_indexMutex);
-  m_index = std::move(shared);
+  setIndex(std::move(shared));
   return *this;
 }
 
 Graph::Graph(Graph&& other) noexcept
     : versions(std::move(other.versions)), library(std::move(other.library)), debugInfo(std::move(other.debugInfo)),
-      m_nodes(std::move(other.m_nodes)), m_index(std::move(other.m_index)) {}
+      m_nodes(std::move(other.m_nodes)) {
+  setIndex(std::move(other.m_index));
+  other.setIndex(nullptr);
+}
 
 Graph& Graph::operator=(Graph&& other) noexcept {
   versions = std::move(other.versions);
   library = std::move(other.library);
   debugInfo = std::move(other.debugInfo);
   m_nodes = std::move(other.m_nodes);
-  m_index = std::move(other.m_index);
+  setIndex(std::move(other.m_index));
+  other.setIndex(nullptr);
   return *this;
 }
 
@@ -54,7 +64,7 @@ std::shared_ptr<const Graph::NameIndex> Graph::index() const {
     auto built = std::make_shared<NameIndex>();
     built->reserve(m_nodes.size());
     for (size_t i = 0; i < m_nodes.size(); ++i) built->emplace(m_nodes[i]->name, i);  // first one wins
-    m_index = std::move(built);
+    setIndex(std::move(built));
   }
   return m_index;
 }
@@ -62,14 +72,15 @@ std::shared_ptr<const Graph::NameIndex> Graph::index() const {
 Graph::NameIndex* Graph::ownIndex() {
   // Only a non-const caller gets here, and a Graph is not mutated while others read it.
   if (!m_index) return nullptr;
-  if (m_index.use_count() > 1) m_index = std::make_shared<NameIndex>(*m_index);
+  if (m_index.use_count() > 1) setIndex(std::make_shared<NameIndex>(*m_index));
   return const_cast<NameIndex*>(m_index.get());
 }
 
 int64_t Graph::find(const std::string& name) const {
-  auto shared = index();
-  auto it = shared->find(name);
-  return it == shared->end() ? -1 : static_cast<int64_t>(it->second);
+  const NameIndex* view = m_indexView.load(std::memory_order_acquire);
+  if (!view) view = index().get();  // m_index keeps it alive: graphs are not changed while they are read
+  auto it = view->find(name);
+  return it == view->end() ? -1 : static_cast<int64_t>(it->second);
 }
 
 const Node* Graph::findNode(const std::string& name) const {
@@ -96,17 +107,17 @@ void Graph::renameNode(size_t i, const std::string& newName) {
   NameIndex* own = ownIndex();
   if (!own) return;
   if (own->size() != m_nodes.size()) {  // duplicate names (an invalid graph): rebuild on demand
-    m_index.reset();
+    setIndex(nullptr);
     return;
   }
   own->erase(oldName);
-  if (!own->emplace(newName, i).second) m_index.reset();  // the new name duplicates another node's
+  if (!own->emplace(newName, i).second) setIndex(nullptr);  // the new name duplicates another node's
 }
 
 void Graph::removeNodes(const std::function<bool(const Node&)>& drop) {
   size_t before = m_nodes.size();
   std::erase_if(m_nodes, [&](const std::shared_ptr<const Node>& n) { return drop(*n); });
-  if (m_nodes.size() != before) m_index.reset();
+  if (m_nodes.size() != before) setIndex(nullptr);
 }
 
 std::map<std::string, size_t> Graph::opHistogram() const {

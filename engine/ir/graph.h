@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -99,7 +100,11 @@ class Graph {
   NameIndex* ownIndex();
 
   std::vector<std::shared_ptr<const Node>> m_nodes;
+  /// Replaces the index (null: build on demand) and its lock-free view.
+  void setIndex(std::shared_ptr<const NameIndex> index) const;
+
   mutable std::shared_ptr<const NameIndex> m_index;
+  mutable std::atomic<const NameIndex*> m_indexView{nullptr};  ///< m_index.get(), read without the lock by find()
   mutable std::mutex m_indexMutex;
 };
 

@@ -104,10 +104,20 @@ void hashArgs(Hasher& h, const std::vector<ArgDef>& args) {
   }
 }
 
-uint64_t hashNodes(const Graph& graph) {
+uint64_t hashNodes(const Graph& graph, NodeHashCache* cache) {
   std::vector<uint64_t> nodeHashes;
   nodeHashes.reserve(graph.size());
-  for (size_t i = 0; i < graph.size(); ++i) nodeHashes.push_back(hashNode(graph.node(i)));
+  NodeHashCache next;
+  if (cache) next.reserve(graph.size());
+  for (size_t i = 0; i < graph.size(); ++i) {
+    const Node* node = &graph.node(i);
+    uint64_t value;
+    if (auto it = cache ? cache->find(node) : NodeHashCache::iterator{}; cache && it != cache->end()) value = it->second;
+    else value = hashNode(*node);
+    if (cache) next.emplace(node, value);
+    nodeHashes.push_back(value);
+  }
+  if (cache) *cache = std::move(next);  // only live nodes: a freed address must not be reused with an old hash
   std::sort(nodeHashes.begin(), nodeHashes.end());
   Hasher h;
   h.bytes(nodeHashes.data(), nodeHashes.size() * sizeof(uint64_t));
@@ -160,7 +170,7 @@ uint64_t hashFunction(const FunctionDef& f) {
     h.u64(k);
     h.u64(v);
   }
-  h.u64(f.body ? hashNodes(*f.body) : 0);
+  h.u64(f.body ? hashNodes(*f.body, nullptr) : 0);
   for (const auto& [k, v] : f.ret) {
     h.str(k);
     h.str(v);
@@ -172,9 +182,15 @@ uint64_t hashFunction(const FunctionDef& f) {
   return h.value();
 }
 
-uint64_t hashGraph(const Graph& graph) {
+uint64_t hashAttrs(const AttrMap& attrs) {
   Hasher h;
-  h.u64(hashNodes(graph));
+  hashAttrMap(h, attrs);
+  return h.value();
+}
+
+uint64_t hashGraph(const Graph& graph, NodeHashCache* cache) {
+  Hasher h;
+  h.u64(hashNodes(graph, cache));
   h.u64(graph.versions.present);
   h.i64(graph.versions.producer);
   h.i64(graph.versions.minConsumer);

@@ -18,7 +18,7 @@ bool rewritable(const RewriteSite& s) { return !s.context.hasSideEffects(nodeAt(
 
 const TensorInfo* infoOf(const RewriteSite& s, const TensorRef& ref) {
   int64_t p = s.graph.find(ref.node);
-  return p < 0 ? nullptr : s.shapes.find(static_cast<size_t>(p), ref.index);
+  return p < 0 ? nullptr : s.shapes.get().find(static_cast<size_t>(p), ref.index);
 }
 
 // Every element of a constant input equals v.
@@ -83,10 +83,10 @@ bool neutralElement(RewriteSite& s) {
 bool multiplyByZero(RewriteSite& s) {
   const Node& n = nodeAt(s);
   if (!rewritable(s) || n.op != "Mul" || n.inputs.size() != 2 || isFloating(typeAttr(n))) return false;  // NaN*0 is NaN
-  const TensorInfo* out = s.shapes.find(s.node, 0);
-  if (!out || !out->shape.isFullyDefined()) return false;
   int zero = allEqual(s, n.inputs[0], 0) ? 0 : allEqual(s, n.inputs[1], 0) ? 1 : -1;
   if (zero < 0) return false;
+  const TensorInfo* out = s.shapes.get().find(s.node, 0);
+  if (!out || !out->shape.isFullyDefined()) return false;
   std::vector<std::string> controls = n.controlInputs;
   controls.push_back(n.inputs[static_cast<size_t>(1 - zero)].node);  // still waits for x
   s.graph.mutableNode(s.node) = makeConst(n.name, Tensor(typeAttr(n), out->shape), n.device, controls);
@@ -263,7 +263,7 @@ bool removeRedundantCastOrReshape(RewriteSite& s) {
   }
   if (n.op == "Reshape" && n.inputs.size() == 2) {
     const TensorInfo* in = infoOf(s, n.inputs[0]);
-    const TensorInfo* out = s.shapes.find(s.node, 0);
+    const TensorInfo* out = s.shapes.get().find(s.node, 0);
     if (!in || !out || !in->shape.isFullyDefined() || !(in->shape == out->shape)) return false;
     TensorRef shape = n.inputs[1];
     replaceWith(s, "Identity", {n.inputs[0]}, {shape});

@@ -9,10 +9,29 @@
 
 namespace flowscope {
 
+/// Shapes of the graph, inferred on first use (rules rewrite in place, keeping names and output shapes, and only
+/// append nodes, so shapes inferred mid-pass stay right for every node they cover).
+class LazyShapes {
+ public:
+  explicit LazyShapes(const Graph& graph) : m_graph(graph) {}
+  const GraphShapes& get() {
+    if (!m_ready) {
+      m_shapes = inferShapes(m_graph);
+      m_ready = true;
+    }
+    return m_shapes;
+  }
+
+ private:
+  const Graph& m_graph;
+  GraphShapes m_shapes;
+  bool m_ready = false;
+};
+
 struct RewriteSite {
   Graph& graph;
   const PassContext& context;
-  const GraphShapes& shapes;  ///< of the graph before the pass (node names and output shapes do not change)
+  LazyShapes& shapes;
   size_t node;
 };
 

@@ -1,6 +1,6 @@
 // Folds an inference-mode FusedBatchNorm into the convolution before it: with s = scale / sqrt(variance + eps),
 // the filter's output channels are multiplied by s and the batch norm becomes BiasAdd(offset - mean * s).
-// Conv2D and DepthwiseConv2dNative (NHWC, float, constant filter and batch-norm parameters) are folded; the
+// A constant BiasAdd between them is folded in as well. Conv2D and DepthwiseConv2dNative (NHWC, float, constant filter and batch-norm parameters) are folded; the
 // remapper then fuses the BiasAdd and the activation into the convolution.
 #include <cmath>
 
@@ -44,6 +44,19 @@ class BatchNormFolding : public Pass {
       if (use.slot >= 0 && graph.node(use.node).inputs[static_cast<size_t>(use.slot)].index != 0) return false;
     int64_t convIndex = graph.find(bn.inputs[0].node);
     if (convIndex < 0 || bn.inputs[0].index != 0) return false;
+    // Conv2D -> BiasAdd(constant) -> FusedBatchNorm folds too: the bias joins the batch norm's shift.
+    const Tensor* priorBias = nullptr;
+    int64_t biasAddIndex = -1;
+    if (const Node& between = graph.node(static_cast<size_t>(convIndex)); between.op == "BiasAdd" && between.inputs.size() == 2 &&
+                                                                          attrIs(between, "data_format", "NHWC", true)) {
+      priorBias = constantInput(graph, between.inputs[1]);
+      if (!priorBias || priorBias->dtype() != DType::kFloat || fanout.uses(static_cast<size_t>(convIndex)).size() != 1 ||
+          context.preserved.count(between.name) || between.inputs[0].index != 0)
+        return false;
+      biasAddIndex = convIndex;
+      convIndex = graph.find(between.inputs[0].node);
+      if (convIndex < 0) return false;
+    }
     const Node& conv = graph.node(static_cast<size_t>(convIndex));
     const bool depthwise = conv.op == "DepthwiseConv2dNative";
     if ((conv.op != "Conv2D" && !depthwise) || conv.inputs.size() != 2 || context.preserved.count(conv.name)) return false;
@@ -55,7 +68,7 @@ class BatchNormFolding : public Pass {
     const Tensor *scale = constantInput(graph, bn.inputs[1]), *offset = constantInput(graph, bn.inputs[2]),
                  *mean = constantInput(graph, bn.inputs[3]), *variance = constantInput(graph, bn.inputs[4]);
     if (!floatTensor(scale, channels) || !floatTensor(offset, channels) || !floatTensor(mean, channels) ||
-        !floatTensor(variance, channels))
+        !floatTensor(variance, channels) || (priorBias && priorBias->numElements() != channels))
       return false;
     const AttrValue* eps = bn.attr("epsilon");
     const float epsilon = eps && eps->kind() == AttrValue::Kind::kFloat ? eps->f() : 1e-4f;
@@ -64,7 +77,8 @@ class BatchNormFolding : public Pass {
     Tensor bias(DType::kFloat, Shape{channels});
     for (int64_t c = 0; c < channels; ++c) {
       s[static_cast<size_t>(c)] = scale->data<float>()[c] / std::sqrt(variance->data<float>()[c] + epsilon);
-      bias.data<float>()[c] = offset->data<float>()[c] - mean->data<float>()[c] * s[static_cast<size_t>(c)];
+      const float shifted = (priorBias ? priorBias->data<float>()[c] : 0.0f) - mean->data<float>()[c];
+      bias.data<float>()[c] = offset->data<float>()[c] + shifted * s[static_cast<size_t>(c)];
     }
     Tensor folded = Tensor::uninitialized(DType::kFloat, filter->shape());
     const float* w = filter->data<float>();
@@ -79,9 +93,17 @@ class BatchNormFolding : public Pass {
     graph.addNode(makeConst(biasName, bias, device));
     graph.mutableNode(static_cast<size_t>(convIndex)).inputs[1] = TensorRef{filterName, 0, ""};
     Node biasAdd{bnName, "BiasAdd", device, {TensorRef{convName, 0, ""}, TensorRef{biasName, 0, ""}}, controls, {}, {}, {}};
+    if (biasAddIndex >= 0)
+      for (const auto& c : graph.node(static_cast<size_t>(biasAddIndex)).controlInputs) biasAdd.controlInputs.push_back(c);
     biasAdd.attrs["T"] = AttrValue::fromType(DType::kFloat);
     biasAdd.attrs["data_format"] = AttrValue::fromString("NHWC");
     graph.mutableNode(bnIndex) = std::move(biasAdd);
+    if (biasAddIndex >= 0) {  // the old BiasAdd now has no consumer; it becomes a pass-through pruning removes
+      Node& old = graph.mutableNode(static_cast<size_t>(biasAddIndex));
+      old.op = "Identity";
+      old.inputs.resize(1);
+      old.attrs = {{"T", AttrValue::fromType(DType::kFloat)}};
+    }
     return true;
   }
 };

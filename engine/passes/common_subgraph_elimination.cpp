@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "ir/hash.h"
 #include "passes/graph_rewrite.h"
 #include "passes/pass_registry.h"
 
@@ -25,32 +26,45 @@ class CommonSubgraphElimination : public Pass {
  public:
   Expected<PassResult> run(Graph& graph, PassContext& context) override {
     std::unordered_map<std::string, std::string> merged;  // duplicate -> the node kept
-    std::unordered_map<std::string, std::vector<size_t>> buckets;
-    auto canonical = [&](const std::string& name) {
+    std::unordered_map<uint64_t, std::vector<size_t>> buckets;
+    auto canonical = [&](const std::string& name) -> const std::string& {
       auto it = merged.find(name);
       return it == merged.end() ? name : it->second;
+    };
+    std::hash<std::string> hashString;
+    auto canonicalInputs = [&](const Node& node, const OpDef* def) {
+      std::vector<std::pair<std::string, int>> inputs;
+      for (const auto& in : node.inputs) inputs.emplace_back(canonical(in.node), in.index);
+      if (def->isCommutative && inputs.size() == 2) std::sort(inputs.begin(), inputs.end());
+      return inputs;
+    };
+    auto canonicalControls = [&](const Node& node) {
+      std::set<std::string> controls;
+      for (const auto& c : node.controlInputs) controls.insert(canonical(c));
+      return controls;
     };
     Rewirer rewirer;
     for (size_t i : topologicalOrder(graph)) {
       if (context.isCancelled()) return cancelled("optimizing was cancelled");
       const Node& node = graph.node(i);
       if (!canDedup(node, context)) continue;
-      std::vector<std::string> inputs;
-      for (const auto& in : node.inputs) inputs.push_back(canonical(in.node) + ":" + std::to_string(in.index));
       const OpDef* def = context.lookup(node.op);
-      if (def->isCommutative && inputs.size() == 2) std::sort(inputs.begin(), inputs.end());
-      std::set<std::string> controls;
-      for (const auto& c : node.controlInputs) controls.insert(canonical(c));
-      std::string key = node.op + "|" + node.device + "|";
-      for (const auto& in : inputs) key += in + ",";
-      key += "|";
-      for (const auto& c : controls) key += c + ",";
-      key += "|";
-      for (const auto& [name, value] : node.attrs) key += name + "=" + value.toString() + ";";
+      const auto inputs = canonicalInputs(node, def);
+      const auto controls = canonicalControls(node);
+      uint64_t key = hashString(node.op) * 31 + hashString(node.device);
+      for (const auto& [name, index] : inputs) key = key * 1000003 + hashString(name) * 31 + static_cast<uint64_t>(index);
+      for (const auto& c : controls) key = key * 1000003 + hashString(c);
+      key = key * 1000003 + hashAttrs(node.attrs);
       auto& bucket = buckets[key];
       const Node* same = nullptr;
-      for (size_t other : bucket)
-        if (graph.node(other).attrs == node.attrs) same = &graph.node(other);  // toString may abbreviate tensors
+      for (size_t other : bucket) {  // the hash only narrows the search: compare for real
+        const Node& o = graph.node(other);
+        if (o.op == node.op && o.device == node.device && o.attrs == node.attrs && canonicalInputs(o, def) == inputs &&
+            canonicalControls(o) == controls) {
+          same = &o;
+          break;
+        }
+      }
       if (!same) {
         bucket.push_back(i);
         continue;

@@ -2,6 +2,7 @@
 // (Identity, IdentityN, StopGradient, PreventGradient, Snapshot) so `a -> Identity -> StopGradient -> MatMul`
 // becomes `a -> MatMul`.
 #include <set>
+#include <unordered_set>
 
 #include "passes/graph_rewrite.h"
 #include "passes/pass_registry.h"
@@ -76,7 +77,7 @@ class ModelPruning : public Pass {
 
   static int64_t bypassForwardingOps(Graph& graph, const PassContext& context) {
     Rewirer rewirer;
-    std::set<std::string> bypassed;
+    std::unordered_set<const Node*> bypassed;
     std::vector<std::pair<std::string, std::vector<std::string>>> extraControls;  // consumer gets these
     Fanout fanout(graph);
     for (size_t i = 0; i < graph.size(); ++i) {
@@ -93,14 +94,14 @@ class ModelPruning : public Pass {
       if (!node.controlInputs.empty())  // data consumers must still wait for what the Identity waited for
         for (const auto& use : fanout.uses(i))
           if (use.slot >= 0) extraControls.emplace_back(graph.node(use.node).name, node.controlInputs);
-      bypassed.insert(node.name);
+      bypassed.insert(&node);
     }
     if (bypassed.empty()) return 0;
     for (const auto& [consumer, controls] : extraControls) {
       Node& m = graph.mutableNode(static_cast<size_t>(graph.find(consumer)));
       m.controlInputs.insert(m.controlInputs.end(), controls.begin(), controls.end());
     }
-    graph.removeNodes([&](const Node& n) { return bypassed.count(n.name) > 0; });
+    graph.removeNodes([&](const Node& n) { return bypassed.count(&n) > 0; });
     rewirer.apply(graph);
     return static_cast<int64_t>(bypassed.size());
   }

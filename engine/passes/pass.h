@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 #include "base/status.h"
 #include "ir/graph.h"
@@ -35,6 +36,9 @@ struct PassContext {
   /// them. A preserved node without side effects may still be rewritten in place under its own name.
   bool hasSideEffects(const Node& node) const;
   bool isCancelled() const { return cancelled && cancelled->load(std::memory_order_relaxed); }
+
+ private:
+  mutable std::unordered_map<std::string, bool> m_sideEffectsByOp;  // schema lookups are the hot path of big graphs
 };
 
 /// A pass with nothing to do returns changed=false, never an error; an error means the pass could not keep the

@@ -15,9 +15,15 @@ namespace flowscope {
 bool PassContext::isPreserved(const Node& node) const { return preserved.count(node.name) > 0 || hasSideEffects(node); }
 
 bool PassContext::hasSideEffects(const Node& node) const {
-  if (node.op.rfind("Placeholder", 0) == 0 || node.op == "_Arg" || node.op == "_Retval") return true;  // feeds stay feedable
-  const OpDef* def = lookup ? lookup(node.op) : nullptr;
-  return !def || def->isStateful;
+  auto cached = m_sideEffectsByOp.find(node.op);
+  if (cached != m_sideEffectsByOp.end()) return cached->second;
+  bool effects = node.op.rfind("Placeholder", 0) == 0 || node.op == "_Arg" || node.op == "_Retval";  // feeds stay feedable
+  if (!effects) {
+    const OpDef* def = lookup ? lookup(node.op) : nullptr;
+    effects = !def || def->isStateful;
+  }
+  m_sideEffectsByOp.emplace(node.op, effects);
+  return effects;
 }
 
 std::vector<const PassInfo*> defaultPasses() {
@@ -72,7 +78,8 @@ Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::stri
   PipelineResult result;
   auto current = std::make_shared<const Graph>(input);
   result.input = current;
-  uint64_t hash = hashGraph(*current);
+  NodeHashCache hashCache;
+  uint64_t hash = hashGraph(*current, &hashCache);
   size_t edges = countEdges(*current);
 
   std::vector<std::pair<int, const PassInfo*>> schedule;
@@ -108,7 +115,7 @@ Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::stri
     const auto passStart = Clock::now();
     auto pass = info->create();
     auto outcome = pass->run(graph, context);
-    if (outcome && m_options.verify) {
+    if (outcome && outcome->changed && m_options.verify) {  // an unchanged graph stays valid
       context.lookup = OpRegistry::global().lookupWith(&graph.library);
       Status valid = verifyGraphStatus(graph, context.lookup);
       if (!valid) outcome = Status(valid.code(), "the pass left an invalid graph: " + valid.message());
@@ -124,7 +131,7 @@ Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::stri
     } else {
       trace.stats = outcome->stats;
       if (outcome->changed) {
-        uint64_t after = hashGraph(graph);
+        uint64_t after = hashGraph(graph, &hashCache);  // `current` still holds the old nodes here
         trace.changed = after != hash;  // a pass may report work that cancels out
         hash = after;
         edges = countEdges(graph);
