@@ -66,6 +66,27 @@ const std::vector<Command>& commands() {
        "Conv2D, BiasAdd, FusedBatchNorm, Relu) in D levels of name scopes (default 3), with a residual Add per\n"
        "block. Input 'input' [1,8,8,8] float32, output 'output'.\n",
        {{"--nodes", "--depth", "--out"}, {"--force"}, 0, 0}, runSynth},
+      {"guide", "Replay TensorFlow's guide 'Introduction to graphs and tf.function' with traced C++ functions",
+       "usage: flowscope guide [--calls N]\n\n"
+       "Runs the guide's cells in order and prints what each prints: values, branch prints, 'Calculating MSE!'\n"
+       "once in graph mode and on every call when run eagerly, my_relu's concrete signatures, the eager\n"
+       "InvalidArgumentError of an unused gather, 'Tracing!' on each retrace, and eager vs graph seconds for\n"
+       "power(x, 100) over N calls (default 1000).\n",
+       {{"--calls"}, {}, 0, 0}, runGuide},
+      {"trace", "Trace a gallery function into a graph; print its signature and graph or write it",
+       "usage: flowscope trace NAME [--arg SPEC ...] [--out FILE.pbtxt] [--force]\n\n"
+       "NAME is a gallery function (flowscope trace --help lists them under 'compare'). SPEC is a tensor literal\n"
+       "(5.5, [[1,2]]:float32) or a Python value (py:3, py:True); without --arg the example arguments are used.\n"
+       "--out writes a GraphDef with the function library (__inference_NAME_N, cond_true_N, while_body_N, ...).\n",
+       {{"--arg", "--out"}, {"--force"}, 1, 1}, runTrace},
+      {"compare", "Run a gallery function eagerly and as a graph: totals, ratio, per-op breakdown",
+       "usage: flowscope compare NAME [--calls N] [--arg SPEC ...] [--json]\n\n"
+       "Calls NAME N times eagerly and N times as its traced graph (default 1000; tracing happens before the\n"
+       "timing), then once more each with profiling for the per-op tables. --json prints calls, eager_seconds,\n"
+       "graph_seconds (totals over the calls), graph_speedup and both op tables. Gallery: a_regular_function,\n"
+       "outer_function, simple_relu, my_relu, get_MSE, unused_return_eager, unused_return_graph, power,\n"
+       "a_function_with_python_side_effect, mlp, small_convnet, sum_to, signed_square.\n",
+       {{"--calls", "--arg"}, {"--json"}, 1, 1}, runCompare},
   };
   return table;
 }

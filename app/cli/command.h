@@ -28,5 +28,8 @@ int runRun(const Args& args);
 int runProfile(const Args& args);
 int runOptimize(const Args& args);
 int runSynth(const Args& args);
+int runGuide(const Args& args);
+int runTrace(const Args& args);
+int runCompare(const Args& args);
 
 }  // namespace flowscope::cli

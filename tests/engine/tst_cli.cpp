@@ -157,6 +157,34 @@ class TestCli : public QObject {
     QCOMPARE(flowscope({"optimize", data("malformed.pbtxt")}).code, 1);
   }
 
+  void guideTraceCompare() {
+    Run guide = flowscope({"guide", "--calls", "20"});
+    QCOMPARE(guide.code, 0);
+    for (const char* line : {"orig_value: [[12.]]", "First branch, with graph: 1", "Second branch, with graph: 0",
+                             "tf.Tensor([1. 0.], shape=(2,), dtype=float32)", "my_relu(x=[1, -1])", "    x: float32 Tensor, shape=()",
+                             "InvalidArgumentError: indices[0] = 1 is not in [0, 1) [Op:GatherV2]", "Eager execution: ",
+                             "Graph execution: "})
+      QVERIFY2(guide.out.contains(line), line);
+    QCOMPARE(guide.out.count("Calculating MSE!"), 4);  // once traced, three times eagerly
+    QCOMPARE(guide.out.count("Tracing!"), 3);
+    QTemporaryDir dir;
+    const QString out = dir.filePath("power.pbtxt");
+    Run trace = flowscope({"trace", "power", "--out", out});
+    QCOMPARE(trace.code, 0);
+    QVERIFY(trace.out.contains("power(x, y=100)"));
+    Run info = flowscope({"info", out, "--json"});
+    QCOMPARE(info.code, 0);
+    QVERIFY(info.out.contains("__inference_power_"));
+    QCOMPARE(flowscope({"trace", "no_such_function"}).code, 2);
+    Run compare = flowscope({"compare", "power", "--calls", "50", "--json"});
+    QCOMPARE(compare.code, 0);
+    auto j = nlohmann::json::parse(compare.out.toStdString());
+    QCOMPARE(j["calls"].get<int>(), 50);
+    QVERIFY(j["eager_seconds"].get<double>() > 0 && j["graph_seconds"].get<double>() > 0);
+    QCOMPARE(j["graph_ops"][0]["op"].get<std::string>(), std::string("MatMul"));
+    QCOMPARE(j["graph_ops"][0]["count_per_call"].get<double>(), 100.0);
+  }
+
   void convertRoundTrip() {
     QTemporaryDir dir;
     QString pb = dir.filePath("mlp.pb");
