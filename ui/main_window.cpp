@@ -13,19 +13,21 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
+#include <QDockWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
 #include "io/loader.h"
 #include "io/model_summary.h"
+#include "canvas/graph_canvas.h"
 #include "models/node_table_model.h"
 
 namespace flowscope {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_nodes(new NodeTableModel(this)), m_filter(new QSortFilterProxyModel(this)),
-      m_table(new QTableView(this)), m_search(new QLineEdit(this)), m_header(new QLabel(this)) {
+      m_table(new QTableView(this)), m_search(new QLineEdit(this)), m_header(new QLabel(this)), m_canvas(new GraphCanvas(this)) {
   setWindowTitle(tr("Flowscope"));
   setAcceptDrops(true);
   m_filter->setSourceModel(m_nodes);
@@ -46,12 +48,25 @@ MainWindow::MainWindow(QWidget* parent)
   m_header->setText(tr("Open a graph: File > Open, drag a file here, or pass it on the command line."));
   m_header->setWordWrap(true);
 
+  // The canvas in the middle; the header and the node list in a dock beside it.
   auto* central = new QWidget(this);
   auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(m_header);
-  layout->addWidget(m_search);
-  layout->addWidget(m_table);
+  layout->addWidget(m_canvas, 1);
   setCentralWidget(central);
+  auto* listPanel = new QWidget(this);
+  auto* listLayout = new QVBoxLayout(listPanel);
+  listLayout->addWidget(m_search);
+  listLayout->addWidget(m_table);
+  auto* dock = new QDockWidget(tr("Nodes"), this);
+  dock->setObjectName("nodesDock");
+  dock->setWidget(listPanel);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+  connect(m_canvas, &GraphCanvas::layoutFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });
+  connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    if (current.isValid()) m_canvas->selectNode(static_cast<size_t>(m_filter->mapToSource(current).row()));
+  });
   buildMenus();
   connect(&m_watcher, &QFutureWatcherBase::finished, this, &MainWindow::onLoadFinished);
 
@@ -100,6 +115,7 @@ void MainWindow::onLoadFinished() {
   }
   m_model = std::make_shared<const Model>(std::move(*result).value());
   m_nodes->setModel(m_model);
+  m_canvas->setGraph(std::shared_ptr<const Graph>(m_model, &m_model->graph));
   m_table->resizeColumnsToContents();
   m_table->setColumnWidth(NodeTableModel::kName, std::min(m_table->columnWidth(NodeTableModel::kName), width() * 2 / 5));
   ModelSummary s = summarizeModel(*m_model);

@@ -17,6 +17,7 @@ class QLineEdit;
 namespace flowscope {
 
 class NodeTableModel;
+class GraphCanvas;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -31,6 +32,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const Model> model() const { return m_model; }
   /// True while a load is in flight.
   bool isLoading() const;
+  GraphCanvas* canvas() const { return m_canvas; }
 
  signals:
   void modelLoaded();
@@ -52,6 +54,7 @@ class MainWindow : public QMainWindow {
   QTableView* m_table;
   QLineEdit* m_search;
   QLabel* m_header;
+  GraphCanvas* m_canvas;
   QMenu* m_recentMenu = nullptr;
   QFutureWatcher<std::shared_ptr<Expected<Model>>> m_watcher;
   QString m_loadingPath;

@@ -87,6 +87,12 @@ const std::vector<Command>& commands() {
        "outer_function, simple_relu, my_relu, get_MSE, unused_return_eager, unused_return_graph, power,\n"
        "a_function_with_python_side_effect, mlp, small_convnet, sum_to, signed_square.\n",
        {{"--calls", "--arg"}, {"--json"}, 1, 1}, runCompare},
+      {"screenshot", "Render the graph canvas to a PNG without a display",
+       "usage: flowscope screenshot FILE --out PNG [--expand all|SCOPE] [--theme light|dark] [--size WxH]\n\n"
+       "Lays FILE out as the desktop app does (name scopes collapsed into groups; --expand all opens every group,\n"
+       "--expand SCOPE opens that scope and the ones above it), fits it into WxH (default 1600x1000) and saves a\n"
+       "PNG. Runs on Qt's offscreen platform, so no display is needed.\n",
+       {{"--out", "--expand", "--theme", "--size"}, {}, 1, 1}, runScreenshot},
   };
   return table;
 }

@@ -96,7 +96,7 @@ Graph makeSyntheticGraph(const SyntheticGraphOptions& options) {
       rest /= fanout;
     }
     for (int level = depth - 1; level >= 0; --level)
-      scope += "/" + std::string(levelNames[level % 6]) + "_" + std::to_string(indices[static_cast<size_t>(level)]);
+      scope += "/" + std::string(levelNames[(depth - 1 - level) % 6]) + "_" + std::to_string(indices[static_cast<size_t>(level)]);
     scope += "/unit_" + std::to_string(u % fanout);
     current = builder.unit(scope, current);
     if (u % fanout == fanout - 1) {  // end of a block: residual connection

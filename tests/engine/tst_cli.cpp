@@ -2,6 +2,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <QImage>
 
 #include <nlohmann/json.hpp>
 
@@ -183,6 +184,22 @@ class TestCli : public QObject {
     QVERIFY(j["eager_seconds"].get<double>() > 0 && j["graph_seconds"].get<double>() > 0);
     QCOMPARE(j["graph_ops"][0]["op"].get<std::string>(), std::string("MatMul"));
     QCOMPARE(j["graph_ops"][0]["count_per_call"].get<double>(), 100.0);
+  }
+
+  void screenshotRendersGroups() {
+    QTemporaryDir dir;
+    const QString graph = dir.filePath("synth.pb"), png = dir.filePath("shot.png");
+    QCOMPARE(flowscope({"synth", "--nodes", "600", "--out", graph}).code, 0);
+    Run collapsed = flowscope({"screenshot", graph, "--out", png, "--size", "800x600"});
+    QCOMPARE(collapsed.code, 0);
+    QVERIFY2(collapsed.out.contains("(1 groups)"), qPrintable(collapsed.out));
+    QImage image(png);
+    QCOMPARE(image.size(), QSize(800, 600));
+    Run expanded = flowscope({"screenshot", graph, "--out", png, "--expand", "all", "--theme", "dark"});
+    QCOMPARE(expanded.code, 0);
+    QVERIFY2(!expanded.out.contains("(1 groups)"), qPrintable(expanded.out));
+    QCOMPARE(flowscope({"screenshot", graph, "--out", png, "--expand", "no/such/scope"}).code, 2);
+    QCOMPARE(flowscope({"screenshot", graph, "--out", png, "--size", "12"}).code, 2);
   }
 
   void convertRoundTrip() {

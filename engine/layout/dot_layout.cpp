@@ -1,0 +1,130 @@
+// libgvc calls and the layered fallback.
+#include "layout/dot_layout.h"
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include <algorithm>
+#include <mutex>
+#include <string>
+
+extern "C" {
+extern gvplugin_library_t gvplugin_dot_layout_LTX_library;
+}
+
+namespace flowscope {
+namespace {
+
+std::mutex gGraphvizMutex;
+
+GVC_t* context() {
+  static lt_symlist_t preloaded[] = {{"gvplugin_dot_layout_LTX_library", &gvplugin_dot_layout_LTX_library}, {nullptr, nullptr}};
+  static GVC_t* gvc = gvContextPlugins(preloaded, 0);
+  return gvc;
+}
+
+char* mutableText(std::string& s) { return s.data(); }
+
+}  // namespace
+
+Point dotLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edges) {
+  std::lock_guard lock(gGraphvizMutex);
+  std::string name = "g", rankdir = "rankdir", tb = "TB", nodesep = "nodesep", ranksep = "ranksep", shape = "shape", box = "box",
+              fixed = "fixedsize", yes = "true", width = "width", height = "height", label = "label", empty = "", one = "1",
+              nodeSep = "0.3", rankSep = "0.45";
+  Agraph_t* g = agopen(mutableText(name), Agdirected, nullptr);
+  agsafeset(g, mutableText(rankdir), mutableText(tb), mutableText(empty));
+  agsafeset(g, mutableText(nodesep), mutableText(nodeSep), mutableText(empty));
+  agsafeset(g, mutableText(ranksep), mutableText(rankSep), mutableText(empty));
+  agattr(g, AGNODE, mutableText(shape), mutableText(box));
+  agattr(g, AGNODE, mutableText(fixed), mutableText(yes));
+  agattr(g, AGNODE, mutableText(label), mutableText(empty));
+  Agsym_t* w = agattr(g, AGNODE, mutableText(width), mutableText(one));
+  Agsym_t* h = agattr(g, AGNODE, mutableText(height), mutableText(one));
+  std::vector<Agnode_t*> nodes;
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    std::string id = "n" + std::to_string(i);
+    Agnode_t* n = agnode(g, mutableText(id), 1);
+    std::string ws = std::to_string(boxes[i].w / 72.0), hs = std::to_string(boxes[i].h / 72.0);
+    agxset(n, w, mutableText(ws));
+    agxset(n, h, mutableText(hs));
+    nodes.push_back(n);
+  }
+  std::vector<Agedge_t*> created;
+  for (const auto& e : edges) created.push_back(agedge(g, nodes[static_cast<size_t>(e.from)], nodes[static_cast<size_t>(e.to)], nullptr, 1));
+  gvLayout(context(), g, "dot");
+  const boxf bb = GD_bb(g);
+  const double top = bb.UR.y;
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    const pointf c = ND_coord(nodes[i]);
+    boxes[i].x = c.x - bb.LL.x - boxes[i].w / 2;
+    boxes[i].y = top - c.y - boxes[i].h / 2;
+  }
+  for (size_t k = 0; k < edges.size(); ++k) {
+    edges[k].points.clear();
+    splines* spl = ED_spl(created[k]);
+    if (!spl || spl->size == 0) continue;
+    const bezier& bz = spl->list[0];
+    for (size_t p = 0; p < bz.size; ++p) edges[k].points.push_back(Point{bz.list[p].x - bb.LL.x, top - bz.list[p].y});
+    if (bz.eflag) edges[k].points.push_back(Point{bz.ep.x - bb.LL.x, top - bz.ep.y});  // the arrow's tip
+  }
+  Point size{bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y};
+  gvFreeLayout(context(), g);
+  agclose(g);
+  return size;
+}
+
+Point layeredLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edges) {
+  const size_t n = boxes.size();
+  std::vector<int> layer(n, 0), pending(n, 0);
+  std::vector<std::vector<int>> out(n), in(n);
+  for (const auto& e : edges) {
+    if (e.from == e.to) continue;
+    out[static_cast<size_t>(e.from)].push_back(e.to);
+    in[static_cast<size_t>(e.to)].push_back(e.from);
+    ++pending[static_cast<size_t>(e.to)];
+  }
+  std::vector<int> order;
+  for (size_t i = 0; i < n; ++i)
+    if (!pending[i]) order.push_back(static_cast<int>(i));
+  for (size_t head = 0; head < order.size(); ++head)
+    for (int c : out[static_cast<size_t>(order[head])]) {
+      layer[static_cast<size_t>(c)] = std::max(layer[static_cast<size_t>(c)], layer[static_cast<size_t>(order[head])] + 1);
+      if (--pending[static_cast<size_t>(c)] == 0) order.push_back(c);
+    }
+  int layers = 0;
+  for (size_t i = 0; i < n; ++i) layers = std::max(layers, layer[i] + 1);  // nodes on cycles stay in layer 0
+  std::vector<std::vector<int>> rows(static_cast<size_t>(layers));
+  for (size_t i = 0; i < n; ++i) rows[static_cast<size_t>(layer[i])].push_back(static_cast<int>(i));
+  std::vector<double> position(n, 0);
+  for (auto& row : rows) {  // order each row by the mean position of its producers
+    for (int v : row) {
+      double sum = 0;
+      for (int p : in[static_cast<size_t>(v)]) sum += position[static_cast<size_t>(p)];
+      position[static_cast<size_t>(v)] = in[static_cast<size_t>(v)].empty() ? static_cast<double>(v) : sum / static_cast<double>(in[static_cast<size_t>(v)].size());
+    }
+    std::stable_sort(row.begin(), row.end(), [&](int a, int b) { return position[static_cast<size_t>(a)] < position[static_cast<size_t>(b)]; });
+    for (size_t k = 0; k < row.size(); ++k) position[static_cast<size_t>(row[k])] = static_cast<double>(k);
+  }
+  const double gapX = 20, gapY = 36;
+  double y = 0, width = 0;
+  for (const auto& row : rows) {
+    double x = 0, rowHeight = 0;
+    for (int v : row) {
+      boxes[static_cast<size_t>(v)].x = x;
+      boxes[static_cast<size_t>(v)].y = y;
+      x += boxes[static_cast<size_t>(v)].w + gapX;
+      rowHeight = std::max(rowHeight, boxes[static_cast<size_t>(v)].h);
+    }
+    width = std::max(width, x - gapX);
+    y += rowHeight + gapY;
+  }
+  for (auto& e : edges) {
+    const LayoutBox& a = boxes[static_cast<size_t>(e.from)];
+    const LayoutBox& b = boxes[static_cast<size_t>(e.to)];
+    e.points = {Point{a.x + a.w / 2, a.y + a.h}, Point{b.x + b.w / 2, b.y}};
+  }
+  return Point{std::max(0.0, width), std::max(0.0, y - gapY)};
+}
+
+}  // namespace flowscope

@@ -1,0 +1,39 @@
+// Building the scope hierarchy.
+#include "layout/scope_tree.h"
+
+namespace flowscope {
+
+ScopeTree::ScopeTree(const Graph& graph) : m_groupOfNode(graph.size(), kRoot) {
+  m_groups.push_back(ScopeGroup{"", "", -1, {}, {}, 0});
+  m_byPath[""] = kRoot;
+  for (size_t i = 0; i < graph.size(); ++i) {
+    int g = ensure(graph.node(i).scope());
+    m_groupOfNode[i] = g;
+    m_groups[static_cast<size_t>(g)].nodes.push_back(i);
+    for (int at = g; at >= 0; at = m_groups[static_cast<size_t>(at)].parent) ++m_groups[static_cast<size_t>(at)].totalNodes;
+  }
+}
+
+int ScopeTree::ensure(const std::string& path) {
+  if (auto it = m_byPath.find(path); it != m_byPath.end()) return it->second;
+  size_t slash = path.rfind('/');
+  int parent = ensure(slash == std::string::npos ? "" : path.substr(0, slash));
+  int index = static_cast<int>(m_groups.size());
+  m_groups.push_back(ScopeGroup{path, slash == std::string::npos ? path : path.substr(slash + 1), parent, {}, {}, 0});
+  m_groups[static_cast<size_t>(parent)].groups.push_back(index);
+  m_byPath[path] = index;
+  return index;
+}
+
+int ScopeTree::find(const std::string& path) const {
+  auto it = m_byPath.find(path);
+  return it == m_byPath.end() ? -1 : it->second;
+}
+
+int ScopeTree::depth(int group) const {
+  int d = 0;
+  for (int at = m_groups[static_cast<size_t>(group)].parent; at >= 0; at = m_groups[static_cast<size_t>(at)].parent) ++d;
+  return d;
+}
+
+}  // namespace flowscope

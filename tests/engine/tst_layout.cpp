@@ -1,0 +1,123 @@
+// Layout of the name-scope hierarchy: groups, collapsed/expanded scenes, edge bundling, caching, culling.
+#include <QtTest>
+
+#include <filesystem>
+
+#include "io/loader.h"
+#include "ir/synthetic_graph.h"
+#include "layout/graph_layout.h"
+
+using namespace flowscope;
+
+namespace {
+
+std::shared_ptr<const Graph> synthetic(size_t nodes) {
+  SyntheticGraphOptions options;
+  options.nodes = nodes;
+  return std::make_shared<const Graph>(makeSyntheticGraph(options));
+}
+
+size_t countKind(const Scene& s, SceneItem::Kind kind) {
+  return static_cast<size_t>(std::count_if(s.items.begin(), s.items.end(), [&](const SceneItem& i) { return i.kind == kind; }));
+}
+
+}  // namespace
+
+class TestLayout : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void scopeTree() {
+    auto g = synthetic(600);
+    ScopeTree tree(*g);
+    QCOMPARE(tree.group(ScopeTree::kRoot).totalNodes, g->size());
+    int model = tree.find("model");
+    QVERIFY(model > 0);
+    QCOMPARE(tree.depth(model), 1);
+    QVERIFY(tree.group(model).totalNodes + 2 == g->size());  // all but input and output
+    QCOMPARE(tree.groupOf(static_cast<size_t>(g->find("input"))), ScopeTree::kRoot);
+  }
+
+  void collapsedAndExpanded() {
+    auto g = synthetic(600);
+    GraphLayout layout(g);
+    auto collapsed = layout.build({});
+    QVERIFY2(collapsed.hasValue(), collapsed.status().message().c_str());
+    QCOMPARE(countKind(**collapsed, SceneItem::Kind::kGroup), size_t(1));  // "model"
+    QCOMPARE(countKind(**collapsed, SceneItem::Kind::kNode), size_t(2));   // input, output
+    QCOMPARE((*collapsed)->edges.size(), size_t(2));  // input -> model -> output
+    for (int64_t item : (*collapsed)->itemOfNode) QVERIFY(item >= 0);
+    auto all = layout.build(layout.allGroups());
+    QVERIFY(all.hasValue());
+    QCOMPARE(countKind(**all, SceneItem::Kind::kNode), g->size());
+    QCOMPARE(countKind(**all, SceneItem::Kind::kGroup), layout.allGroups().size());
+    // Every item lies inside the scene, and children inside their expanded groups.
+    for (const auto& item : (*all)->items) QVERIFY((*all)->bounds.intersects(item.rect));
+    for (const auto& e : (*all)->edges) QVERIFY(e.points.size() >= 2);
+    // Labels on node-to-node data edges come from shape inference.
+    bool labelled = false;
+    for (const auto& e : (*all)->edges) labelled |= e.label.find("float32 [1,8,8,8]") != std::string::npos;
+    QVERIFY(labelled);
+  }
+
+  void expandingLaysOutOnlyThatGroup() {
+    auto g = synthetic(2000);
+    GraphLayout layout(g);
+    QVERIFY(layout.build({}).hasValue());
+    const size_t first = layout.cachedLayouts();
+    QVERIFY(layout.build({"model"}).hasValue());
+    const size_t second = layout.cachedLayouts();
+    QVERIFY(second > first);
+    QVERIFY(layout.build({}).hasValue());  // collapsing again: all cached
+    QCOMPARE(layout.cachedLayouts(), second);
+    QVERIFY(layout.build({"model"}).hasValue());
+    QCOMPARE(layout.cachedLayouts(), second);
+  }
+
+  void cullingAndHitTest() {
+    auto g = synthetic(1000);
+    GraphLayout layout(g);
+    auto scene = layout.build(layout.allGroups());
+    QVERIFY(scene.hasValue());
+    const Scene& s = **scene;
+    const SceneItem& someNode = *std::find_if(s.items.begin(), s.items.end(), [](const SceneItem& i) { return i.kind == SceneItem::Kind::kNode; });
+    int hit = s.itemAt(someNode.rect.x + someNode.rect.w / 2, someNode.rect.y + someNode.rect.h / 2);
+    QVERIFY(hit >= 0);
+    QCOMPARE(s.items[static_cast<size_t>(hit)].id, someNode.id);
+    QCOMPARE(s.itemAt(s.bounds.x - 1000, s.bounds.y - 1000), -1);
+    auto all = s.itemsIn(s.bounds);
+    QCOMPARE(all.size(), s.items.size());
+    Rect corner{someNode.rect.x, someNode.rect.y, 1, 1};
+    QVERIFY(s.itemsIn(corner).size() < s.items.size());
+  }
+
+  void wideGroupsUseTheLayeredFallback() {
+    Graph g;  // 600 nodes in one scope: more than dot is asked to handle
+    for (int i = 0; i < 600; ++i) {
+      Node n{"wide/n" + std::to_string(i), i == 0 ? "Placeholder" : "Relu", "", {}, {}, {}, {}, {}};
+      if (i > 0) n.inputs.push_back(TensorRef{"wide/n" + std::to_string(i / 2), 0, ""});
+      n.attrs[i == 0 ? "dtype" : "T"] = AttrValue::fromType(DType::kFloat);
+      g.addNode(n);
+    }
+    GraphLayout layout(std::make_shared<const Graph>(g));
+    auto scene = layout.build({"wide"});
+    QVERIFY(scene.hasValue());
+    QCOMPARE(countKind(**scene, SceneItem::Kind::kNode), size_t(600));
+    // Consumers sit below their producers.
+    const Scene& s = **scene;
+    for (const auto& e : s.edges) QVERIFY(s.items[static_cast<size_t>(e.from)].rect.y < s.items[static_cast<size_t>(e.to)].rect.y);
+  }
+
+  void cancelled() {
+    std::atomic<bool> cancel{true};
+    LayoutOptions options;
+    options.cancelled = &cancel;
+    GraphLayout layout(synthetic(300), options);
+    auto scene = layout.build({});
+    QVERIFY(!scene.hasValue());
+    QCOMPARE(scene.status().code(), ErrorCode::kCancelled);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestLayout)
+#include "tst_layout.moc"

@@ -1,0 +1,186 @@
+// The graph canvas widget.
+#include "canvas/graph_canvas.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+#include <QtConcurrent>
+
+namespace flowscope {
+
+GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent), m_theme(&Theme::named("light")) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(false);
+  setMinimumSize(200, 150);
+  connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
+    if (m_pendingJob != m_job) return;  // superseded: a newer layout is on its way
+    auto result = m_watcher.result();
+    if (!result) {
+      if (result.status().code() != ErrorCode::kCancelled) emit layoutFailed(QString::fromStdString(result.status().message()));
+      return;
+    }
+    m_scene = *result;
+    m_selected = -1;
+    if (m_fitOnReady) fitToView();
+    m_fitOnReady = false;
+    update();
+    emit sceneReady();
+  });
+}
+
+GraphCanvas::~GraphCanvas() { m_watcher.waitForFinished(); }
+
+void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph) {
+  m_watcher.waitForFinished();
+  m_layout = graph ? std::make_shared<GraphLayout>(std::move(graph)) : nullptr;
+  m_scene.reset();
+  m_expanded.clear();
+  m_fitOnReady = true;
+  relayout();
+}
+
+void GraphCanvas::setExpanded(std::set<std::string> expanded) {
+  m_expanded = std::move(expanded);
+  relayout();
+}
+
+void GraphCanvas::toggleGroup(const std::string& path) {
+  if (!m_expanded.erase(path)) m_expanded.insert(path);
+  relayout();
+}
+
+void GraphCanvas::expandAll() {
+  if (!m_layout) return;
+  m_fitOnReady = true;
+  setExpanded(m_layout->allGroups());
+}
+
+void GraphCanvas::collapseAll() {
+  m_fitOnReady = true;
+  setExpanded({});
+}
+
+void GraphCanvas::relayout() {
+  if (!m_layout) {
+    update();
+    return;
+  }
+  const uint64_t job = ++m_job;
+  m_pendingJob = job;
+  auto layout = m_layout;
+  auto expanded = m_expanded;
+  m_watcher.setFuture(QtConcurrent::run([layout, expanded] { return layout->build(expanded); }));
+}
+
+void GraphCanvas::setTheme(const QString& name) {
+  m_theme = &Theme::named(name);
+  update();
+}
+
+void GraphCanvas::setOverlay(SceneOverlay overlay) {
+  m_overlay = std::move(overlay);
+  update();
+}
+
+void GraphCanvas::fitToView() {
+  if (!m_scene || width() < 10) return;
+  const Rect& b = m_scene->bounds;
+  m_scale = std::clamp(std::min(width() / b.w, height() / b.h), 0.01, 2.0);
+  m_offset = QPointF(b.x + b.w / 2 - width() / (2 * m_scale), b.y + b.h / 2 - height() / (2 * m_scale));
+  update();
+}
+
+void GraphCanvas::selectNode(size_t node) {
+  if (!m_scene || node >= m_scene->itemOfNode.size()) return;
+  m_selected = static_cast<int>(m_scene->itemOfNode[node]);
+  if (m_selected >= 0) {
+    const Rect& r = m_scene->items[static_cast<size_t>(m_selected)].rect;  // bring it into view
+    m_offset = QPointF(r.x + r.w / 2 - width() / (2 * m_scale), r.y + r.h / 2 - height() / (2 * m_scale));
+  }
+  update();
+}
+
+QPointF GraphCanvas::toScene(const QPointF& p) const { return m_offset + p / m_scale; }
+
+void GraphCanvas::zoomAt(const QPointF& widget, double factor) {
+  const QPointF anchor = toScene(widget);
+  m_scale = std::clamp(m_scale * factor, 0.005, 8.0);
+  m_offset = anchor - widget / m_scale;
+  update();
+}
+
+void GraphCanvas::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  painter.fillRect(rect(), m_theme->background);
+  if (!m_scene) {
+    painter.setPen(m_theme->muted);
+    painter.drawText(rect(), Qt::AlignCenter, m_layout ? tr("Laying out...") : tr("No graph"));
+    return;
+  }
+  painter.scale(m_scale, m_scale);
+  painter.translate(-m_offset);
+  SceneOverlay overlay = m_overlay;
+  if (m_selected >= 0) overlay.selected.insert(m_selected);
+  paintScene(painter, *m_scene, QRectF(m_offset, QSizeF(width() / m_scale, height() / m_scale)), m_scale, *m_theme, &overlay);
+}
+
+void GraphCanvas::wheelEvent(QWheelEvent* event) {
+  zoomAt(event->position(), std::pow(1.0015, event->angleDelta().y()));
+  event->accept();
+}
+
+void GraphCanvas::mousePressEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return;
+  m_dragStart = event->pos();
+  m_offsetAtDrag = m_offset;
+  m_dragging = false;
+}
+
+void GraphCanvas::mouseMoveEvent(QMouseEvent* event) {
+  if (!(event->buttons() & Qt::LeftButton)) return;
+  if ((event->pos() - m_dragStart).manhattanLength() > 3) m_dragging = true;
+  if (m_dragging) {
+    m_offset = m_offsetAtDrag - QPointF(event->pos() - m_dragStart) / m_scale;
+    update();
+  }
+}
+
+void GraphCanvas::mouseReleaseEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton || m_dragging || !m_scene) return;
+  const QPointF p = toScene(event->position());
+  m_selected = m_scene->itemAt(p.x(), p.y());
+  update();
+  emit itemSelected(m_selected);
+}
+
+void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
+  if (!m_scene || !m_layout) return;
+  const QPointF p = toScene(event->position());
+  const int hit = m_scene->itemAt(p.x(), p.y());
+  if (hit < 0 || m_scene->items[static_cast<size_t>(hit)].kind != SceneItem::Kind::kGroup) return;
+  toggleGroup(m_layout->tree().group(static_cast<int>(m_scene->items[static_cast<size_t>(hit)].id)).path);
+}
+
+void GraphCanvas::keyPressEvent(QKeyEvent* event) {
+  const double step = 80 / m_scale;
+  switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomAt(rect().center(), 1.25); break;
+    case Qt::Key_Minus: zoomAt(rect().center(), 0.8); break;
+    case Qt::Key_0:
+    case Qt::Key_F: fitToView(); break;
+    case Qt::Key_Left: m_offset.rx() -= step; update(); break;
+    case Qt::Key_Right: m_offset.rx() += step; update(); break;
+    case Qt::Key_Up: m_offset.ry() -= step; update(); break;
+    case Qt::Key_Down: m_offset.ry() += step; update(); break;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+      if (m_scene && m_selected >= 0 && m_scene->items[static_cast<size_t>(m_selected)].kind == SceneItem::Kind::kGroup)
+        toggleGroup(m_layout->tree().group(static_cast<int>(m_scene->items[static_cast<size_t>(m_selected)].id)).path);
+      break;
+    default: QWidget::keyPressEvent(event);
+  }
+}
+
+}  // namespace flowscope

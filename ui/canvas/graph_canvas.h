@@ -1,0 +1,78 @@
+// GraphCanvas: the custom-painted graph view (no QGraphicsItem per node). It draws an immutable Scene, pans and
+// zooms (wheel, drag, keys), fits the graph, and expands or collapses a group on double click; layouts run off the
+// UI thread and a newer request supersedes an older one.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <memory>
+#include <set>
+
+#include "canvas/scene_painter.h"
+#include "layout/graph_layout.h"
+
+namespace flowscope {
+
+class GraphCanvas : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit GraphCanvas(QWidget* parent = nullptr);
+  ~GraphCanvas() override;
+
+  /// Shows a graph (collapsed to its top-level scopes); the layout starts in the background.
+  void setGraph(std::shared_ptr<const Graph> graph);
+  void setExpanded(std::set<std::string> expanded);
+  void toggleGroup(const std::string& path);
+  void expandAll();
+  void collapseAll();
+  const std::set<std::string>& expanded() const { return m_expanded; }
+  std::shared_ptr<const Scene> scene() const { return m_scene; }
+  std::shared_ptr<GraphLayout> layout() const { return m_layout; }
+  bool isLayingOut() const { return m_watcher.isRunning(); }
+
+  void setTheme(const QString& name);
+  const Theme& theme() const { return *m_theme; }
+  void setOverlay(SceneOverlay overlay);
+  void fitToView();
+  double zoom() const { return m_scale; }
+  /// Selects the item showing this graph node (its node, or the collapsed group holding it).
+  void selectNode(size_t node);
+  int selectedItem() const { return m_selected; }
+
+ signals:
+  void sceneReady();
+  void itemSelected(int item);
+  void layoutFailed(const QString& message);
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+
+ private:
+  void relayout();
+  QPointF toScene(const QPointF& widget) const;
+  void zoomAt(const QPointF& widget, double factor);
+
+  std::shared_ptr<GraphLayout> m_layout;
+  std::shared_ptr<const Scene> m_scene;
+  std::set<std::string> m_expanded;
+  QFutureWatcher<Expected<std::shared_ptr<const Scene>>> m_watcher;
+  uint64_t m_job = 0, m_pendingJob = 0;
+  bool m_fitOnReady = true;
+  const Theme* m_theme;
+  SceneOverlay m_overlay;
+  int m_selected = -1;
+  double m_scale = 1;
+  QPointF m_offset;  // scene point at the widget's top-left
+  QPoint m_dragStart;
+  QPointF m_offsetAtDrag;
+  bool m_dragging = false;
+};
+
+}  // namespace flowscope

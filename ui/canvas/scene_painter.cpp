@@ -1,0 +1,123 @@
+// Scene painting.
+#include "canvas/scene_painter.h"
+
+#include <QPainterPath>
+
+namespace flowscope {
+namespace {
+
+QRectF toQt(const Rect& r) { return QRectF(r.x, r.y, r.w, r.h); }
+
+QPainterPath edgePath(const SceneEdge& e) {
+  QPainterPath path(QPointF(e.points[0].x, e.points[0].y));
+  if (e.points.size() >= 4 && (e.points.size() - 1) % 3 == 0) {
+    for (size_t i = 1; i + 2 < e.points.size(); i += 3)
+      path.cubicTo(e.points[i].x, e.points[i].y, e.points[i + 1].x, e.points[i + 1].y, e.points[i + 2].x, e.points[i + 2].y);
+  } else {
+    for (size_t i = 1; i < e.points.size(); ++i) path.lineTo(e.points[i].x, e.points[i].y);
+  }
+  return path;
+}
+
+// The consumer's end: the last point, or the arrow tip Graphviz adds after the Bezier.
+void drawArrowHead(QPainter& p, const SceneEdge& e, const QColor& color) {
+  const Point& a = e.points[e.points.size() - 2];
+  const Point& b = e.points.back();
+  QLineF line(QPointF(a.x, a.y), QPointF(b.x, b.y));
+  if (line.length() < 0.01) return;
+  QLineF unit = line.unitVector();
+  QPointF dir(unit.dx(), unit.dy()), normal(-unit.dy(), unit.dx());
+  QPointF tip(b.x, b.y);
+  QPolygonF head({tip, tip - dir * 7 + normal * 3.5, tip - dir * 7 - normal * 3.5});
+  p.setBrush(color);
+  p.setPen(Qt::NoPen);
+  p.drawPolygon(head);
+}
+
+}  // namespace
+
+PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view, double scale, const Theme& theme,
+                      const SceneOverlay* overlay) {
+  PaintStats stats;
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing, scale > 0.25);
+  const bool detailed = scale >= 0.55, boxesOnly = scale < 0.12;
+  const Rect viewRect{view.x(), view.y(), view.width(), view.height()};
+  const std::vector<int> visible = scene.itemsIn(viewRect);
+  std::vector<char> shown(scene.items.size(), 0);
+  for (int i : visible) shown[static_cast<size_t>(i)] = 1;
+
+  // Expanded groups first (frames), then edges, then boxes on top.
+  for (int i : visible) {
+    const SceneItem& item = scene.items[static_cast<size_t>(i)];
+    if (item.kind != SceneItem::Kind::kGroup || !item.expanded) continue;
+    QRectF r = toQt(item.rect);
+    painter.setPen(QPen(theme.groupFrame, 1.0 / scale));
+    painter.setBrush(theme.groupFill);
+    painter.drawRoundedRect(r, 6, 6);
+    if (!boxesOnly) {
+      painter.setPen(theme.muted);
+      painter.drawText(r.adjusted(8, 4, -8, 0), Qt::AlignLeft | Qt::AlignTop, QString::fromStdString(item.label));
+    }
+    ++stats.items;
+  }
+  if (!boxesOnly) {
+    for (const auto& e : scene.edges) {
+      if (e.points.size() < 2 || (!shown[static_cast<size_t>(e.from)] && !shown[static_cast<size_t>(e.to)])) continue;
+      QPen pen(theme.edge, (e.control ? 1.0 : e.weight) / std::max(scale, 0.5));
+      if (e.control) pen.setStyle(Qt::DashLine);
+      painter.setPen(pen);
+      painter.setBrush(Qt::NoBrush);
+      painter.drawPath(edgePath(e));
+      drawArrowHead(painter, e, theme.edge);
+      if (detailed && !e.label.empty() && e.points.size() >= 2) {
+        const Point& mid = e.points[e.points.size() / 2];
+        painter.setPen(theme.muted);
+        QFont f = painter.font();
+        f.setPointSizeF(7);
+        painter.setFont(f);
+        painter.drawText(QPointF(mid.x + 4, mid.y), QString::fromStdString(e.label));
+      }
+      ++stats.edges;
+    }
+  }
+  QFont labelFont = painter.font();
+  labelFont.setPointSizeF(8.5);
+  for (int i : visible) {
+    const SceneItem& item = scene.items[static_cast<size_t>(i)];
+    if (item.kind == SceneItem::Kind::kGroup && item.expanded) continue;
+    QRectF r = toQt(item.rect);
+    QColor fill = theme.category(item.category);
+    if (overlay && static_cast<size_t>(i) < overlay->itemFill.size() && overlay->itemFill[static_cast<size_t>(i)].isValid())
+      fill = overlay->itemFill[static_cast<size_t>(i)];
+    const bool selected = overlay && overlay->selected.count(i);
+    painter.setPen(boxesOnly ? Qt::NoPen : QPen(selected ? theme.selection : fill.darker(140), (selected ? 2.5 : 1.0) / scale));
+    painter.setBrush(fill);
+    if (item.kind == SceneItem::Kind::kGroup) {
+      painter.drawRoundedRect(r, 10, 10);
+      if (!boxesOnly) {  // a stacked look marks a collapsed group
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRoundedRect(r.adjusted(3, 3, -3, -3), 8, 8);
+      }
+    } else {
+      painter.drawRoundedRect(r, 4, 4);
+    }
+    if (!boxesOnly && scale >= 0.3) {
+      painter.setFont(labelFont);
+      painter.setPen(theme.text);
+      QString label = QString::fromStdString(item.label);
+      if (detailed) label += "\n" + QString::fromStdString(item.detail);
+      painter.drawText(r.adjusted(4, 1, -4, -1), Qt::AlignCenter | Qt::TextWordWrap,
+                       painter.fontMetrics().elidedText(label, Qt::ElideMiddle, static_cast<int>(r.width() * 2)));
+      if (overlay && static_cast<size_t>(i) < overlay->itemBadge.size() && !overlay->itemBadge[static_cast<size_t>(i)].isEmpty()) {
+        painter.setPen(theme.muted);
+        painter.drawText(r.adjusted(0, -14, 0, 0), Qt::AlignRight | Qt::AlignTop, overlay->itemBadge[static_cast<size_t>(i)]);
+      }
+    }
+    ++stats.items;
+  }
+  painter.restore();
+  return stats;
+}
+
+}  // namespace flowscope

@@ -1,0 +1,30 @@
+// Draws a Scene with QPainter, for the canvas widget and for headless screenshots alike. Level of detail by zoom:
+// far out, filled boxes only; in between, boxes and edges; close up, labels, op names and edge labels.
+#pragma once
+
+#include <QPainter>
+#include <QRectF>
+#include <set>
+#include <vector>
+
+#include "canvas/theme.h"
+#include "layout/scene.h"
+
+namespace flowscope {
+
+/// Colour overlays drawn over the same geometry (no relayout): per item, optional.
+struct SceneOverlay {
+  std::vector<QColor> itemFill;     ///< replaces the category colour when valid (e.g. heat by time)
+  std::vector<QString> itemBadge;   ///< a short text drawn on the item (e.g. "1.2 ms")
+  std::set<int> selected;
+};
+
+struct PaintStats {
+  size_t items = 0, edges = 0;
+};
+
+/// `view` is the visible part of the scene in scene coordinates; `scale` is device pixels per scene unit.
+PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view, double scale, const Theme& theme,
+                      const SceneOverlay* overlay = nullptr);
+
+}  // namespace flowscope
