@@ -33,12 +33,13 @@ class ModelPruning : public Pass {
   }
 
  private:
-  // Everything outside the fan-in of the preserved (fetched, fed, stateful, unknown) nodes.
+  // Everything outside the fan-in of the preserved (fetched and fed) nodes. As in a TensorFlow session, a
+  // stateful op that no fetch depends on would not run, so it goes too (a SavedModel's save/restore subgraph).
   static int64_t dropUnreachable(Graph& graph, const PassContext& context) {
     std::vector<bool> live(graph.size(), false);
     std::vector<size_t> work;
     for (size_t i = 0; i < graph.size(); ++i)
-      if (context.isPreserved(graph.node(i))) {
+      if (context.preserved.count(graph.node(i).name) || graph.node(i).op.rfind("Placeholder", 0) == 0) {
         live[i] = true;
         work.push_back(i);
       }

@@ -150,7 +150,9 @@ Expected<std::vector<flowscope::Tensor>> ConcreteFunction::run(const std::vector
     for (const auto& in : m_inputs) inputNames.push_back(in + ":0");
     PipelineOptions options;
     options.verify = false;  // the traced graph was built op by op from schemas
-    auto optimized = optimizeModel(model, options, inputNames, outputNames());
+    std::vector<std::string> keep = outputNames();
+    keep.insert(keep.end(), m_stateful.begin(), m_stateful.end());  // prints and other effects run on every call
+    auto optimized = optimizeModel(model, options, inputNames, keep);
     m_session = std::make_unique<Session>(optimized ? optimized->model : std::shared_ptr<const Model>(model));
   }
   return m_session->run(feeds, outputNames(), m_stateful, trace, runIndex);
