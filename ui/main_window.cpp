@@ -13,7 +13,10 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
+#include <QCheckBox>
 #include <QDockWidget>
+#include <QHBoxLayout>
+#include <QRegularExpression>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
@@ -21,13 +24,15 @@
 #include "io/loader.h"
 #include "io/model_summary.h"
 #include "canvas/graph_canvas.h"
+#include "panels/inspector_panel.h"
 #include "models/node_table_model.h"
 
 namespace flowscope {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_nodes(new NodeTableModel(this)), m_filter(new QSortFilterProxyModel(this)),
-      m_table(new QTableView(this)), m_search(new QLineEdit(this)), m_header(new QLabel(this)), m_canvas(new GraphCanvas(this)) {
+      m_table(new QTableView(this)), m_search(new QLineEdit(this)), m_header(new QLabel(this)), m_canvas(new GraphCanvas(this)),
+      m_inspector(new InspectorPanel(this)), m_regex(new QCheckBox(this)) {
   setWindowTitle(tr("Flowscope"));
   setAcceptDrops(true);
   m_filter->setSourceModel(m_nodes);
@@ -44,7 +49,6 @@ MainWindow::MainWindow(QWidget* parent)
   m_table->verticalHeader()->hide();
   m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
   m_search->setPlaceholderText(tr("Filter nodes by name, op or category"));
-  connect(m_search, &QLineEdit::textChanged, m_filter, &QSortFilterProxyModel::setFilterFixedString);
   m_header->setText(tr("Open a graph: File > Open, drag a file here, or pass it on the command line."));
   m_header->setWordWrap(true);
 
@@ -57,15 +61,42 @@ MainWindow::MainWindow(QWidget* parent)
   setCentralWidget(central);
   auto* listPanel = new QWidget(this);
   auto* listLayout = new QVBoxLayout(listPanel);
-  listLayout->addWidget(m_search);
+  auto* searchRow = new QHBoxLayout();
+  searchRow->addWidget(m_search, 1);
+  searchRow->addWidget(m_regex);
+  listLayout->addLayout(searchRow);
   listLayout->addWidget(m_table);
   auto* dock = new QDockWidget(tr("Nodes"), this);
   dock->setObjectName("nodesDock");
   dock->setWidget(listPanel);
   addDockWidget(Qt::RightDockWidgetArea, dock);
+  auto* inspectorDock = new QDockWidget(tr("Inspector"), this);
+  inspectorDock->setObjectName("inspectorDock");
+  inspectorDock->setWidget(m_inspector);
+  addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
+  connect(m_canvas, &GraphCanvas::itemSelected, this, [this](int item) {
+    auto scene = m_canvas->scene();
+    if (!scene || item < 0) return m_inspector->clearSelection();
+    const SceneItem& it = scene->items[static_cast<size_t>(item)];
+    if (it.kind == SceneItem::Kind::kNode) m_inspector->showNode(static_cast<size_t>(it.id));
+    else m_inspector->showGroup(m_canvas->layout()->tree(), static_cast<int>(it.id));
+  });
+  m_regex->setText(tr("Regex"));
+  m_regex->setToolTip(tr("Match names, ops and categories with a regular expression"));
+  auto applyFilter = [this] {
+    if (m_regex->isChecked())
+      m_filter->setFilterRegularExpression(QRegularExpression(m_search->text(), QRegularExpression::CaseInsensitiveOption));
+    else
+      m_filter->setFilterFixedString(m_search->text());
+  };
+  connect(m_regex, &QCheckBox::toggled, this, applyFilter);
+  connect(m_search, &QLineEdit::textChanged, this, applyFilter);
   connect(m_canvas, &GraphCanvas::layoutFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });
   connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    if (current.isValid()) m_canvas->selectNode(static_cast<size_t>(m_filter->mapToSource(current).row()));
+    if (!current.isValid()) return;
+    const auto node = static_cast<size_t>(m_filter->mapToSource(current).row());
+    m_canvas->selectNode(node);
+    m_inspector->showNode(node);
   });
   buildMenus();
   connect(&m_watcher, &QFutureWatcherBase::finished, this, &MainWindow::onLoadFinished);
@@ -116,6 +147,7 @@ void MainWindow::onLoadFinished() {
   m_model = std::make_shared<const Model>(std::move(*result).value());
   m_nodes->setModel(m_model);
   m_canvas->setGraph(std::shared_ptr<const Graph>(m_model, &m_model->graph));
+  m_inspector->setModel(m_model);
   m_table->resizeColumnsToContents();
   m_table->setColumnWidth(NodeTableModel::kName, std::min(m_table->columnWidth(NodeTableModel::kName), width() * 2 / 5));
   ModelSummary s = summarizeModel(*m_model);

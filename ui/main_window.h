@@ -13,11 +13,13 @@ class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
 class QLineEdit;
+class QCheckBox;
 
 namespace flowscope {
 
 class NodeTableModel;
 class GraphCanvas;
+class InspectorPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -33,6 +35,7 @@ class MainWindow : public QMainWindow {
   /// True while a load is in flight.
   bool isLoading() const;
   GraphCanvas* canvas() const { return m_canvas; }
+  InspectorPanel* inspector() const { return m_inspector; }
 
  signals:
   void modelLoaded();
@@ -55,6 +58,8 @@ class MainWindow : public QMainWindow {
   QLineEdit* m_search;
   QLabel* m_header;
   GraphCanvas* m_canvas;
+  InspectorPanel* m_inspector;
+  QCheckBox* m_regex;
   QMenu* m_recentMenu = nullptr;
   QFutureWatcher<std::shared_ptr<Expected<Model>>> m_watcher;
   QString m_loadingPath;

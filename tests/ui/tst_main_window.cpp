@@ -5,7 +5,12 @@
 #include <QTableView>
 #include <QtTest>
 
+#include <QCheckBox>
+#include <QLineEdit>
+
+#include "canvas/graph_canvas.h"
 #include "main_window.h"
+#include "panels/inspector_panel.h"
 #include "models/node_table_model.h"
 
 using namespace flowscope;
@@ -30,6 +35,33 @@ class TestMainWindow : public QObject {
     QVERIFY(table);
     QCOMPARE(table->model()->rowCount(), 7);
     QVERIFY(window.windowTitle().contains("small_mlp.pbtxt"));
+  }
+
+  void searchSelectInspect() {
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
+    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt");
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(ready.count() > 0 || ready.wait(10000));
+    auto* table = window.findChild<QTableView*>();
+    auto* search = window.findChild<QLineEdit*>();
+    auto* regex = window.findChild<QCheckBox*>();
+    QVERIFY(table && search && regex);
+    search->setText("MatMul");  // by op
+    QCOMPARE(table->model()->rowCount(), 1);
+    regex->setChecked(true);
+    search->setText("^(x|Relu)$");  // a regular expression over names and ops
+    QCOMPARE(table->model()->rowCount(), 2);
+    search->setText("MatMul");
+    table->setCurrentIndex(table->model()->index(0, 0));
+    // The canvas selects the node, the inspector shows its op, doc line, inputs with dtype and shape.
+    QVERIFY(window.canvas()->selectedItem() >= 0);
+    const QString text = window.inspector()->toPlainText();
+    QVERIFY2(text.contains("MatMul") && text.contains("float32"), qPrintable(text));
+    QVERIFY2(text.contains("Inputs") && text.contains("transpose_a"), qPrintable(text));
   }
 
   void failureIsShownNotFatal() {

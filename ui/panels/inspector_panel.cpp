@@ -1,0 +1,100 @@
+// Inspector rendering (rich text).
+#include "panels/inspector_panel.h"
+
+#include <map>
+
+#include "layout/scope_tree.h"
+#include "ops/op_registry.h"
+
+namespace flowscope {
+namespace {
+
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+QString tensorText(const TensorInfo* info) {
+  if (!info) return "?";
+  return esc(std::string(dtypeName(info->dtype)) + " " + info->shape.toString());
+}
+
+void collectFunctions(const AttrValue& v, std::vector<std::string>& out) {
+  if (v.kind() == AttrValue::Kind::kFunc) out.push_back(v.func().name);
+  if (v.kind() == AttrValue::Kind::kList)
+    for (const auto& f : v.list().func) out.push_back(f.name);
+}
+
+}  // namespace
+
+InspectorPanel::InspectorPanel(QWidget* parent) : QTextBrowser(parent) {
+  setOpenLinks(false);
+  setPlaceholderText(tr("Select a node or group on the canvas or in the node list."));
+}
+
+void InspectorPanel::setModel(std::shared_ptr<const Model> model) {
+  m_model = std::move(model);
+  m_shapes = m_model ? inferShapes(m_model->graph) : GraphShapes{};
+  clear();
+}
+
+void InspectorPanel::clearSelection() { clear(); }
+
+void InspectorPanel::showNode(size_t index) {
+  if (!m_model || index >= m_model->graph.size()) return;
+  const Graph& g = m_model->graph;
+  const Node& n = g.node(index);
+  const OpSchema* schema = OpRegistry::global().find(n.op);
+  QString html = "<h3>" + esc(n.name) + "</h3>";
+  html += "<p><b>" + esc(n.op) + "</b> &mdash; " + esc(std::string(categoryName(OpRegistry::global().categoryOf(n.op, &g.library))));
+  if (schema && !schema->def.summary.empty()) html += "<br><i>" + esc(schema->def.summary) + "</i>";
+  else if (g.library.find(n.op)) html += "<br><i>calls the library function " + esc(n.op) + "</i>";
+  else if (!schema) html += "<br><i>an op Flowscope does not know: shown, not run</i>";
+  html += "</p>";
+  if (!n.device.empty()) html += "<p>device: " + esc(n.device) + "</p>";
+  html += "<h4>Inputs</h4><ul>";
+  for (const auto& in : n.inputs) {
+    int64_t p = g.find(in.node);
+    html += "<li>" + esc(in.toString()) + ": " + tensorText(p >= 0 ? m_shapes.find(static_cast<size_t>(p), in.index) : nullptr) + "</li>";
+  }
+  for (const auto& c : n.controlInputs) html += "<li>^" + esc(c) + " (control)</li>";
+  html += "</ul><h4>Outputs</h4><ul>";
+  if (index < m_shapes.outputs.size())
+    for (size_t k = 0; k < m_shapes.outputs[index].size(); ++k)
+      html += "<li>" + esc(n.name) + ":" + QString::number(k) + ": " + tensorText(&m_shapes.outputs[index][k]) + "</li>";
+  html += "</ul><h4>Attributes</h4><table>";
+  std::vector<std::string> functions;
+  for (const auto& [key, value] : n.attrs) {
+    collectFunctions(value, functions);
+    std::string text = value.kind() == AttrValue::Kind::kTensor ? value.tensor().preview(16) : value.toString();
+    html += "<tr><td><b>" + esc(key) + "</b></td><td>" + esc(text.size() > 400 ? text.substr(0, 400) + "..." : text) + "</td></tr>";
+  }
+  html += "</table>";
+  if (g.library.find(n.op)) functions.push_back(n.op);
+  if (!functions.empty()) {
+    html += "<h4>Calls</h4><ul>";
+    for (const auto& f : functions) {
+      const FunctionDef* def = g.library.find(f);
+      html += "<li>" + esc(f) + (def && def->body ? " (" + QString::number(def->body->size()) + " nodes)" : QString(" (not in the library)")) + "</li>";
+    }
+    html += "</ul>";
+  }
+  setHtml(html);
+}
+
+void InspectorPanel::showGroup(const ScopeTree& tree, int group) {
+  if (!m_model || group < 0) return;
+  const ScopeGroup& sg = tree.group(group);
+  std::map<std::string, size_t> ops;
+  std::vector<int> work{group};
+  while (!work.empty()) {
+    const ScopeGroup& w = tree.group(work.back());
+    work.pop_back();
+    for (size_t n : w.nodes) ++ops[m_model->graph.node(n).op];
+    work.insert(work.end(), w.groups.begin(), w.groups.end());
+  }
+  QString html = "<h3>" + esc(sg.path.empty() ? std::string("(root)") : sg.path) + "</h3><p>name scope, " +
+                 QString::number(sg.totalNodes) + " nodes in " + QString::number(sg.groups.size()) + " sub-scopes and " +
+                 QString::number(sg.nodes.size()) + " direct nodes. Double-click to expand or collapse.</p><h4>Ops</h4><table>";
+  for (const auto& [op, count] : ops) html += "<tr><td>" + esc(op) + "</td><td align=right>" + QString::number(count) + "</td></tr>";
+  setHtml(html + "</table>");
+}
+
+}  // namespace flowscope
