@@ -15,6 +15,7 @@
 #include <QStatusBar>
 #include <QCheckBox>
 #include <QDockWidget>
+#include <QTabWidget>
 #include <QHBoxLayout>
 #include <QRegularExpression>
 #include <QTableView>
@@ -25,6 +26,7 @@
 #include "io/model_summary.h"
 #include "canvas/graph_canvas.h"
 #include "panels/inspector_panel.h"
+#include "panels/pass_stepper.h"
 #include "models/node_table_model.h"
 
 namespace flowscope {
@@ -32,7 +34,8 @@ namespace flowscope {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_nodes(new NodeTableModel(this)), m_filter(new QSortFilterProxyModel(this)),
       m_table(new QTableView(this)), m_search(new QLineEdit(this)), m_header(new QLabel(this)), m_canvas(new GraphCanvas(this)),
-      m_inspector(new InspectorPanel(this)), m_regex(new QCheckBox(this)) {
+      m_inspector(new InspectorPanel(this)), m_regex(new QCheckBox(this)), m_tabs(new QTabWidget(this)),
+      m_stepper(new PassStepper(this)) {
   setWindowTitle(tr("Flowscope"));
   setAcceptDrops(true);
   m_filter->setSourceModel(m_nodes);
@@ -57,8 +60,17 @@ MainWindow::MainWindow(QWidget* parent)
   auto* layout = new QVBoxLayout(central);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(m_header);
-  layout->addWidget(m_canvas, 1);
+  m_tabs->addTab(m_canvas, tr("Graph"));
+  m_tabs->addTab(m_stepper, tr("Passes"));
+  layout->addWidget(m_tabs, 1);
   setCentralWidget(central);
+  connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
+    // The pass stepper optimizes the open graph the first time it is shown.
+    if (m_tabs->widget(tab) == m_stepper && m_model && m_stepperModel != m_model) {
+      m_stepperModel = m_model;
+      m_stepper->optimize(m_model);
+    }
+  });
   auto* listPanel = new QWidget(this);
   auto* listLayout = new QVBoxLayout(listPanel);
   auto* searchRow = new QHBoxLayout();
@@ -148,6 +160,10 @@ void MainWindow::onLoadFinished() {
   m_nodes->setModel(m_model);
   m_canvas->setGraph(std::shared_ptr<const Graph>(m_model, &m_model->graph));
   m_inspector->setModel(m_model);
+  if (m_tabs->currentWidget() == m_stepper) {
+    m_stepperModel = m_model;
+    m_stepper->optimize(m_model);
+  }
   m_table->resizeColumnsToContents();
   m_table->setColumnWidth(NodeTableModel::kName, std::min(m_table->columnWidth(NodeTableModel::kName), width() * 2 / 5));
   ModelSummary s = summarizeModel(*m_model);

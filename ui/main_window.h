@@ -14,12 +14,14 @@ class QSortFilterProxyModel;
 class QTableView;
 class QLineEdit;
 class QCheckBox;
+class QTabWidget;
 
 namespace flowscope {
 
 class NodeTableModel;
 class GraphCanvas;
 class InspectorPanel;
+class PassStepper;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -36,6 +38,8 @@ class MainWindow : public QMainWindow {
   bool isLoading() const;
   GraphCanvas* canvas() const { return m_canvas; }
   InspectorPanel* inspector() const { return m_inspector; }
+  PassStepper* passStepper() const { return m_stepper; }
+  QTabWidget* tabs() const { return m_tabs; }
 
  signals:
   void modelLoaded();
@@ -60,6 +64,9 @@ class MainWindow : public QMainWindow {
   GraphCanvas* m_canvas;
   InspectorPanel* m_inspector;
   QCheckBox* m_regex;
+  QTabWidget* m_tabs;
+  PassStepper* m_stepper;
+  std::shared_ptr<const Model> m_stepperModel;
   QMenu* m_recentMenu = nullptr;
   QFutureWatcher<std::shared_ptr<Expected<Model>>> m_watcher;
   QString m_loadingPath;

@@ -2,6 +2,7 @@
 #include "canvas/graph_canvas.h"
 
 #include <QKeyEvent>
+#include <QResizeEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
@@ -22,6 +23,7 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent), m_theme(&Theme::nam
     }
     m_scene = *result;
     m_selected = -1;
+    applyNodeColors();
     if (m_fitOnReady) fitToView();
     m_fitOnReady = false;
     update();
@@ -37,6 +39,7 @@ void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph) {
   m_scene.reset();
   m_expanded.clear();
   m_fitOnReady = true;
+  m_autoFit = true;
   relayout();
 }
 
@@ -83,12 +86,36 @@ void GraphCanvas::setOverlay(SceneOverlay overlay) {
   update();
 }
 
+void GraphCanvas::setNodeColors(std::vector<std::pair<size_t, QColor>> colors) {
+  m_nodeColors = std::move(colors);
+  applyNodeColors();
+  update();
+}
+
+void GraphCanvas::applyNodeColors() {
+  if (!m_scene) return;
+  m_overlay.itemFill.assign(m_scene->items.size(), QColor());
+  for (const auto& [node, color] : m_nodeColors)
+    if (node < m_scene->itemOfNode.size() && m_scene->itemOfNode[node] >= 0)
+      m_overlay.itemFill[static_cast<size_t>(m_scene->itemOfNode[node])] = color;
+}
+
+void GraphCanvas::setView(double zoom, QPointF topLeft) {
+  if (zoom == m_scale && topLeft == m_offset) return;
+  m_scale = zoom;
+  m_offset = topLeft;
+  update();
+}
+
+void GraphCanvas::notifyView() { emit viewChanged(m_scale, m_offset); }
+
 void GraphCanvas::fitToView() {
   if (!m_scene || width() < 10) return;
   const Rect& b = m_scene->bounds;
   m_scale = std::clamp(std::min(width() / b.w, height() / b.h), 0.01, 2.0);
   m_offset = QPointF(b.x + b.w / 2 - width() / (2 * m_scale), b.y + b.h / 2 - height() / (2 * m_scale));
   update();
+  notifyView();
 }
 
 void GraphCanvas::selectNode(size_t node) {
@@ -108,6 +135,7 @@ void GraphCanvas::zoomAt(const QPointF& widget, double factor) {
   m_scale = std::clamp(m_scale * factor, 0.005, 8.0);
   m_offset = anchor - widget / m_scale;
   update();
+  notifyView();
 }
 
 void GraphCanvas::paintEvent(QPaintEvent*) {
@@ -125,7 +153,12 @@ void GraphCanvas::paintEvent(QPaintEvent*) {
   paintScene(painter, *m_scene, QRectF(m_offset, QSizeF(width() / m_scale, height() / m_scale)), m_scale, *m_theme, &overlay);
 }
 
+void GraphCanvas::resizeEvent(QResizeEvent*) {
+  if (m_autoFit) fitToView();
+}
+
 void GraphCanvas::wheelEvent(QWheelEvent* event) {
+  m_autoFit = false;
   zoomAt(event->position(), std::pow(1.0015, event->angleDelta().y()));
   event->accept();
 }
@@ -141,8 +174,10 @@ void GraphCanvas::mouseMoveEvent(QMouseEvent* event) {
   if (!(event->buttons() & Qt::LeftButton)) return;
   if ((event->pos() - m_dragStart).manhattanLength() > 3) m_dragging = true;
   if (m_dragging) {
+    m_autoFit = false;
     m_offset = m_offsetAtDrag - QPointF(event->pos() - m_dragStart) / m_scale;
     update();
+    notifyView();
   }
 }
 
@@ -164,16 +199,17 @@ void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
 
 void GraphCanvas::keyPressEvent(QKeyEvent* event) {
   const double step = 80 / m_scale;
+  m_autoFit = event->key() == Qt::Key_0 || event->key() == Qt::Key_F;
   switch (event->key()) {
     case Qt::Key_Plus:
     case Qt::Key_Equal: zoomAt(rect().center(), 1.25); break;
     case Qt::Key_Minus: zoomAt(rect().center(), 0.8); break;
     case Qt::Key_0:
     case Qt::Key_F: fitToView(); break;
-    case Qt::Key_Left: m_offset.rx() -= step; update(); break;
-    case Qt::Key_Right: m_offset.rx() += step; update(); break;
-    case Qt::Key_Up: m_offset.ry() -= step; update(); break;
-    case Qt::Key_Down: m_offset.ry() += step; update(); break;
+    case Qt::Key_Left: m_offset.rx() -= step; update(); notifyView(); break;
+    case Qt::Key_Right: m_offset.rx() += step; update(); notifyView(); break;
+    case Qt::Key_Up: m_offset.ry() -= step; update(); notifyView(); break;
+    case Qt::Key_Down: m_offset.ry() += step; update(); notifyView(); break;
     case Qt::Key_Return:
     case Qt::Key_Enter:
       if (m_scene && m_selected >= 0 && m_scene->items[static_cast<size_t>(m_selected)].kind == SceneItem::Kind::kGroup)

@@ -34,6 +34,11 @@ class GraphCanvas : public QWidget {
   void setTheme(const QString& name);
   const Theme& theme() const { return *m_theme; }
   void setOverlay(SceneOverlay overlay);
+  /// Colours graph nodes (and the collapsed groups that show them); kept across relayouts.
+  void setNodeColors(std::vector<std::pair<size_t, QColor>> colors);
+  /// The view: zoom and the scene point at the top-left corner (for synchronized canvases).
+  void setView(double zoom, QPointF topLeft);
+  QPointF topLeft() const { return m_offset; }
   void fitToView();
   double zoom() const { return m_scale; }
   /// Selects the item showing this graph node (its node, or the collapsed group holding it).
@@ -44,6 +49,7 @@ class GraphCanvas : public QWidget {
   void sceneReady();
   void itemSelected(int item);
   void layoutFailed(const QString& message);
+  void viewChanged(double zoom, QPointF topLeft);
 
  protected:
   void paintEvent(QPaintEvent*) override;
@@ -53,11 +59,14 @@ class GraphCanvas : public QWidget {
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void relayout();
   QPointF toScene(const QPointF& widget) const;
   void zoomAt(const QPointF& widget, double factor);
+  void applyNodeColors();
+  void notifyView();
 
   std::shared_ptr<GraphLayout> m_layout;
   std::shared_ptr<const Scene> m_scene;
@@ -65,8 +74,10 @@ class GraphCanvas : public QWidget {
   QFutureWatcher<Expected<std::shared_ptr<const Scene>>> m_watcher;
   uint64_t m_job = 0, m_pendingJob = 0;
   bool m_fitOnReady = true;
+  bool m_autoFit = true;  // follow the widget's size until the user pans or zooms
   const Theme* m_theme;
   SceneOverlay m_overlay;
+  std::vector<std::pair<size_t, QColor>> m_nodeColors;
   int m_selected = -1;
   double m_scale = 1;
   QPointF m_offset;  // scene point at the widget's top-left

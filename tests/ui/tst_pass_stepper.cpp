@@ -1,0 +1,77 @@
+// The pass stepper: the pipeline runs in the background, every pass is listed, and stepping to a pass shows before
+// and after with the diff colours on the right nodes.
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QtTest>
+
+#include "canvas/graph_canvas.h"
+#include "io/loader.h"
+#include "panels/pass_stepper.h"
+
+using namespace flowscope;
+
+class TestPassStepper : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void stepsThroughPassesWithDiffColours() {
+    auto loaded = loadModel(std::string(FLOWSCOPE_TEST_DATA) + "/passes/fusion.pbtxt");
+    QVERIFY(loaded.hasValue());
+    auto model = std::make_shared<const Model>(std::move(loaded).value());
+    PassStepper stepper;
+    stepper.resize(1400, 800);
+    QSignalSpy done(&stepper, &PassStepper::optimized);
+    stepper.optimize(model);
+    QVERIFY(done.wait(20000));
+    const PipelineResult* result = stepper.result();
+    QVERIFY(result && !result->traces.empty());
+    QCOMPARE(stepper.findChild<QTableWidget*>()->rowCount(), static_cast<int>(result->traces.size()));
+    // The remapper replaces the Relu by a _FusedConv2D of the same name (changed) and drops the Conv2D (removed).
+    int remap = -1;
+    for (size_t i = 0; i < result->traces.size(); ++i)
+      if (result->traces[i].pass == "remapper" && result->traces[i].changed && remap < 0) remap = static_cast<int>(i);
+    QVERIFY(remap >= 0);
+    QSignalSpy beforeReady(stepper.before(), &GraphCanvas::sceneReady);
+    QSignalSpy afterReady(stepper.after(), &GraphCanvas::sceneReady);
+    stepper.showPass(remap);
+    QVERIFY(beforeReady.count() > 0 || beforeReady.wait(10000));
+    QVERIFY(afterReady.count() > 0 || afterReady.wait(10000));
+    QCOMPARE(stepper.currentPass(), remap);
+    // Read the overlay through a render: the fused node's box is amber, the removed conv's box red.
+    const Graph& after = stepper.after()->layout()->graph();
+    const Graph& before = stepper.before()->layout()->graph();
+    QVERIFY(after.findNode("conv_relu") && after.findNode("conv_relu")->op == "_FusedConv2D");
+    QVERIFY(before.findNode("conv") && !after.findNode("conv"));
+    auto pixelAt = [](GraphCanvas* canvas, const std::string& name) {
+      auto scene = canvas->scene();
+      const Rect& r = scene->items[static_cast<size_t>(scene->itemOfNode[static_cast<size_t>(canvas->layout()->graph().find(name))])].rect;
+      QImage image = canvas->grab().toImage();  // first: showing may resize, and the view follows the size
+      const double zoom = canvas->zoom();
+      const QPointF tl = canvas->topLeft();
+      // Sample just inside the box's left edge, away from the label.
+      return QColor(image.pixel(static_cast<int>((r.x + 3 - tl.x()) * zoom) + 2, static_cast<int>((r.y + r.h / 2 - tl.y()) * zoom)));
+    };
+    QCOMPARE(pixelAt(stepper.after(), "conv_relu"), PassStepper::changedColor());
+    QCOMPARE(pixelAt(stepper.before(), "conv"), PassStepper::removedColor());
+    if (qEnvironmentVariableIsSet("FLOWSCOPE_SAVE_SCREENSHOTS")) stepper.grab().save(qEnvironmentVariable("FLOWSCOPE_SAVE_SCREENSHOTS") + "/pass-stepper.png");
+    // Both views follow each other.
+    stepper.after()->setView(0.8, QPointF(10, 20));
+    stepper.after()->fitToView();
+    QCOMPARE(stepper.before()->zoom(), stepper.after()->zoom());
+    QCOMPARE(stepper.before()->topLeft(), stepper.after()->topLeft());
+  }
+
+  void cancelStops() {
+    auto loaded = loadModel(std::string(FLOWSCOPE_TEST_DATA) + "/passes/fusion.pbtxt");
+    auto model = std::make_shared<const Model>(std::move(loaded).value());
+    PassStepper stepper;
+    QSignalSpy failed(&stepper, &PassStepper::failed);
+    QSignalSpy done(&stepper, &PassStepper::optimized);
+    stepper.optimize(model);
+    stepper.cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(failed.count() + done.count() == 1, 20000);  // a tiny graph may finish before the cancel lands
+  }
+};
+
+QTEST_MAIN(TestPassStepper)
+#include "tst_pass_stepper.moc"
