@@ -27,6 +27,8 @@
 #include "canvas/graph_canvas.h"
 #include "panels/inspector_panel.h"
 #include "panels/pass_stepper.h"
+#include "panels/profile_panel.h"
+#include "canvas/scene_painter.h"
 #include "models/node_table_model.h"
 
 namespace flowscope {
@@ -35,9 +37,11 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_nodes(new NodeTableModel(this)), m_filter(new QSortFilterProxyModel(this)),
       m_table(new QTableView(this)), m_search(new QLineEdit(this)), m_header(new QLabel(this)), m_canvas(new GraphCanvas(this)),
       m_inspector(new InspectorPanel(this)), m_regex(new QCheckBox(this)), m_tabs(new QTabWidget(this)),
-      m_stepper(new PassStepper(this)) {
+      m_stepper(new PassStepper(this)), m_profile(new ProfilePanel(this)) {
   setWindowTitle(tr("Flowscope"));
   setAcceptDrops(true);
+  m_table->setObjectName("nodeTable");
+  m_search->setObjectName("nodeSearch");
   m_filter->setSourceModel(m_nodes);
   m_filter->setFilterKeyColumn(-1);
   m_filter->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -86,12 +90,25 @@ MainWindow::MainWindow(QWidget* parent)
   inspectorDock->setObjectName("inspectorDock");
   inspectorDock->setWidget(m_inspector);
   addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
+  auto* profileDock = new QDockWidget(tr("Profile"), this);
+  profileDock->setObjectName("profileDock");
+  profileDock->setWidget(m_profile);
+  addDockWidget(Qt::BottomDockWidgetArea, profileDock);
+  connect(m_profile, &ProfilePanel::nodeTimesReady, m_canvas, &GraphCanvas::setNodeTimes);
+  connect(m_profile, &ProfilePanel::nodeClicked, this, [this](size_t node) {
+    m_canvas->selectNode(node);
+    m_inspector->showNode(node);
+  });
   connect(m_canvas, &GraphCanvas::itemSelected, this, [this](int item) {
     auto scene = m_canvas->scene();
     if (!scene || item < 0) return m_inspector->clearSelection();
     const SceneItem& it = scene->items[static_cast<size_t>(item)];
-    if (it.kind == SceneItem::Kind::kNode) m_inspector->showNode(static_cast<size_t>(it.id));
-    else m_inspector->showGroup(m_canvas->layout()->tree(), static_cast<int>(it.id));
+    if (it.kind == SceneItem::Kind::kNode) {
+      m_inspector->showNode(static_cast<size_t>(it.id));
+      m_profile->highlightNode(static_cast<size_t>(it.id));
+    } else {
+      m_inspector->showGroup(m_canvas->layout()->tree(), static_cast<int>(it.id));
+    }
   });
   m_regex->setText(tr("Regex"));
   m_regex->setToolTip(tr("Match names, ops and categories with a regular expression"));
@@ -111,6 +128,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_inspector->showNode(node);
   });
   buildMenus();
+  buildViewMenu();
+  restoreState(QSettings().value("window/state").toByteArray());
   connect(&m_watcher, &QFutureWatcherBase::finished, this, &MainWindow::onLoadFinished);
 
   QSettings settings;
@@ -134,7 +153,64 @@ void MainWindow::buildMenus() {
   m_recentMenu = file->addMenu(tr("Open &Recent"));
   rebuildRecentMenu();
   file->addSeparator();
+  file->addAction(tr("Export graph as &PNG..."), this, [this] { exportCanvas("png"); });
+  file->addAction(tr("Export graph as S&VG..."), this, [this] { exportCanvas("svg"); });
+  file->addAction(tr("Export profile as Chrome &trace..."), this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome trace"), {}, tr("Chrome trace (*.json)"));
+    if (path.isEmpty()) return;
+    Status s = m_profile->exportChromeTrace(path);
+    statusBar()->showMessage(s ? tr("Wrote %1").arg(path) : QString::fromStdString(s.message()));
+  });
+  file->addAction(tr("&Import Chrome trace..."), this, [this] {
+    QString path = QFileDialog::getOpenFileName(this, tr("Import Chrome trace"), {}, tr("Chrome trace (*.json)"));
+    if (path.isEmpty()) return;
+    Status s = m_profile->importChromeTrace(path);
+    statusBar()->showMessage(s ? tr("Imported %1").arg(path) : QString::fromStdString(s.message()));
+  });
+  file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+void MainWindow::buildViewMenu() {
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("&Fit to window"), QKeySequence(Qt::Key_F), m_canvas, &GraphCanvas::fitToView);
+  view->addAction(tr("&Expand all groups"), m_canvas, &GraphCanvas::expandAll);
+  view->addAction(tr("&Collapse all groups"), m_canvas, &GraphCanvas::collapseAll);
+  view->addSeparator();
+  auto* dark = view->addAction(tr("&Dark theme"));
+  dark->setCheckable(true);
+  dark->setChecked(QSettings().value("view/theme").toString() == "dark");
+  m_canvas->setTheme(dark->isChecked() ? "dark" : "light");
+  connect(dark, &QAction::toggled, this, [this](bool on) {
+    setTheme(on ? "dark" : "light");
+  });
+}
+
+void MainWindow::setTheme(const QString& name) {
+  m_canvas->setTheme(name);
+  m_stepper->before()->setTheme(name);
+  m_stepper->after()->setTheme(name);
+  QSettings().setValue("view/theme", name);
+}
+
+Status MainWindow::exportCanvas(const QString& path) const {
+  auto scene = m_canvas->scene();
+  if (!scene) return invalidArgument("no graph is shown");
+  if (path.endsWith(".svg", Qt::CaseInsensitive))
+    return writeSceneSvg(*scene, path, m_canvas->theme()) ? Status::ok() : invalidArgument("cannot write " + path.toStdString());
+  const Rect& b = scene->bounds;  // about 1.5 px per scene unit, capped
+  const double scale = std::min(1.5, 8000.0 / std::max(b.w, b.h));
+  QImage image = renderScene(*scene, std::max(64, static_cast<int>(b.w * scale)), std::max(64, static_cast<int>(b.h * scale)), m_canvas->theme());
+  return image.save(path) ? Status::ok() : invalidArgument("cannot write " + path.toStdString());
+}
+
+void MainWindow::exportCanvas(const char* format) {
+  QString filter = QString("%1 (*.%2)").arg(QString(format).toUpper(), format);
+  QString path = QFileDialog::getSaveFileName(this, tr("Export graph"), {}, filter);
+  if (path.isEmpty()) return;
+  if (!path.endsWith(QString(".") + format)) path += QString(".") + format;
+  Status s = exportCanvas(path);
+  statusBar()->showMessage(s ? tr("Wrote %1").arg(path) : QString::fromStdString(s.message()));
 }
 
 bool MainWindow::isLoading() const { return m_watcher.isRunning(); }
@@ -160,6 +236,7 @@ void MainWindow::onLoadFinished() {
   m_nodes->setModel(m_model);
   m_canvas->setGraph(std::shared_ptr<const Graph>(m_model, &m_model->graph));
   m_inspector->setModel(m_model);
+  m_profile->setModel(m_model);
   if (m_tabs->currentWidget() == m_stepper) {
     m_stepperModel = m_model;
     m_stepper->optimize(m_model);
@@ -208,6 +285,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
   QSettings().setValue("window/geometry", saveGeometry());
+  QSettings().setValue("window/state", saveState());
   QMainWindow::closeEvent(event);
 }
 

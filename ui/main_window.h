@@ -22,6 +22,7 @@ class NodeTableModel;
 class GraphCanvas;
 class InspectorPanel;
 class PassStepper;
+class ProfilePanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -40,6 +41,10 @@ class MainWindow : public QMainWindow {
   InspectorPanel* inspector() const { return m_inspector; }
   PassStepper* passStepper() const { return m_stepper; }
   QTabWidget* tabs() const { return m_tabs; }
+  ProfilePanel* profilePanel() const { return m_profile; }
+  /// Writes the whole graph as PNG or SVG (by the extension).
+  Status exportCanvas(const QString& path) const;
+  void setTheme(const QString& name);
 
  signals:
   void modelLoaded();
@@ -52,6 +57,8 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildMenus();
+  void buildViewMenu();
+  void exportCanvas(const char* format);
   void onLoadFinished();
   void rememberRecent(const QString& path);
   void rebuildRecentMenu();
@@ -66,6 +73,7 @@ class MainWindow : public QMainWindow {
   QCheckBox* m_regex;
   QTabWidget* m_tabs;
   PassStepper* m_stepper;
+  ProfilePanel* m_profile;
   std::shared_ptr<const Model> m_stepperModel;
   QMenu* m_recentMenu = nullptr;
   QFutureWatcher<std::shared_ptr<Expected<Model>>> m_watcher;

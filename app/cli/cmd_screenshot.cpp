@@ -1,7 +1,6 @@
 // `flowscope screenshot FILE --out PNG`: renders the graph canvas without a display (Qt's offscreen platform).
 #include <QGuiApplication>
 #include <QImage>
-#include <QPainter>
 #include <cstdio>
 #include <memory>
 
@@ -67,23 +66,13 @@ int runScreenshot(const Args& args) {
   }
   auto scene = layout.build(expanded);
   if (!scene) return fail(scene.status().message(), kExitBadInput);
-  const Rect& b = (*scene)->bounds;
-  const double margin = 16;
-  const double scale = std::min((width - 2 * margin) / b.w, (height - 2 * margin) / b.h);
-  QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
   const Theme& colours = Theme::named(QString::fromStdString(theme));
-  image.fill(colours.background);
-  QPainter painter(&image);
-  painter.translate((width - b.w * scale) / 2, (height - b.h * scale) / 2);
-  painter.scale(scale, scale);
-  painter.translate(-b.x, -b.y);
-  PaintStats stats = paintScene(painter, **scene, QRectF(b.x, b.y, b.w, b.h), scale, colours);
-  painter.end();
+  PaintStats stats;
+  QImage image = renderScene(**scene, width, height, colours, nullptr, &stats);
   if (!image.save(QString::fromStdString(out))) return fail("cannot write " + out, kExitBadInput);
   size_t groups = 0;
   for (const auto& item : (*scene)->items) groups += item.kind == SceneItem::Kind::kGroup;
-  std::printf("%s: %dx%d, %zu items (%zu groups), %zu edges drawn, zoom %.3f\n", out.c_str(), width, height, stats.items, groups,
-              stats.edges, scale);
+  std::printf("%s: %dx%d, %zu items (%zu groups), %zu edges drawn\n", out.c_str(), width, height, stats.items, groups, stats.edges);
   return kExitOk;
 }
 

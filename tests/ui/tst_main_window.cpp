@@ -11,6 +11,9 @@
 #include "canvas/graph_canvas.h"
 #include "main_window.h"
 #include "panels/inspector_panel.h"
+#include "panels/profile_panel.h"
+#include "panels/timeline_view.h"
+#include "models/op_stats_model.h"
 #include "models/node_table_model.h"
 
 using namespace flowscope;
@@ -31,7 +34,7 @@ class TestMainWindow : public QObject {
     window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt");
     QVERIFY(loaded.wait(10000));
     QVERIFY(window.model());
-    auto* table = window.findChild<QTableView*>();
+    auto* table = window.findChild<QTableView*>("nodeTable");
     QVERIFY(table);
     QCOMPARE(table->model()->rowCount(), 7);
     QVERIFY(window.windowTitle().contains("small_mlp.pbtxt"));
@@ -46,8 +49,8 @@ class TestMainWindow : public QObject {
     window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt");
     QVERIFY(loaded.wait(10000));
     QVERIFY(ready.count() > 0 || ready.wait(10000));
-    auto* table = window.findChild<QTableView*>();
-    auto* search = window.findChild<QLineEdit*>();
+    auto* table = window.findChild<QTableView*>("nodeTable");
+    auto* search = window.findChild<QLineEdit*>("nodeSearch");
     auto* regex = window.findChild<QCheckBox*>();
     QVERIFY(table && search && regex);
     search->setText("MatMul");  // by op
@@ -62,6 +65,53 @@ class TestMainWindow : public QObject {
     const QString text = window.inspector()->toPlainText();
     QVERIFY2(text.contains("MatMul") && text.contains("float32"), qPrintable(text));
     QVERIFY2(text.contains("Inputs") && text.contains("transpose_a"), qPrintable(text));
+  }
+
+  void profileOverlayTimelineExports() {
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
+    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt");
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(ready.count() > 0 || ready.wait(10000));
+    ProfilePanel* panel = window.profilePanel();
+    QSignalSpy profiled(panel, &ProfilePanel::profiled);
+    panel->profile(3);
+    QVERIFY(profiled.wait(20000));
+    QAbstractItemModelTester tester(panel->opStats(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(panel->opStats()->rowCount() >= 4);
+    const auto matmul = static_cast<size_t>(window.model()->graph.find("dense/MatMul"));
+    QVERIFY(panel->nodeSeconds()[matmul] > 0);
+    // The heat overlay: the slowest item is drawn in the hottest colour.
+    QVERIFY(GraphCanvas::heatColor(1.0) != GraphCanvas::heatColor(0.0));
+    // Timeline: one event per node per run, and clicking one selects its node on the canvas.
+    TimelineView* timeline = panel->timeline();
+    QCOMPARE(timeline->events().size(), size_t(3 * 6));
+    timeline->resize(800, 120);
+    int index = 0;
+    for (size_t i = 0; i < timeline->events().size(); ++i)
+      if (timeline->events()[i].name == "dense/MatMul") index = static_cast<int>(i);
+    QSignalSpy clicked(panel, &ProfilePanel::nodeClicked);
+    QTest::mouseClick(timeline, Qt::LeftButton, Qt::NoModifier, timeline->eventRect(index).center().toPoint());
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.first().first().value<size_t>(), matmul);
+    QCOMPARE(window.canvas()->selectedItem(), static_cast<int>(window.canvas()->scene()->itemOfNode[matmul]));
+    // Chrome trace out and back in.
+    QTemporaryDir dir;
+    QVERIFY(panel->exportChromeTrace(dir.filePath("trace.json")).isOk());
+    QVERIFY(panel->importChromeTrace(dir.filePath("trace.json")).isOk());
+    QCOMPARE(panel->timeline()->events().size(), size_t(18));
+    // Exports and theme.
+    QVERIFY(window.exportCanvas(dir.filePath("graph.png")).isOk());
+    QVERIFY(window.exportCanvas(dir.filePath("graph.svg")).isOk());
+    QVERIFY(QImage(dir.filePath("graph.png")).width() > 64);
+    QFile svg(dir.filePath("graph.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly) && svg.readAll().contains("<svg"));
+    window.setTheme("dark");
+    QCOMPARE(window.canvas()->theme().name, QString("dark"));
+    window.setTheme("light");
   }
 
   void failureIsShownNotFatal() {

@@ -36,6 +36,11 @@ class GraphCanvas : public QWidget {
   void setOverlay(SceneOverlay overlay);
   /// Colours graph nodes (and the collapsed groups that show them); kept across relayouts.
   void setNodeColors(std::vector<std::pair<size_t, QColor>> colors);
+  /// A timing overlay: seconds per graph node (empty: none). Each visible item (a node, or a collapsed group
+  /// summing its nodes) gets a heat colour by its share of the slowest item and a time label.
+  void setNodeTimes(std::vector<double> seconds);
+  /// The heat colour for a fraction of the slowest item's time (0..1).
+  static QColor heatColor(double fraction);
   /// The view: zoom and the scene point at the top-left corner (for synchronized canvases).
   void setView(double zoom, QPointF topLeft);
   QPointF topLeft() const { return m_offset; }
@@ -78,6 +83,7 @@ class GraphCanvas : public QWidget {
   const Theme* m_theme;
   SceneOverlay m_overlay;
   std::vector<std::pair<size_t, QColor>> m_nodeColors;
+  std::vector<double> m_nodeTimes;
   int m_selected = -1;
   double m_scale = 1;
   QPointF m_offset;  // scene point at the widget's top-left

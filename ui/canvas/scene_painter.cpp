@@ -2,6 +2,7 @@
 #include "canvas/scene_painter.h"
 
 #include <QPainterPath>
+#include <QSvgGenerator>
 
 namespace flowscope {
 namespace {
@@ -118,6 +119,40 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
   }
   painter.restore();
   return stats;
+}
+
+}  // namespace flowscope
+
+namespace flowscope {
+
+QImage renderScene(const Scene& scene, int width, int height, const Theme& theme, const SceneOverlay* overlay, PaintStats* stats) {
+  const Rect& b = scene.bounds;
+  const double margin = 16;
+  const double scale = std::min((width - 2 * margin) / b.w, (height - 2 * margin) / b.h);
+  QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
+  image.fill(theme.background);
+  QPainter painter(&image);
+  painter.translate((width - b.w * scale) / 2, (height - b.h * scale) / 2);
+  painter.scale(scale, scale);
+  painter.translate(-b.x, -b.y);
+  PaintStats drawn = paintScene(painter, scene, QRectF(b.x, b.y, b.w, b.h), scale, theme, overlay);
+  if (stats) *stats = drawn;
+  return image;
+}
+
+bool writeSceneSvg(const Scene& scene, const QString& path, const Theme& theme, const SceneOverlay* overlay) {
+  const Rect& b = scene.bounds;
+  QSvgGenerator svg;
+  svg.setFileName(path);
+  svg.setSize(QSize(static_cast<int>(b.w), static_cast<int>(b.h)));
+  svg.setViewBox(QRectF(0, 0, b.w, b.h));
+  svg.setTitle("Flowscope graph");
+  QPainter painter;
+  if (!painter.begin(&svg)) return false;
+  painter.fillRect(QRectF(0, 0, b.w, b.h), theme.background);
+  painter.translate(-b.x, -b.y);
+  paintScene(painter, scene, QRectF(b.x, b.y, b.w, b.h), 1.0, theme, overlay);
+  return painter.end();
 }
 
 }  // namespace flowscope

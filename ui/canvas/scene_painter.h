@@ -2,6 +2,7 @@
 // far out, filled boxes only; in between, boxes and edges; close up, labels, op names and edge labels.
 #pragma once
 
+#include <QImage>
 #include <QPainter>
 #include <QRectF>
 #include <set>
@@ -22,6 +23,12 @@ struct SceneOverlay {
 struct PaintStats {
   size_t items = 0, edges = 0;
 };
+
+/// The whole scene fitted into a `width` x `height` image (headless screenshots, PNG export).
+QImage renderScene(const Scene& scene, int width, int height, const Theme& theme, const SceneOverlay* overlay = nullptr,
+                   PaintStats* stats = nullptr);
+/// The whole scene as SVG (vector export).
+bool writeSceneSvg(const Scene& scene, const QString& path, const Theme& theme, const SceneOverlay* overlay = nullptr);
 
 /// `view` is the visible part of the scene in scene coordinates; `scale` is device pixels per scene unit.
 PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view, double scale, const Theme& theme,

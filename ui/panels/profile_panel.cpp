@@ -1,0 +1,147 @@
+// The profiling panel.
+#include "panels/profile_panel.h"
+
+#include <QFile>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include "exec/run_request.h"
+#include "exec/session.h"
+#include "io/atomic_file.h"
+#include "models/op_stats_model.h"
+#include "panels/timeline_view.h"
+
+namespace flowscope {
+
+ProfilePanel::ProfilePanel(QWidget* parent)
+    : QWidget(parent), m_stats(new OpStatsModel(this)), m_sorted(new QSortFilterProxyModel(this)), m_table(new QTableView(this)),
+      m_timeline(new TimelineView(this)), m_runs(new QSpinBox(this)), m_run(new QPushButton(tr("Profile"), this)),
+      m_cancelButton(new QPushButton(tr("Cancel"), this)), m_status(new QLabel(this)) {
+  m_sorted->setSourceModel(m_stats);
+  m_sorted->setSortRole(Qt::UserRole);
+  m_table->setModel(m_sorted);
+  m_table->setSortingEnabled(true);
+  m_table->sortByColumn(OpStatsModel::kTotal, Qt::DescendingOrder);
+  m_table->verticalHeader()->hide();
+  m_table->horizontalHeader()->setStretchLastSection(true);
+  m_runs->setRange(1, 10000);
+  m_runs->setValue(10);
+  m_runs->setPrefix(tr("runs: "));
+  auto* controls = new QHBoxLayout();
+  controls->addWidget(m_runs);
+  controls->addWidget(m_run);
+  controls->addWidget(m_cancelButton);
+  controls->addWidget(m_status, 1);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(m_table);
+  split->addWidget(m_timeline);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(controls);
+  layout->addWidget(split, 1);
+  m_cancelButton->hide();
+  m_status->setText(tr("Runs the graph on the CPU with random inputs (inputs without a shape get 1 per unknown dim)."));
+  connect(m_run, &QPushButton::clicked, this, [this] { profile(m_runs->value()); });
+  connect(m_cancelButton, &QPushButton::clicked, this, &ProfilePanel::cancel);
+  connect(m_timeline, &TimelineView::nodeClicked, this, [this](const QString& name) {
+    if (!m_model) return;
+    int64_t node = m_model->graph.find(name.toStdString());
+    if (node >= 0) emit nodeClicked(static_cast<size_t>(node));
+  });
+  connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
+    m_run->setEnabled(true);
+    m_cancelButton->hide();
+    auto result = m_watcher.result();
+    if (!result) {
+      m_status->setText(tr("Profiling stopped: %1").arg(QString::fromStdString(result.status().message())));
+      emit failed(QString::fromStdString(result.status().message()));
+      return;
+    }
+    showTrace(*result, m_pendingRuns);
+    emit profiled();
+  });
+}
+
+ProfilePanel::~ProfilePanel() {
+  m_cancelled = true;
+  m_watcher.waitForFinished();
+}
+
+void ProfilePanel::setModel(std::shared_ptr<const Model> model) {
+  m_model = std::move(model);
+  m_trace.reset();
+  m_nodeSeconds.clear();
+  m_stats->setStats({}, 1);
+  m_timeline->setTrace({});
+}
+
+void ProfilePanel::cancel() { m_cancelled = true; }
+
+void ProfilePanel::profile(int runs) {
+  if (!m_model || m_watcher.isRunning()) return;
+  m_cancelled = false;
+  m_pendingRuns = runs;
+  m_run->setEnabled(false);
+  m_cancelButton->show();
+  m_status->setText(tr("Profiling %1 runs...").arg(runs));
+  auto model = m_model;
+  m_watcher.setFuture(QtConcurrent::run([model, runs, this]() -> Expected<std::shared_ptr<Trace>> {
+    FS_ASSIGN_OR_RETURN(RunRequest request, makeRunRequest(*model, RunSpecOptions{}));
+    Session session(model);
+    FS_RETURN_IF_ERROR(session.run(request.feeds, request.fetches).status());  // warm-up: plans, kernels
+    auto trace = std::make_shared<Trace>();
+    for (int r = 0; r < runs; ++r) {
+      if (m_cancelled) return cancelled("profiling was cancelled");
+      FS_RETURN_IF_ERROR(session.run(request.feeds, request.fetches, {}, trace.get(), r).status());
+    }
+    return trace;
+  }));
+}
+
+void ProfilePanel::showTrace(std::shared_ptr<const Trace> trace, int runs) {
+  m_trace = std::move(trace);
+  m_stats->setStats(m_trace->byOp(), runs);
+  m_timeline->setTrace(m_trace->events());
+  m_nodeSeconds.assign(m_model ? m_model->graph.size() : 0, 0.0);
+  int64_t total = 0;
+  for (const auto& e : m_trace->events()) {
+    total += e.durationNs();
+    if (!m_model) continue;
+    int64_t node = m_model->graph.find(e.name);
+    if (node >= 0) m_nodeSeconds[static_cast<size_t>(node)] += static_cast<double>(e.durationNs()) * 1e-9 / std::max(1, runs);
+  }
+  m_table->resizeColumnsToContents();
+  m_status->setText(tr("%1 runs, %2 events, %3 us of node time per run")
+                        .arg(runs)
+                        .arg(m_trace->size())
+                        .arg(static_cast<double>(total) / 1000.0 / std::max(1, runs), 0, 'f', 1));
+  emit nodeTimesReady(m_nodeSeconds);
+}
+
+Status ProfilePanel::exportChromeTrace(const QString& path) const {
+  if (!m_trace) return invalidArgument("there is no profile to export yet");
+  return writeFileAtomically(path.toStdString(), m_trace->toChromeJson());
+}
+
+Status ProfilePanel::importChromeTrace(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return notFound("cannot read " + path.toStdString());
+  FS_ASSIGN_OR_RETURN(Trace trace, Trace::fromChromeJson(file.readAll().toStdString()));
+  int runs = 1;
+  for (const auto& e : trace.events()) runs = std::max(runs, e.run + 1);
+  showTrace(std::make_shared<const Trace>(std::move(trace)), runs);
+  return Status::ok();
+}
+
+void ProfilePanel::highlightNode(size_t node) {
+  if (m_model && node < m_model->graph.size()) m_timeline->highlightNode(m_model->graph.node(node).name);
+}
+
+}  // namespace flowscope

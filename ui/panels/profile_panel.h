@@ -1,0 +1,69 @@
+// The profiling panel: runs the open graph N times on the CPU off the UI thread (random inputs, cancelable), then
+// shows a sortable op-statistics table and a timeline, and hands per-node times to the canvas as a heat overlay.
+// Chrome trace JSON can be exported and imported (an imported trace drives the same views).
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <atomic>
+#include <memory>
+
+#include "io/model.h"
+#include "profile/trace.h"
+
+class QLabel;
+class QPushButton;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QTableView;
+
+namespace flowscope {
+
+class OpStatsModel;
+class TimelineView;
+
+class ProfilePanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ProfilePanel(QWidget* parent = nullptr);
+  ~ProfilePanel() override;
+  void setModel(std::shared_ptr<const Model> model);
+  void profile(int runs);
+  void cancel();
+  /// Shows a trace (from a run or a file) against the open model.
+  void showTrace(std::shared_ptr<const Trace> trace, int runs);
+  Status exportChromeTrace(const QString& path) const;
+  Status importChromeTrace(const QString& path);
+
+  std::shared_ptr<const Trace> trace() const { return m_trace; }
+  OpStatsModel* opStats() const { return m_stats; }
+  TimelineView* timeline() const { return m_timeline; }
+  /// Seconds per graph node, averaged over the runs (for the canvas overlay).
+  const std::vector<double>& nodeSeconds() const { return m_nodeSeconds; }
+  void highlightNode(size_t node);
+
+ signals:
+  void profiled();
+  void failed(const QString& message);
+  void nodeTimesReady(const std::vector<double>& seconds);
+  void nodeClicked(size_t node);
+
+ private:
+  std::shared_ptr<const Model> m_model;
+  std::shared_ptr<const Trace> m_trace;
+  std::vector<double> m_nodeSeconds;
+  OpStatsModel* m_stats;
+  QSortFilterProxyModel* m_sorted;
+  QTableView* m_table;
+  TimelineView* m_timeline;
+  QSpinBox* m_runs;
+  QPushButton* m_run;
+  QPushButton* m_cancelButton;
+  QLabel* m_status;
+  QFutureWatcher<Expected<std::shared_ptr<Trace>>> m_watcher;
+  std::atomic<bool> m_cancelled{false};
+  int m_pendingRuns = 1;
+};
+
+}  // namespace flowscope
