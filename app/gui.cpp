@@ -1,12 +1,15 @@
 // The desktop app's start: QApplication, the main window, and an optional file from the command line.
-// FLOWSCOPE_SCREENSHOT=out.png makes the app save its window once the file has loaded, then quit
-// (used by packaging/run-app.sh on machines without a display).
+// FLOWSCOPE_SCREENSHOT=out.png makes the app save its window once the file has loaded and been laid out, then
+// quit (used by packaging/run-app.sh on machines without a display). FLOWSCOPE_SCREENSHOT_PROFILE=N profiles N
+// runs first, so the picture shows the timing overlay, the op table and the timeline.
 #include "gui.h"
 
 #include <QApplication>
 #include <QTimer>
 
+#include "canvas/graph_canvas.h"
 #include "main_window.h"
+#include "panels/profile_panel.h"
 
 namespace flowscope {
 
@@ -20,12 +23,18 @@ int runGui(int argc, char** argv) {
   const QString screenshot = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT");
   if (!screenshot.isEmpty()) {
     auto saveAndQuit = [&window, screenshot] {
-      QTimer::singleShot(200, &window, [&window, screenshot] {
+      QTimer::singleShot(300, &window, [&window, screenshot] {
         bool saved = window.grab().save(screenshot);
         QApplication::exit(saved ? 0 : 1);
       });
     };
-    QObject::connect(&window, &MainWindow::modelLoaded, saveAndQuit);
+    const int profileRuns = qEnvironmentVariableIntValue("FLOWSCOPE_SCREENSHOT_PROFILE");
+    QObject::connect(window.canvas(), &GraphCanvas::sceneReady, &window, [&window, saveAndQuit, profileRuns] {
+      if (profileRuns > 0) window.profilePanel()->profile(profileRuns);
+      else saveAndQuit();
+    });
+    QObject::connect(window.profilePanel(), &ProfilePanel::profiled, saveAndQuit);
+    QObject::connect(window.profilePanel(), &ProfilePanel::failed, saveAndQuit);
     QObject::connect(&window, &MainWindow::loadFailed, saveAndQuit);
   }
   if (argc >= 2) window.openFile(QString::fromLocal8Bit(argv[1]));
