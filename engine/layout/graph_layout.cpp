@@ -48,8 +48,13 @@ size_t GraphLayout::cachedLayouts() const {
 std::string GraphLayout::cacheKey(int group, const std::set<std::string>& expanded) const {
   const std::string& path = m_tree.group(group).path;
   std::string key = path + "|";
-  for (const auto& e : expanded)  // only expansions inside this group change its layout
-    if (path.empty() || (e.size() > path.size() && e.compare(0, path.size(), path) == 0 && e[path.size()] == '/')) key += e + ";";
+  if (path.empty()) {
+    for (const auto& e : expanded) key += e + ";";
+    return key;
+  }
+  // Only expansions inside this group change its layout: the sorted range of paths starting with "path/".
+  const std::string prefix = path + "/";
+  for (auto it = expanded.lower_bound(prefix); it != expanded.end() && it->compare(0, prefix.size(), prefix) == 0; ++it) key += *it + ";";
   return key;
 }
 

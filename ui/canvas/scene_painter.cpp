@@ -62,7 +62,23 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
     }
     ++stats.items;
   }
-  if (!boxesOnly) {
+  const bool coarse = scale < 0.35;  // middle distance: straight edge lines in one batch, no arrow heads
+  if (!boxesOnly && coarse) {
+    std::vector<QLineF> lines, dashed;
+    for (const auto& e : scene.edges) {
+      if (e.points.size() < 2 || (!shown[static_cast<size_t>(e.from)] && !shown[static_cast<size_t>(e.to)])) continue;
+      (e.control ? dashed : lines).emplace_back(QPointF(e.points.front().x, e.points.front().y), QPointF(e.points.back().x, e.points.back().y));
+    }
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setPen(QPen(theme.edge, 0));
+    painter.drawLines(lines.data(), static_cast<int>(lines.size()));
+    QPen dash(theme.edge, 0);
+    dash.setStyle(Qt::DashLine);
+    painter.setPen(dash);
+    painter.drawLines(dashed.data(), static_cast<int>(dashed.size()));
+    stats.edges = lines.size() + dashed.size();
+  }
+  if (!boxesOnly && !coarse) {
     for (const auto& e : scene.edges) {
       if (e.points.size() < 2 || (!shown[static_cast<size_t>(e.from)] && !shown[static_cast<size_t>(e.to)])) continue;
       QPen pen(theme.edge, (e.control ? 1.0 : e.weight) / std::max(scale, 0.5));
@@ -84,6 +100,23 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
   }
   QFont labelFont = painter.font();
   labelFont.setPointSizeF(8.5);
+  if (boxesOnly) {  // far out: plain filled rectangles, no outlines, no antialiasing; sub-pixel items skipped
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    const double minimum = 0.6 / scale;
+    for (int i : visible) {
+      const SceneItem& item = scene.items[static_cast<size_t>(i)];
+      if (item.kind == SceneItem::Kind::kGroup && item.expanded) continue;
+      if (item.rect.w < minimum && item.rect.h < minimum) continue;
+      QColor fill = theme.category(item.category);
+      if (overlay && static_cast<size_t>(i) < overlay->itemFill.size() && overlay->itemFill[static_cast<size_t>(i)].isValid())
+        fill = overlay->itemFill[static_cast<size_t>(i)];
+      if (overlay && overlay->selected.count(i)) fill = theme.selection;
+      painter.fillRect(toQt(item.rect), fill);
+      ++stats.items;
+    }
+    painter.restore();
+    return stats;
+  }
   for (int i : visible) {
     const SceneItem& item = scene.items[static_cast<size_t>(i)];
     if (item.kind == SceneItem::Kind::kGroup && item.expanded) continue;
@@ -94,7 +127,9 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
     const bool selected = overlay && overlay->selected.count(i);
     painter.setPen(boxesOnly ? Qt::NoPen : QPen(selected ? theme.selection : fill.darker(140), (selected ? 2.5 : 1.0) / scale));
     painter.setBrush(fill);
-    if (item.kind == SceneItem::Kind::kGroup) {
+    if (coarse) {
+      painter.drawRect(r);
+    } else if (item.kind == SceneItem::Kind::kGroup) {
       painter.drawRoundedRect(r, 10, 10);
       if (!boxesOnly) {  // a stacked look marks a collapsed group
         painter.setBrush(Qt::NoBrush);
