@@ -8,7 +8,13 @@
 #include "canvas/scene_painter.h"
 #include "cli/command.h"
 #include "io/loader.h"
+#include "exec/run_request.h"
+#include "exec/session.h"
 #include "layout/graph_layout.h"
+#include "panels/pass_stepper.h"
+#include "passes/graph_diff.h"
+#include "passes/pass_manager.h"
+#include "profile/trace.h"
 
 namespace flowscope::cli {
 namespace {
@@ -24,6 +30,21 @@ std::set<std::string> withAncestors(const std::string& scope) {
   for (size_t at = scope.find('/'); at != std::string::npos; at = scope.find('/', at + 1)) out.insert(scope.substr(0, at));
   out.insert(scope);
   return out;
+}
+
+// Seconds per node of `graph` over a few runs with random inputs.
+Expected<std::vector<double>> profileNodes(const Model& model, const Graph& graph, int runs) {
+  auto copy = std::make_shared<Model>(model);
+  copy->graph = graph;
+  FS_ASSIGN_OR_RETURN(RunRequest request, makeRunRequest(*copy, RunSpecOptions{}));
+  Session session(copy);
+  FS_RETURN_IF_ERROR(session.run(request.feeds, request.fetches).status());
+  Trace trace;
+  for (int r = 0; r < runs; ++r) FS_RETURN_IF_ERROR(session.run(request.feeds, request.fetches, {}, &trace, r).status());
+  std::vector<double> seconds(graph.size(), 0.0);
+  for (const auto& e : trace.events())
+    if (int64_t n = graph.find(e.name); n >= 0) seconds[static_cast<size_t>(n)] += static_cast<double>(e.durationNs()) * 1e-9 / runs;
+  return seconds;
 }
 
 }  // namespace
@@ -54,7 +75,34 @@ int runScreenshot(const Args& args) {
   auto model = loadModel(args.positional()[0]);
   if (!model) return fail(model.status().message(), kExitBadInput);
   auto shared = std::make_shared<const Model>(std::move(model).value());
-  GraphLayout layout(std::shared_ptr<const Graph>(shared, &shared->graph));
+  // --pass N shows the graph after pass N of the default pipeline (numbered as `flowscope optimize` prints them),
+  // with what that pass added in green and changed in amber.
+  std::shared_ptr<const Graph> shown(shared, &shared->graph);
+  std::vector<std::pair<size_t, QColor>> colors;
+  if (auto pass = args.value("--pass")) {
+    int64_t n = 0;
+    bool fetchesKnown = false;
+    auto result = PassManager().run(shared->graph, modelNodesToPreserve(*shared, &fetchesKnown), fetchesKnown);
+    if (!result) return fail(result.status().message(), kExitBadInput);
+    if (!parseInt64(*pass, &n) || n < 1 || n > static_cast<int64_t>(result->traces.size()))
+      return fail("--pass needs a number from 1 to " + std::to_string(result->traces.size()), kExitUsage);
+    const auto& trace = result->traces[static_cast<size_t>(n - 1)];
+    auto before = n == 1 ? result->input : result->traces[static_cast<size_t>(n - 2)].snapshot;
+    shown = trace.snapshot;
+    GraphDiff diff = diffGraphs(*before, *shown);
+    for (const auto& name : diff.added) colors.emplace_back(static_cast<size_t>(shown->find(name)), PassStepper::addedColor());
+    for (const auto& name : diff.changed) colors.emplace_back(static_cast<size_t>(shown->find(name)), PassStepper::changedColor());
+    std::printf("after pass %lld (%s): %zu added, %zu removed, %zu changed\n", static_cast<long long>(n), trace.pass.c_str(),
+                diff.added.size(), diff.removed.size(), diff.changed.size());
+  }
+  std::vector<double> seconds;
+  if (auto overlay = args.value("--overlay")) {
+    if (*overlay != "profile") return fail("--overlay takes 'profile'", kExitUsage);
+    auto profiled = profileNodes(*shared, *shown, 5);
+    if (!profiled) return fail(profiled.status().message(), kExitBadInput);
+    seconds = std::move(profiled).value();
+  }
+  GraphLayout layout(shown);
   std::set<std::string> expanded;
   if (auto expand = args.value("--expand")) {
     if (*expand == "all") {
@@ -68,7 +116,10 @@ int runScreenshot(const Args& args) {
   if (!scene) return fail(scene.status().message(), kExitBadInput);
   const Theme& colours = Theme::named(QString::fromStdString(theme));
   PaintStats stats;
-  QImage image = renderScene(**scene, width, height, colours, nullptr, &stats);
+  SceneOverlay overlay;
+  addNodeColors(overlay, **scene, colors);
+  addNodeTimes(overlay, **scene, seconds);
+  QImage image = renderScene(**scene, width, height, colours, &overlay, &stats);
   if (!image.save(QString::fromStdString(out))) return fail("cannot write " + out, kExitBadInput);
   size_t groups = 0;
   for (const auto& item : (*scene)->items) groups += item.kind == SceneItem::Kind::kGroup;

@@ -198,6 +198,14 @@ class TestCli : public QObject {
     Run expanded = flowscope({"screenshot", graph, "--out", png, "--expand", "all", "--theme", "dark"});
     QCOMPARE(expanded.code, 0);
     QVERIFY2(!expanded.out.contains("(1 groups)"), qPrintable(expanded.out));
+    Run pass = flowscope({"screenshot", graph, "--out", png, "--pass", "1"});  // pruning bypasses the weight reads
+    QCOMPARE(pass.code, 0);
+    QVERIFY2(pass.out.contains("after pass 1 (model_pruning)"), qPrintable(pass.out));
+    QCOMPARE(flowscope({"screenshot", graph, "--out", png, "--pass", "999"}).code, 2);
+    Run heat = flowscope({"screenshot", graph, "--out", png, "--overlay", "profile", "--expand", "all", "--size", "1200x900"});
+    QCOMPARE(heat.code, 0);
+    QCOMPARE(QImage(png).size(), QSize(1200, 900));
+    QCOMPARE(flowscope({"screenshot", graph, "--out", png, "--overlay", "bogus"}).code, 2);
     QCOMPARE(flowscope({"screenshot", graph, "--out", png, "--expand", "no/such/scope"}).code, 2);
     QCOMPARE(flowscope({"screenshot", graph, "--out", png, "--size", "12"}).code, 2);
   }

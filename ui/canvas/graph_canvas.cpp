@@ -98,29 +98,14 @@ void GraphCanvas::setNodeTimes(std::vector<double> seconds) {
   update();
 }
 
-QColor GraphCanvas::heatColor(double fraction) {
-  fraction = std::clamp(fraction, 0.0, 1.0);  // pale yellow through orange to red, as TensorBoard's compute time
-  return QColor::fromHsvF(0.16 * (1 - fraction), 0.15 + 0.8 * fraction, 1.0);
-}
+QColor GraphCanvas::heatColor(double fraction) { return flowscope::heatColor(fraction); }
 
 void GraphCanvas::applyNodeColors() {
   if (!m_scene) return;
   m_overlay.itemFill.assign(m_scene->items.size(), QColor());
   m_overlay.itemBadge.assign(m_scene->items.size(), QString());
-  for (const auto& [node, color] : m_nodeColors)
-    if (node < m_scene->itemOfNode.size() && m_scene->itemOfNode[node] >= 0)
-      m_overlay.itemFill[static_cast<size_t>(m_scene->itemOfNode[node])] = color;
-  if (m_nodeTimes.empty()) return;
-  std::vector<double> perItem(m_scene->items.size(), 0.0);
-  for (size_t n = 0; n < m_nodeTimes.size() && n < m_scene->itemOfNode.size(); ++n)
-    if (m_scene->itemOfNode[n] >= 0) perItem[static_cast<size_t>(m_scene->itemOfNode[n])] += m_nodeTimes[n];
-  const double slowest = *std::max_element(perItem.begin(), perItem.end());
-  for (size_t i = 0; i < perItem.size(); ++i) {
-    if (perItem[i] <= 0 || slowest <= 0) continue;
-    m_overlay.itemFill[i] = heatColor(perItem[i] / slowest);
-    const double us = perItem[i] * 1e6;
-    m_overlay.itemBadge[i] = us >= 1000 ? QString::number(us / 1000, 'f', 2) + " ms" : QString::number(us, 'f', 1) + " us";
-  }
+  addNodeColors(m_overlay, *m_scene, m_nodeColors);
+  addNodeTimes(m_overlay, *m_scene, m_nodeTimes);
 }
 
 void GraphCanvas::setView(double zoom, QPointF topLeft) {

@@ -160,6 +160,33 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
 
 namespace flowscope {
 
+void addNodeColors(SceneOverlay& overlay, const Scene& scene, const std::vector<std::pair<size_t, QColor>>& colors) {
+  overlay.itemFill.resize(scene.items.size());
+  for (const auto& [node, color] : colors)
+    if (node < scene.itemOfNode.size() && scene.itemOfNode[node] >= 0) overlay.itemFill[static_cast<size_t>(scene.itemOfNode[node])] = color;
+}
+
+QColor heatColor(double fraction) {
+  fraction = std::clamp(fraction, 0.0, 1.0);
+  return QColor::fromHsvF(0.16 * (1 - fraction), 0.15 + 0.8 * fraction, 1.0);
+}
+
+void addNodeTimes(SceneOverlay& overlay, const Scene& scene, const std::vector<double>& seconds) {
+  if (seconds.empty()) return;
+  overlay.itemFill.resize(scene.items.size());
+  overlay.itemBadge.resize(scene.items.size());
+  std::vector<double> perItem(scene.items.size(), 0.0);
+  for (size_t n = 0; n < seconds.size() && n < scene.itemOfNode.size(); ++n)
+    if (scene.itemOfNode[n] >= 0) perItem[static_cast<size_t>(scene.itemOfNode[n])] += seconds[n];
+  const double slowest = perItem.empty() ? 0 : *std::max_element(perItem.begin(), perItem.end());
+  for (size_t i = 0; i < perItem.size(); ++i) {
+    if (perItem[i] <= 0 || slowest <= 0) continue;
+    overlay.itemFill[i] = heatColor(perItem[i] / slowest);
+    const double us = perItem[i] * 1e6;
+    overlay.itemBadge[i] = us >= 1000 ? QString::number(us / 1000, 'f', 2) + " ms" : QString::number(us, 'f', 1) + " us";
+  }
+}
+
 QImage renderScene(const Scene& scene, int width, int height, const Theme& theme, const SceneOverlay* overlay, PaintStats* stats) {
   const Rect& b = scene.bounds;
   const double margin = 16;

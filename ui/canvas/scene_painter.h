@@ -20,6 +20,14 @@ struct SceneOverlay {
   std::set<int> selected;
 };
 
+/// Colours for graph nodes, mapped onto the items that show them (a collapsed group shows its nodes).
+void addNodeColors(SceneOverlay& overlay, const Scene& scene, const std::vector<std::pair<size_t, QColor>>& colors);
+/// A timing overlay: seconds per graph node summed per visible item; heat colour by share of the slowest item, and
+/// a time label.
+void addNodeTimes(SceneOverlay& overlay, const Scene& scene, const std::vector<double>& seconds);
+/// Pale yellow through orange to red for 0..1 of the slowest item's time (TensorBoard's compute-time colouring).
+QColor heatColor(double fraction);
+
 struct PaintStats {
   size_t items = 0, edges = 0;
 };
