@@ -16,7 +16,9 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent), m_theme(&Theme::nam
   setMinimumSize(200, 150);
   connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
     if (m_pendingJob != m_job) return;  // superseded: a newer layout is on its way
-    auto result = m_watcher.result();
+    LayoutJob job = m_watcher.result();
+    if (!m_layout) m_layout = job.layout;
+    auto& result = job.scene;
     if (!result) {
       if (result.status().code() != ErrorCode::kCancelled) emit layoutFailed(QString::fromStdString(result.status().message()));
       return;
@@ -35,7 +37,8 @@ GraphCanvas::~GraphCanvas() { m_watcher.waitForFinished(); }
 
 void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph) {
   m_watcher.waitForFinished();
-  m_layout = graph ? std::make_shared<GraphLayout>(std::move(graph)) : nullptr;
+  m_graph = std::move(graph);
+  m_layout.reset();
   m_scene.reset();
   m_expanded.clear();
   m_fitOnReady = true;
@@ -65,15 +68,20 @@ void GraphCanvas::collapseAll() {
 }
 
 void GraphCanvas::relayout() {
-  if (!m_layout) {
+  if (!m_graph) {
     update();
     return;
   }
   const uint64_t job = ++m_job;
   m_pendingJob = job;
   auto layout = m_layout;
+  auto graph = m_graph;
   auto expanded = m_expanded;
-  m_watcher.setFuture(QtConcurrent::run([layout, expanded] { return layout->build(expanded); }));
+  m_watcher.setFuture(QtConcurrent::run([layout, graph, expanded]() mutable {
+    if (!layout) layout = std::make_shared<GraphLayout>(graph);
+    auto scene = layout->build(expanded);
+    return LayoutJob{layout, std::move(scene)};
+  }));
 }
 
 void GraphCanvas::setTheme(const QString& name) {
@@ -151,7 +159,7 @@ void GraphCanvas::paintEvent(QPaintEvent*) {
   painter.fillRect(rect(), m_theme->background);
   if (!m_scene) {
     painter.setPen(m_theme->muted);
-    painter.drawText(rect(), Qt::AlignCenter, m_layout ? tr("Laying out...") : tr("No graph"));
+    painter.drawText(rect(), Qt::AlignCenter, m_graph ? tr("Laying out...") : tr("No graph"));
     return;
   }
   painter.scale(m_scale, m_scale);

@@ -20,7 +20,8 @@ class GraphCanvas : public QWidget {
   explicit GraphCanvas(QWidget* parent = nullptr);
   ~GraphCanvas() override;
 
-  /// Shows a graph (collapsed to its top-level scopes); the layout starts in the background.
+  /// Shows a graph (collapsed to its top-level scopes); the layout (and the scope tree and shapes it needs) is
+  /// built in the background, so the UI stays responsive on very large graphs.
   void setGraph(std::shared_ptr<const Graph> graph);
   void setExpanded(std::set<std::string> expanded);
   void toggleGroup(const std::string& path);
@@ -76,7 +77,12 @@ class GraphCanvas : public QWidget {
   std::shared_ptr<GraphLayout> m_layout;
   std::shared_ptr<const Scene> m_scene;
   std::set<std::string> m_expanded;
-  QFutureWatcher<Expected<std::shared_ptr<const Scene>>> m_watcher;
+  struct LayoutJob {
+    std::shared_ptr<GraphLayout> layout;  ///< built in the job the first time (shape inference on big graphs is slow)
+    Expected<std::shared_ptr<const Scene>> scene;
+  };
+  std::shared_ptr<const Graph> m_graph;
+  QFutureWatcher<LayoutJob> m_watcher;
   uint64_t m_job = 0, m_pendingJob = 0;
   bool m_fitOnReady = true;
   bool m_autoFit = true;  // follow the widget's size until the user pans or zooms

@@ -1,6 +1,8 @@
 // Inspector rendering (rich text).
 #include "panels/inspector_panel.h"
 
+#include <QtConcurrent>
+
 #include <map>
 
 #include "layout/scope_tree.h"
@@ -27,18 +29,40 @@ void collectFunctions(const AttrValue& v, std::vector<std::string>& out) {
 InspectorPanel::InspectorPanel(QWidget* parent) : QTextBrowser(parent) {
   setOpenLinks(false);
   setPlaceholderText(tr("Select a node or group on the canvas or in the node list."));
+  connect(&m_shapesWatcher, &QFutureWatcherBase::finished, this, [this] {
+    m_shapes = m_shapesWatcher.result();
+    if (m_node >= 0) render();  // the shown node gains its dtypes and shapes
+  });
 }
 
+InspectorPanel::~InspectorPanel() { m_shapesWatcher.waitForFinished(); }
+
 void InspectorPanel::setModel(std::shared_ptr<const Model> model) {
+  m_shapesWatcher.waitForFinished();
   m_model = std::move(model);
-  m_shapes = m_model ? inferShapes(m_model->graph) : GraphShapes{};
+  m_shapes.reset();
+  m_node = -1;
+  clear();
+  if (m_model) {
+    auto shared = m_model;
+    m_shapesWatcher.setFuture(QtConcurrent::run([shared] { return std::make_shared<const GraphShapes>(inferShapes(shared->graph)); }));
+  }
+}
+
+void InspectorPanel::clearSelection() {
+  m_node = -1;
   clear();
 }
 
-void InspectorPanel::clearSelection() { clear(); }
-
 void InspectorPanel::showNode(size_t index) {
   if (!m_model || index >= m_model->graph.size()) return;
+  m_node = static_cast<int64_t>(index);
+  render();
+}
+
+void InspectorPanel::render() {
+  const size_t index = static_cast<size_t>(m_node);
+  const GraphShapes& shapes = m_shapes ? *m_shapes : m_noShapes;
   const Graph& g = m_model->graph;
   const Node& n = g.node(index);
   const OpSchema* schema = OpRegistry::global().find(n.op);
@@ -52,13 +76,15 @@ void InspectorPanel::showNode(size_t index) {
   html += "<h4>Inputs</h4><ul>";
   for (const auto& in : n.inputs) {
     int64_t p = g.find(in.node);
-    html += "<li>" + esc(in.toString()) + ": " + tensorText(p >= 0 ? m_shapes.find(static_cast<size_t>(p), in.index) : nullptr) + "</li>";
+    html += "<li>" + esc(in.toString()) + ": " + tensorText(p >= 0 ? shapes.find(static_cast<size_t>(p), in.index) : nullptr) + "</li>";
   }
   for (const auto& c : n.controlInputs) html += "<li>^" + esc(c) + " (control)</li>";
   html += "</ul><h4>Outputs</h4><ul>";
-  if (index < m_shapes.outputs.size())
-    for (size_t k = 0; k < m_shapes.outputs[index].size(); ++k)
-      html += "<li>" + esc(n.name) + ":" + QString::number(k) + ": " + tensorText(&m_shapes.outputs[index][k]) + "</li>";
+  if (index < shapes.outputs.size())
+    for (size_t k = 0; k < shapes.outputs[index].size(); ++k)
+      html += "<li>" + esc(n.name) + ":" + QString::number(k) + ": " + tensorText(&shapes.outputs[index][k]) + "</li>";
+  else if (!m_shapes)
+    html += "<li><i>inferring shapes...</i></li>";
   html += "</ul><h4>Attributes</h4><table>";
   std::vector<std::string> functions;
   for (const auto& [key, value] : n.attrs) {
@@ -81,6 +107,7 @@ void InspectorPanel::showNode(size_t index) {
 
 void InspectorPanel::showGroup(const ScopeTree& tree, int group) {
   if (!m_model || group < 0) return;
+  m_node = -1;
   const ScopeGroup& sg = tree.group(group);
   std::map<std::string, size_t> ops;
   std::vector<int> work{group};

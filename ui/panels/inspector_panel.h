@@ -2,6 +2,7 @@
 // Const values, the functions a node calls; for a group, its path and op histogram.
 #pragma once
 
+#include <QFutureWatcher>
 #include <QTextBrowser>
 #include <memory>
 
@@ -18,14 +19,20 @@ class InspectorPanel : public QTextBrowser {
 
  public:
   explicit InspectorPanel(QWidget* parent = nullptr);
+  ~InspectorPanel() override;
   void setModel(std::shared_ptr<const Model> model);
   void showNode(size_t node);
   void showGroup(const ScopeTree& tree, int group);
   void clearSelection();
 
  private:
+  void render();
+
   std::shared_ptr<const Model> m_model;
-  GraphShapes m_shapes;
+  QFutureWatcher<std::shared_ptr<const GraphShapes>> m_shapesWatcher;  // shape inference runs in the background
+  std::shared_ptr<const GraphShapes> m_shapes;
+  GraphShapes m_noShapes;
+  int64_t m_node = -1;
 };
 
 }  // namespace flowscope
