@@ -40,4 +40,11 @@ bool Shape::isCompatibleWith(const Shape& other) const {
   return true;
 }
 
+Shape commonShape(const Shape& a, const Shape& b) {
+  if (a.hasUnknownRank() || b.hasUnknownRank() || a.rank() != b.rank()) return Shape::unknownRank();
+  std::vector<int64_t> dims;
+  for (int i = 0; i < a.rank(); ++i) dims.push_back(a.dim(i) == b.dim(i) ? a.dim(i) : -1);
+  return Shape(dims);
+}
+
 }  // namespace flowscope

@@ -42,4 +42,8 @@ class Shape {
   bool m_unknownRank = false;
 };
 
+/// The most specific shape both fit: equal dims kept, differing dims unknown; a rank mismatch or an unknown rank
+/// on either side gives an unknown rank (tf.function's relaxed shapes, and the shape of a cond's merged outputs).
+Shape commonShape(const Shape& a, const Shape& b);
+
 }  // namespace flowscope

@@ -65,7 +65,7 @@ Point dotLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edges) {
     splines* spl = ED_spl(created[k]);
     if (!spl || spl->size == 0) continue;
     const bezier& bz = spl->list[0];
-    for (size_t p = 0; p < bz.size; ++p) edges[k].points.push_back(Point{bz.list[p].x - bb.LL.x, top - bz.list[p].y});
+    for (int p = 0; p < bz.size; ++p) edges[k].points.push_back(Point{bz.list[p].x - bb.LL.x, top - bz.list[p].y});
     if (bz.eflag) edges[k].points.push_back(Point{bz.ep.x - bb.LL.x, top - bz.ep.y});  // the arrow's tip
   }
   Point size{bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y};

@@ -136,7 +136,7 @@ Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGro
   return m_cache.emplace(key, std::move(layout)).first->second;
 }
 
-void GraphLayout::place(Scene& scene, int group, const GroupLayout& layout, double x, double y, const std::set<std::string>& expanded,
+void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, double y, const std::set<std::string>& expanded,
                        int depth) {
   std::vector<int> itemOfChild;
   for (const auto& child : layout.children) {
@@ -176,7 +176,7 @@ void GraphLayout::place(Scene& scene, int group, const GroupLayout& layout, doub
     itemOfChild.push_back(index);
     if (item.expanded) {
       auto sub = layoutGroup(static_cast<int>(child.id), expanded);  // cached by now
-      if (sub) place(scene, static_cast<int>(child.id), **sub, item.rect.x + kPad, item.rect.y + kHeader, expanded, depth + 1);
+      if (sub) place(scene, **sub, item.rect.x + kPad, item.rect.y + kHeader, expanded, depth + 1);
     } else {
       std::vector<size_t> stack{static_cast<size_t>(child.id)};
       while (!stack.empty()) {  // every node under a collapsed group is shown by it
@@ -210,14 +210,13 @@ void GraphLayout::place(Scene& scene, int group, const GroupLayout& layout, doub
     }
     scene.edges.push_back(std::move(edge));
   }
-  (void)group;
 }
 
 Expected<std::shared_ptr<const Scene>> GraphLayout::build(const std::set<std::string>& expanded) {
   FS_ASSIGN_OR_RETURN(auto root, layoutGroup(ScopeTree::kRoot, expanded));
   auto scene = std::make_shared<Scene>();
   scene->itemOfNode.assign(m_graph->size(), -1);
-  place(*scene, ScopeTree::kRoot, *root, 0, 0, expanded, 0);
+  place(*scene, *root, 0, 0, expanded, 0);
   scene->bounds = Rect{-20, -20, root->w + 40, root->h + 40};
   scene->buildGrid();
   return std::shared_ptr<const Scene>(std::move(scene));

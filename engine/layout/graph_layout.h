@@ -53,7 +53,7 @@ class GraphLayout {
   };
 
   Expected<std::shared_ptr<const GroupLayout>> layoutGroup(int group, const std::set<std::string>& expanded);
-  void place(Scene& scene, int group, const GroupLayout& layout, double x, double y, const std::set<std::string>& expanded,
+  void place(Scene& scene, const GroupLayout& layout, double x, double y, const std::set<std::string>& expanded,
             int depth);
   std::string cacheKey(int group, const std::set<std::string>& expanded) const;
 

@@ -16,12 +16,6 @@ bool optedOut(const FunctionDef& f, const char* attr) {
   return it != f.attrs.end() && it->second.kind() == AttrValue::Kind::kBool && it->second.b();
 }
 
-std::string sanitized(std::string name) {
-  for (char& c : name)
-    if (c == '/' || c == ':') c = '_';
-  return name;
-}
-
 // A copy of `f` whose arguments in `constants` (by position) are Const nodes inside the body instead.
 Expected<FunctionDef> specialize(const FunctionDef& f, const std::map<size_t, Tensor>& constants, const std::string& newName) {
   FunctionDef out = f;
@@ -104,7 +98,7 @@ class FunctionInlining : public Pass {
         for (const auto& [k, t] : constants)
           if (!f->signature.inputs[k].numberAttr.empty() || !f->signature.inputs[k].typeListAttr.empty()) ok = false;
         if (!ok) return Status::ok();
-        std::string name = sanitized(f->name() + "_specialized_for_" + node.name + (isCase ? "_" + std::to_string(branch) : ""));
+        std::string name = functionNameFrom(f->name() + "_specialized_for_" + node.name + (isCase ? "_" + std::to_string(branch) : ""));
         FS_ASSIGN_OR_RETURN(FunctionDef copy, specialize(*f, constants, name));
         graph.library.add(std::move(copy));
         ref = FuncAttr{name, {}};

@@ -144,6 +144,12 @@ bool isDataflowControlOp(const std::string& op) {
   return ops.count(op) > 0;
 }
 
+std::string functionNameFrom(std::string text) {
+  for (char& c : text)
+    if (c == '/' || c == ':') c = '_';
+  return text;
+}
+
 DType typeAttr(const Node& node, const char* name) {
   const AttrValue* t = node.attr(name);
   return t && t->kind() == AttrValue::Kind::kType ? t->type() : DType::kInvalid;

@@ -62,6 +62,8 @@ Node makeConst(const std::string& name, const Tensor& value, const std::string& 
 std::string uniqueNodeName(const Graph& graph, const std::string& base);
 /// Ops whose semantics depend on frames or dead tensors (TF1 control flow): passes leave them alone.
 bool isDataflowControlOp(const std::string& op);
+/// A valid function name from a text that may hold node-name characters ('/' and ':' become '_').
+std::string functionNameFrom(std::string text);
 /// The dtype attr "T" of a node, or kInvalid.
 DType typeAttr(const Node& node, const char* name = "T");
 

@@ -12,12 +12,6 @@
 namespace flowscope {
 namespace {
 
-std::string sanitized(std::string name) {
-  for (char& c : name)
-    if (c == '/' || c == ':') c = '_';
-  return name;
-}
-
 // A body value: an argument (outputArg empty) or a node's named output.
 std::string keyOf(const TensorRef& ref) { return ref.toString(); }
 
@@ -127,8 +121,8 @@ class LoopInvariantMotion : public Pass {
     }
 
     FunctionDef newBody = *body, newCond = *cond;
-    newBody.signature.name = sanitized(body->name() + "_licm_" + loop.name);
-    newCond.signature.name = sanitized(cond->name() + "_licm_" + loop.name);
+    newBody.signature.name = functionNameFrom(body->name() + "_licm_" + loop.name);
+    newCond.signature.name = functionNameFrom(cond->name() + "_licm_" + loop.name);
     newBody.body = std::make_shared<Graph>(b);
     newCond.body = std::make_shared<Graph>(*cond->body);
     Node newLoop = loop;

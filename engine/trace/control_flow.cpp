@@ -88,14 +88,6 @@ AttrValue shapeList(const std::vector<Tensor>& ts) {
   return AttrValue::fromList(list);
 }
 
-Shape mergeShapes(const Shape& a, const Shape& b) {
-  if (a == b) return a;
-  if (a.hasUnknownRank() || b.hasUnknownRank() || a.rank() != b.rank()) return Shape::unknownRank();
-  std::vector<int64_t> dims;
-  for (int i = 0; i < a.rank(); ++i) dims.push_back(a.dim(i) == b.dim(i) ? a.dim(i) : -1);
-  return Shape(dims);
-}
-
 }  // namespace
 
 std::vector<Tensor> cond(const Tensor& pred, const Branch& thenBranch, const Branch& elseBranch) {
@@ -115,7 +107,7 @@ std::vector<Tensor> cond(const Tensor& pred, const Branch& thenBranch, const Bra
     if (a[k].dtype() != b[k].dtype())
       throw Error(ErrorCode::kInvalidArgument, "cond: output " + std::to_string(k) + " is " + std::string(dtypeName(a[k].dtype())) +
                                                    " in the true branch and " + std::string(dtypeName(b[k].dtype())) + " in the false branch");
-    merged.push_back(Tensor::symbolic(nullptr, {}, a[k].dtype(), mergeShapes(a[k].shape(), b[k].shape())));
+    merged.push_back(Tensor::symbolic(nullptr, {}, a[k].dtype(), commonShape(a[k].shape(), b[k].shape())));
   }
   std::vector<Tensor> captures = unionOfCaptures({thenGraph, elseGraph});
   addToLibrary(*thenGraph, thenGraph->name(), alignedInputs(*thenGraph, 0, captures), a);
@@ -177,7 +169,7 @@ std::vector<Tensor> whileLoop(const LoopCondition& condition, const LoopBody& bo
   all.insert(all.end(), captures.begin(), captures.end());
   std::vector<Tensor> shapes;
   for (size_t k = 0; k < all.size(); ++k)
-    shapes.push_back(Tensor::symbolic(nullptr, {}, all[k].dtype(), k < n ? mergeShapes(all[k].shape(), bodyOutputs[k].shape()) : all[k].shape()));
+    shapes.push_back(Tensor::symbolic(nullptr, {}, all[k].dtype(), k < n ? commonShape(all[k].shape(), bodyOutputs[k].shape()) : all[k].shape()));
   const bool stateful = !bodyGraph->statefulNodes().empty() || !condGraph->statefulNodes().empty();
   AttrMap attrs{{"T", typeList(all)},
                 {"cond", AttrValue::fromFunc(FuncAttr{condGraph->name(), {}})},

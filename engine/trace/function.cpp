@@ -23,14 +23,6 @@ std::string formatFloatLiteral(double v) {
   return s;
 }
 
-// Keeps equal dims, relaxes differing ones to unknown; a rank mismatch gives an unknown rank.
-Shape relax(const Shape& a, const Shape& b) {
-  if (a.hasUnknownRank() || b.hasUnknownRank() || a.rank() != b.rank()) return Shape::unknownRank();
-  std::vector<int64_t> dims;
-  for (int i = 0; i < a.rank(); ++i) dims.push_back(a.dim(i) == b.dim(i) ? a.dim(i) : -1);
-  return Shape(dims);
-}
-
 // Fewer unknowns = more specific.
 int unknowns(const FunctionType& type) {
   int n = 0;
@@ -233,7 +225,7 @@ Expected<std::shared_ptr<ConcreteFunction>> Function::trace(const FunctionType& 
                    type[i].spec.dtype == t->type()[i].spec.dtype;
       if (!sameKind) continue;
       for (size_t i = 0; i < type.size(); ++i)
-        if (type[i].isTensor) type[i].spec.shape = relax(type[i].spec.shape, t->type()[i].spec.shape);
+        if (type[i].isTensor) type[i].spec.shape = commonShape(type[i].spec.shape, t->type()[i].spec.shape);
     }
   const int uid = nextFunctionUid();
   const std::string name = "__inference_" + m_options.name + "_" + std::to_string(uid);

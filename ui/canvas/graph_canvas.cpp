@@ -15,7 +15,7 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent), m_theme(&Theme::nam
   setMouseTracking(false);
   setMinimumSize(200, 150);
   connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
-    if (m_pendingJob != m_job) return;  // superseded: a newer layout is on its way
+    // A newer setFuture() drops the finished signal of the job it superseded, so this is the latest layout.
     LayoutJob job = m_watcher.result();
     if (!m_layout) m_layout = job.layout;
     auto& result = job.scene;
@@ -72,8 +72,6 @@ void GraphCanvas::relayout() {
     update();
     return;
   }
-  const uint64_t job = ++m_job;
-  m_pendingJob = job;
   auto layout = m_layout;
   auto graph = m_graph;
   auto expanded = m_expanded;

@@ -83,7 +83,6 @@ class GraphCanvas : public QWidget {
   };
   std::shared_ptr<const Graph> m_graph;
   QFutureWatcher<LayoutJob> m_watcher;
-  uint64_t m_job = 0, m_pendingJob = 0;
   bool m_fitOnReady = true;
   bool m_autoFit = true;  // follow the widget's size until the user pans or zooms
   const Theme* m_theme;
