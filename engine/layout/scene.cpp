@@ -7,6 +7,14 @@
 namespace flowscope {
 
 void Scene::buildGrid() {
+  for (auto& e : edges) {
+    if (e.points.empty()) continue;
+    double x0 = e.points[0].x, x1 = x0, y0 = e.points[0].y, y1 = y0;
+    for (const Point& p : e.points) {
+      x0 = std::min(x0, p.x), x1 = std::max(x1, p.x), y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
+    }
+    e.box = Rect{x0, y0, x1 - x0, y1 - y0};
+  }
   m_cell = std::max(200.0, std::sqrt(std::max(1.0, bounds.w * bounds.h / std::max<size_t>(1, items.size())) ) * 4);
   m_columns = std::max(1, static_cast<int>(std::ceil(bounds.w / m_cell)) + 1);
   m_rows = std::max(1, static_cast<int>(std::ceil(bounds.h / m_cell)) + 1);

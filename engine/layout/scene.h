@@ -42,6 +42,7 @@ struct SceneEdge {
   int count = 1;             ///< graph edges bundled into this one
   std::string label;         ///< "float32 [1,96,96,14]" when known
   double weight = 1;         ///< line width hint from the tensor size (1 .. 4)
+  Rect box;                  ///< bounds of the polyline (set by Scene::buildGrid), for culling
 };
 
 struct Scene {
@@ -54,6 +55,7 @@ struct Scene {
   std::vector<int> itemsIn(const Rect& view) const;
   /// The innermost item at a point, or -1.
   int itemAt(double x, double y) const;
+  /// Indexes items for culling and hit tests and computes each edge's bounds; call once the scene is complete.
   void buildGrid();
 
  private:

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include "canvas/graph_canvas.h"
+#include "canvas/minimap.h"
 #include "ir/synthetic_graph.h"
 
 using namespace flowscope;
@@ -18,6 +19,17 @@ std::shared_ptr<const Graph> synthetic(size_t nodes) {
 
 size_t groupBoxes(const Scene& s) {
   return static_cast<size_t>(std::count_if(s.items.begin(), s.items.end(), [](const SceneItem& i) { return i.kind == SceneItem::Kind::kGroup; }));
+}
+
+// Share of pixels that differ noticeably between two images of the same size.
+double differingShare(const QImage& a, const QImage& b) {
+  size_t differ = 0, total = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x, ++total) {
+      const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+      if (std::abs(qRed(p) - qRed(q)) + std::abs(qGreen(p) - qGreen(q)) + std::abs(qBlue(p) - qBlue(q)) > 60) ++differ;
+    }
+  return static_cast<double>(differ) / static_cast<double>(total);
 }
 
 // Distinct colours in an image: a blank render has one.
@@ -99,6 +111,80 @@ class TestCanvas : public QObject {
     QVERIFY(distinctColours(dark) > 8);
     QVERIFY(light.pixel(2, 2) != dark.pixel(2, 2));  // the background follows the theme
     QVERIFY(qGray(dark.pixel(2, 2)) < 80);
+  }
+
+  // Frames blit cached tiles of the scene: what they show matches a direct paint, panning paints only the tiles
+  // that come into view, and the selection is drawn over the tiles.
+  void rasterCacheMatchesDirectPaint() {
+    GraphCanvas canvas;
+    canvas.resize(900, 650);
+    canvas.setMinimapVisible(false);
+    QSignalSpy ready(&canvas, &GraphCanvas::sceneReady);
+    canvas.setGraph(synthetic(300));
+    QVERIFY(ready.wait(10000));
+    canvas.expandAll();
+    QVERIFY(ready.wait(20000));
+    for (double zoom : {canvas.zoom(), 1.0}) {  // far out (boxes) and close up (labels)
+      canvas.setView(zoom, canvas.topLeft());
+      const Rect& b = canvas.scene()->bounds;
+      canvas.centerOn(QPointF(b.x + b.w / 2, b.y + b.h / 2));
+      const QImage cached = canvas.grab().toImage();
+      const size_t painted = canvas.rasterCacheRenders();
+      QVERIFY(painted > 0);
+      QTest::keyClick(&canvas, Qt::Key_Right);  // 80 px: at most a new column of tiles
+      const QImage panned = canvas.grab().toImage();
+      QVERIFY(canvas.rasterCacheRenders() - painted <= 3);
+      QVERIFY(differingShare(cached, panned) > 0.002);  // the view did move
+      QTest::keyClick(&canvas, Qt::Key_Left);
+      const size_t afterPan = canvas.rasterCacheRenders();
+      QVERIFY(differingShare(cached, canvas.grab().toImage()) < 0.001);  // back where it was, from held tiles
+      QCOMPARE(canvas.rasterCacheRenders(), afterPan);
+      canvas.setRasterCacheEnabled(false);
+      const QImage direct = canvas.grab().toImage();
+      QVERIFY2(differingShare(cached, direct) < 0.02, qPrintable(QString::number(differingShare(cached, direct))));
+      canvas.setRasterCacheEnabled(true);
+    }
+    // The selection shows over the tiles, in the theme's selection colour, without repainting them.
+    const auto scene = canvas.scene();
+    size_t conv = 0;  // the widest node
+    double widest = 0;
+    for (size_t i = 0; i < scene->items.size(); ++i)
+      if (scene->items[i].kind == SceneItem::Kind::kNode && scene->items[i].rect.w > widest) widest = scene->items[conv = i].rect.w;
+    canvas.selectNode(static_cast<size_t>(scene->items[conv].id));
+    canvas.grab();
+    const size_t before = canvas.rasterCacheRenders();
+    const Rect& r = scene->items[conv].rect;
+    const QImage selected = canvas.grab().toImage();
+    const QRect box = QRectF((QPointF(r.x, r.y) - canvas.topLeft()) * canvas.zoom(), QSizeF(r.w, r.h) * canvas.zoom())
+                          .toAlignedRect().adjusted(-3, -3, 3, 3).intersected(selected.rect());
+    QVERIFY(!box.isEmpty());
+    int selectionPixels = 0;  // close up, a selected node gets a border in the selection colour
+    for (int y = box.top(); y <= box.bottom(); ++y)
+      for (int x = box.left(); x <= box.right(); ++x) selectionPixels += QColor(selected.pixel(x, y)) == canvas.theme().selection;
+    QVERIFY(selectionPixels > 2 * (box.width() + box.height()) / 2);
+    QCOMPARE(canvas.rasterCacheRenders(), before);
+  }
+
+  void minimapMovesTheView() {
+    GraphCanvas canvas;
+    canvas.resize(900, 650);
+    QSignalSpy ready(&canvas, &GraphCanvas::sceneReady);
+    canvas.setGraph(synthetic(600));
+    QVERIFY(ready.wait(10000));
+    canvas.expandAll();
+    QVERIFY(ready.wait(20000));
+    auto* minimap = canvas.findChild<Minimap*>();
+    QVERIFY(minimap);
+    QVERIFY(minimap->isVisibleTo(&canvas));
+    QVERIFY(distinctColours(minimap->grab().toImage()) > 4);  // a thumbnail, not an empty panel
+    canvas.setView(canvas.zoom() * 4, canvas.topLeft());   // zoomed in: the frame covers part of the thumbnail
+    const QPoint click(minimap->width() / 4, minimap->height() / 2);
+    QTest::mouseClick(minimap, Qt::LeftButton, Qt::NoModifier, click);
+    const QPointF target = minimap->toScene(click);
+    const QPointF centre = canvas.visibleSceneRect().center();
+    QVERIFY(std::abs(centre.x() - target.x()) < 1 && std::abs(centre.y() - target.y()) < 1);
+    QTest::keyClick(&canvas, Qt::Key_M);  // M hides it
+    QVERIFY(!minimap->isVisibleTo(&canvas));
   }
 };
 

@@ -8,12 +8,20 @@
 #include <QWheelEvent>
 #include <QtConcurrent>
 
+#include "canvas/minimap.h"
+
 namespace flowscope {
 
-GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent), m_theme(&Theme::named("light")) {
+GraphCanvas::GraphCanvas(QWidget* parent)
+    : QWidget(parent), m_theme(&Theme::named("light")), m_minimap(new Minimap(this)) {
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(false);
   setMinimumSize(200, 150);
+  m_minimap->resize(220, 150);
+  m_minimap->hide();  // shown with a scene
+  m_zoomSettled.setSingleShot(true);
+  m_zoomSettled.setInterval(150);
+  connect(&m_zoomSettled, &QTimer::timeout, this, qOverload<>(&QWidget::update));
   connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
     // A newer setFuture() drops the finished signal of the job it superseded, so this is the latest layout.
     LayoutJob job = m_watcher.result();
@@ -28,6 +36,8 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent), m_theme(&Theme::nam
     applyNodeColors();
     if (m_fitOnReady) fitToView();
     m_fitOnReady = false;
+    m_minimap->setVisible(m_minimapWanted);
+    m_minimap->update();
     update();
     emit sceneReady();
   });
@@ -40,6 +50,8 @@ void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph) {
   m_graph = std::move(graph);
   m_layout.reset();
   m_scene.reset();
+  m_raster.clear();
+  m_minimap->hide();
   m_expanded.clear();
   m_fitOnReady = true;
   m_autoFit = true;
@@ -84,11 +96,14 @@ void GraphCanvas::relayout() {
 
 void GraphCanvas::setTheme(const QString& name) {
   m_theme = &Theme::named(name);
+  m_minimap->update();
   update();
 }
 
 void GraphCanvas::setOverlay(SceneOverlay overlay) {
   m_overlay = std::move(overlay);
+  ++m_overlayVersion;
+  m_minimap->update();
   update();
 }
 
@@ -112,16 +127,49 @@ void GraphCanvas::applyNodeColors() {
   m_overlay.itemBadge.assign(m_scene->items.size(), QString());
   addNodeColors(m_overlay, *m_scene, m_nodeColors);
   addNodeTimes(m_overlay, *m_scene, m_nodeTimes);
+  ++m_overlayVersion;
+  m_minimap->update();
 }
 
 void GraphCanvas::setView(double zoom, QPointF topLeft) {
   if (zoom == m_scale && topLeft == m_offset) return;
+  m_autoFit = false;
   m_scale = zoom;
   m_offset = topLeft;
+  m_minimap->update();
   update();
 }
 
-void GraphCanvas::notifyView() { emit viewChanged(m_scale, m_offset); }
+void GraphCanvas::notifyView() {
+  m_minimap->update();
+  emit viewChanged(m_scale, m_offset);
+}
+
+void GraphCanvas::viewMoved() {
+  update();
+  notifyView();
+}
+
+void GraphCanvas::centerOn(QPointF p) {
+  m_autoFit = false;
+  m_offset = p - QPointF(width() / (2 * m_scale), height() / (2 * m_scale));
+  viewMoved();
+}
+
+QRectF GraphCanvas::visibleSceneRect() const { return QRectF(m_offset, QSizeF(width() / m_scale, height() / m_scale)); }
+
+void GraphCanvas::setMinimapVisible(bool visible) {
+  m_minimapWanted = visible;
+  m_minimap->setVisible(visible && m_scene);
+}
+
+bool GraphCanvas::isMinimapVisible() const { return m_minimapWanted; }
+
+void GraphCanvas::setRasterCacheEnabled(bool enabled) {
+  m_rasterEnabled = enabled;
+  if (!enabled) m_raster.clear();
+  update();
+}
 
 void GraphCanvas::fitToView() {
   if (!m_scene || width() < 10) return;
@@ -137,8 +185,10 @@ void GraphCanvas::selectNode(size_t node) {
   m_selected = static_cast<int>(m_scene->itemOfNode[node]);
   if (m_selected >= 0) {
     const Rect& r = m_scene->items[static_cast<size_t>(m_selected)].rect;  // bring it into view
+    m_autoFit = false;
     m_offset = QPointF(r.x + r.w / 2 - width() / (2 * m_scale), r.y + r.h / 2 - height() / (2 * m_scale));
   }
+  m_minimap->update();
   update();
 }
 
@@ -148,8 +198,8 @@ void GraphCanvas::zoomAt(const QPointF& widget, double factor) {
   const QPointF anchor = toScene(widget);
   m_scale = std::clamp(m_scale * factor, 0.005, 8.0);
   m_offset = anchor - widget / m_scale;
-  update();
-  notifyView();
+  m_zoomSettled.start();
+  viewMoved();
 }
 
 void GraphCanvas::paintEvent(QPaintEvent*) {
@@ -160,14 +210,37 @@ void GraphCanvas::paintEvent(QPaintEvent*) {
     painter.drawText(rect(), Qt::AlignCenter, m_graph ? tr("Laying out...") : tr("No graph"));
     return;
   }
+  if (paintFromCache(painter)) return paintSelectionOver(painter);
   painter.scale(m_scale, m_scale);
   painter.translate(-m_offset);
-  SceneOverlay overlay = m_overlay;
-  if (m_selected >= 0) overlay.selected.insert(m_selected);
-  paintScene(painter, *m_scene, QRectF(m_offset, QSizeF(width() / m_scale, height() / m_scale)), m_scale, *m_theme, &overlay);
+  if (m_selected >= 0) m_overlay.selected.insert(m_selected);  // not copied: the overlay can hold 100k entries
+  paintScene(painter, *m_scene, visibleSceneRect(), m_scale, *m_theme, &m_overlay);
+  m_overlay.selected.erase(m_selected);
+}
+
+bool GraphCanvas::paintFromCache(QPainter& painter) {
+  if (!m_rasterEnabled) return false;
+  const SceneRasterCache::Key key{m_scene.get(), m_theme, m_overlayVersion, devicePixelRatioF()};
+  m_raster.draw(painter, key, m_overlay, m_offset, m_scale, size(), m_zoomSettled.isActive());
+  return true;
+}
+
+void GraphCanvas::paintSelectionOver(QPainter& painter) {
+  if (m_selected < 0) return;
+  const Rect& r = m_scene->items[static_cast<size_t>(m_selected)].rect;
+  const double pad = 4 / m_scale;
+  const QRectF area(r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad);
+  painter.scale(m_scale, m_scale);
+  painter.translate(-m_offset);
+  painter.setClipRect(area);
+  painter.fillRect(area, m_theme->background);  // repaint that area exactly, with the selection
+  m_overlay.selected.insert(m_selected);
+  paintScene(painter, *m_scene, area, m_scale, *m_theme, &m_overlay);
+  m_overlay.selected.erase(m_selected);
 }
 
 void GraphCanvas::resizeEvent(QResizeEvent*) {
+  m_minimap->move(width() - m_minimap->width() - 10, height() - m_minimap->height() - 10);
   if (m_autoFit) fitToView();
 }
 
@@ -190,8 +263,7 @@ void GraphCanvas::mouseMoveEvent(QMouseEvent* event) {
   if (m_dragging) {
     m_autoFit = false;
     m_offset = m_offsetAtDrag - QPointF(event->pos() - m_dragStart) / m_scale;
-    update();
-    notifyView();
+    viewMoved();
   }
 }
 
@@ -220,10 +292,11 @@ void GraphCanvas::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_Minus: zoomAt(rect().center(), 0.8); break;
     case Qt::Key_0:
     case Qt::Key_F: fitToView(); break;
-    case Qt::Key_Left: m_offset.rx() -= step; update(); notifyView(); break;
-    case Qt::Key_Right: m_offset.rx() += step; update(); notifyView(); break;
-    case Qt::Key_Up: m_offset.ry() -= step; update(); notifyView(); break;
-    case Qt::Key_Down: m_offset.ry() += step; update(); notifyView(); break;
+    case Qt::Key_M: setMinimapVisible(!m_minimapWanted); emit minimapToggled(m_minimapWanted); break;
+    case Qt::Key_Left: m_offset.rx() -= step; viewMoved(); break;
+    case Qt::Key_Right: m_offset.rx() += step; viewMoved(); break;
+    case Qt::Key_Up: m_offset.ry() -= step; viewMoved(); break;
+    case Qt::Key_Down: m_offset.ry() += step; viewMoved(); break;
     case Qt::Key_Return:
     case Qt::Key_Enter:
       if (m_scene && m_selected >= 0 && m_scene->items[static_cast<size_t>(m_selected)].kind == SceneItem::Kind::kGroup)

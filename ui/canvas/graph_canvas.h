@@ -4,14 +4,18 @@
 #pragma once
 
 #include <QFutureWatcher>
+#include <QTimer>
 #include <QWidget>
 #include <memory>
 #include <set>
 
+#include "canvas/raster_cache.h"
 #include "canvas/scene_painter.h"
 #include "layout/graph_layout.h"
 
 namespace flowscope {
+
+class Minimap;
 
 class GraphCanvas : public QWidget {
   Q_OBJECT
@@ -35,6 +39,9 @@ class GraphCanvas : public QWidget {
   void setTheme(const QString& name);
   const Theme& theme() const { return *m_theme; }
   void setOverlay(SceneOverlay overlay);
+  const SceneOverlay& overlay() const { return m_overlay; }
+  /// Changes whenever the overlay's colours or badges change (raster caches compare it).
+  uint64_t overlayVersion() const { return m_overlayVersion; }
   /// Colours graph nodes (and the collapsed groups that show them); kept across relayouts.
   void setNodeColors(std::vector<std::pair<size_t, QColor>> colors);
   /// A timing overlay: seconds per graph node (empty: none). Each visible item (a node, or a collapsed group
@@ -46,6 +53,16 @@ class GraphCanvas : public QWidget {
   void setView(double zoom, QPointF topLeft);
   QPointF topLeft() const { return m_offset; }
   void fitToView();
+  /// Moves the view so that this scene point is in the middle.
+  void centerOn(QPointF scenePoint);
+  /// The part of the scene the widget shows.
+  QRectF visibleSceneRect() const;
+  void setMinimapVisible(bool visible);
+  bool isMinimapVisible() const;
+  /// Frames blit cached tiles of the scene (on by default; off paints every frame directly).
+  void setRasterCacheEnabled(bool enabled);
+  /// How many tiles have been painted (tests and benchmarks).
+  size_t rasterCacheRenders() const { return m_raster.renders(); }
   double zoom() const { return m_scale; }
   /// Selects the item showing this graph node (its node, or the collapsed group holding it).
   void selectNode(size_t node);
@@ -56,6 +73,7 @@ class GraphCanvas : public QWidget {
   void itemSelected(int item);
   void layoutFailed(const QString& message);
   void viewChanged(double zoom, QPointF topLeft);
+  void minimapToggled(bool visible);
 
  protected:
   void paintEvent(QPaintEvent*) override;
@@ -73,6 +91,9 @@ class GraphCanvas : public QWidget {
   void zoomAt(const QPointF& widget, double factor);
   void applyNodeColors();
   void notifyView();
+  void viewMoved();
+  bool paintFromCache(QPainter& painter);
+  void paintSelectionOver(QPainter& painter);
 
   std::shared_ptr<GraphLayout> m_layout;
   std::shared_ptr<const Scene> m_scene;
@@ -87,6 +108,12 @@ class GraphCanvas : public QWidget {
   bool m_autoFit = true;  // follow the widget's size until the user pans or zooms
   const Theme* m_theme;
   SceneOverlay m_overlay;
+  uint64_t m_overlayVersion = 0;
+  SceneRasterCache m_raster;
+  bool m_rasterEnabled = true;
+  QTimer m_zoomSettled;  // while it runs, a zoom draws the cached tiles of the previous zoom scaled
+  Minimap* m_minimap;
+  bool m_minimapWanted = true;
   std::vector<std::pair<size_t, QColor>> m_nodeColors;
   std::vector<double> m_nodeTimes;
   int m_selected = -1;

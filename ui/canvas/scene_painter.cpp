@@ -45,8 +45,6 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
   const bool detailed = scale >= 0.55, boxesOnly = scale < 0.12;
   const Rect viewRect{view.x(), view.y(), view.width(), view.height()};
   const std::vector<int> visible = scene.itemsIn(viewRect);
-  std::vector<char> shown(scene.items.size(), 0);
-  for (int i : visible) shown[static_cast<size_t>(i)] = 1;
 
   // Expanded groups first (frames), then edges, then boxes on top.
   for (int i : visible) {
@@ -66,7 +64,7 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
   if (!boxesOnly && coarse) {
     std::vector<QLineF> lines, dashed;
     for (const auto& e : scene.edges) {
-      if (e.points.size() < 2 || (!shown[static_cast<size_t>(e.from)] && !shown[static_cast<size_t>(e.to)])) continue;
+      if (e.points.size() < 2 || !e.box.intersects(viewRect)) continue;
       (e.control ? dashed : lines).emplace_back(QPointF(e.points.front().x, e.points.front().y), QPointF(e.points.back().x, e.points.back().y));
     }
     painter.setRenderHint(QPainter::Antialiasing, false);
@@ -80,7 +78,7 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
   }
   if (!boxesOnly && !coarse) {
     for (const auto& e : scene.edges) {
-      if (e.points.size() < 2 || (!shown[static_cast<size_t>(e.from)] && !shown[static_cast<size_t>(e.to)])) continue;
+      if (e.points.size() < 2 || !e.box.intersects(viewRect)) continue;
       QPen pen(theme.edge, (e.control ? 1.0 : e.weight) / std::max(scale, 0.5));
       if (e.control) pen.setStyle(Qt::DashLine);
       painter.setPen(pen);
