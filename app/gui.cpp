@@ -2,6 +2,8 @@
 // FLOWSCOPE_SCREENSHOT=out.png makes the app save its window once the file has loaded and been laid out, then
 // quit (used by packaging/run-app.sh on machines without a display). FLOWSCOPE_SCREENSHOT_PROFILE=N profiles N
 // runs first, so the picture shows the timing overlay, the op table and the timeline.
+// FLOWSCOPE_SCREENSHOT_COMPARE=NAME (no file needed) shows the Eager vs Graph tab after comparing that gallery
+// function (FLOWSCOPE_SCREENSHOT_CALLS calls, default 200). FLOWSCOPE_SCREENSHOT_SIZE=WxH sizes the window.
 #include "gui.h"
 
 #include <QApplication>
@@ -9,6 +11,7 @@
 
 #include "canvas/graph_canvas.h"
 #include "main_window.h"
+#include "panels/compare_panel.h"
 #include "panels/profile_panel.h"
 
 namespace flowscope {
@@ -22,6 +25,8 @@ int runGui(int argc, char** argv) {
   window.show();
   const QString screenshot = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT");
   if (!screenshot.isEmpty()) {
+    const QStringList size = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_SIZE").split('x');
+    if (size.size() == 2 && size[0].toInt() >= 400 && size[1].toInt() >= 300) window.resize(size[0].toInt(), size[1].toInt());
     auto saveAndQuit = [&window, screenshot] {
       QTimer::singleShot(300, &window, [&window, screenshot] {
         bool saved = window.grab().save(screenshot);
@@ -36,6 +41,14 @@ int runGui(int argc, char** argv) {
     QObject::connect(window.profilePanel(), &ProfilePanel::profiled, saveAndQuit);
     QObject::connect(window.profilePanel(), &ProfilePanel::failed, saveAndQuit);
     QObject::connect(&window, &MainWindow::loadFailed, saveAndQuit);
+    const QString compare = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_COMPARE");
+    if (!compare.isEmpty()) {
+      const int calls = qEnvironmentVariableIntValue("FLOWSCOPE_SCREENSHOT_CALLS");
+      window.tabs()->setCurrentWidget(window.comparePanel());
+      QObject::connect(window.comparePanel(), &ComparePanel::compared, saveAndQuit);
+      QObject::connect(window.comparePanel(), &ComparePanel::failed, saveAndQuit);
+      window.comparePanel()->compare(compare, calls > 0 ? calls : 200);
+    }
   }
   if (argc >= 2) window.openFile(QString::fromLocal8Bit(argv[1]));
   return QApplication::exec();

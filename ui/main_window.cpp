@@ -20,11 +20,16 @@
 #include <QRegularExpression>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QMenu>
 #include <QtConcurrent/QtConcurrent>
 
 #include "io/loader.h"
 #include "io/model_summary.h"
 #include "canvas/graph_canvas.h"
+#include "ir/function_calls.h"
+#include "panels/breadcrumb_bar.h"
+#include "panels/compare_panel.h"
+#include "panels/outline_panel.h"
 #include "panels/inspector_panel.h"
 #include "panels/pass_stepper.h"
 #include "panels/profile_panel.h"
@@ -37,7 +42,8 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_nodes(new NodeTableModel(this)), m_filter(new QSortFilterProxyModel(this)),
       m_table(new QTableView(this)), m_search(new QLineEdit(this)), m_header(new QLabel(this)), m_canvas(new GraphCanvas(this)),
       m_inspector(new InspectorPanel(this)), m_regex(new QCheckBox(this)), m_tabs(new QTabWidget(this)),
-      m_stepper(new PassStepper(this)), m_profile(new ProfilePanel(this)) {
+      m_stepper(new PassStepper(this)), m_profile(new ProfilePanel(this)), m_breadcrumb(new BreadcrumbBar(this)),
+      m_outline(new OutlinePanel(m_canvas, this)), m_compare(new ComparePanel(this)) {
   setWindowTitle(tr("Flowscope"));
   setAcceptDrops(true);
   m_table->setObjectName("nodeTable");
@@ -64,8 +70,16 @@ MainWindow::MainWindow(QWidget* parent)
   auto* layout = new QVBoxLayout(central);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(m_header);
-  m_tabs->addTab(m_canvas, tr("Graph"));
+  auto* graphTab = new QWidget(this);
+  auto* graphLayout = new QVBoxLayout(graphTab);
+  graphLayout->setContentsMargins(0, 0, 0, 0);
+  graphLayout->setSpacing(0);
+  graphLayout->addWidget(m_breadcrumb);
+  graphLayout->addWidget(m_canvas, 1);
+  m_tabs->addTab(graphTab, tr("Graph"));
   m_tabs->addTab(m_stepper, tr("Passes"));
+  m_tabs->addTab(m_compare, tr("Eager vs Graph"));
+  connect(m_compare, &ComparePanel::failed, this, [this](const QString& message) { statusBar()->showMessage(message); });
   layout->addWidget(m_tabs, 1);
   setCentralWidget(central);
   connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
@@ -75,41 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_stepper->optimize(m_model);
     }
   });
-  auto* listPanel = new QWidget(this);
-  auto* listLayout = new QVBoxLayout(listPanel);
-  auto* searchRow = new QHBoxLayout();
-  searchRow->addWidget(m_search, 1);
-  searchRow->addWidget(m_regex);
-  listLayout->addLayout(searchRow);
-  listLayout->addWidget(m_table);
-  auto* dock = new QDockWidget(tr("Nodes"), this);
-  dock->setObjectName("nodesDock");
-  dock->setWidget(listPanel);
-  addDockWidget(Qt::RightDockWidgetArea, dock);
-  auto* inspectorDock = new QDockWidget(tr("Inspector"), this);
-  inspectorDock->setObjectName("inspectorDock");
-  inspectorDock->setWidget(m_inspector);
-  addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
-  auto* profileDock = new QDockWidget(tr("Profile"), this);
-  profileDock->setObjectName("profileDock");
-  profileDock->setWidget(m_profile);
-  addDockWidget(Qt::BottomDockWidgetArea, profileDock);
-  connect(m_profile, &ProfilePanel::nodeTimesReady, m_canvas, &GraphCanvas::setNodeTimes);
-  connect(m_profile, &ProfilePanel::nodeClicked, this, [this](size_t node) {
-    m_canvas->selectNode(node);
-    m_inspector->showNode(node);
-  });
-  connect(m_canvas, &GraphCanvas::itemSelected, this, [this](int item) {
-    auto scene = m_canvas->scene();
-    if (!scene || item < 0) return m_inspector->clearSelection();
-    const SceneItem& it = scene->items[static_cast<size_t>(item)];
-    if (it.kind == SceneItem::Kind::kNode) {
-      m_inspector->showNode(static_cast<size_t>(it.id));
-      m_profile->highlightNode(static_cast<size_t>(it.id));
-    } else {
-      m_inspector->showGroup(m_canvas->layout()->tree(), static_cast<int>(it.id));
-    }
-  });
+  buildDocks();
   m_regex->setText(tr("Regex"));
   m_regex->setToolTip(tr("Match names, ops and categories with a regular expression"));
   auto applyFilter = [this] {
@@ -138,6 +118,59 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() { m_watcher.waitForFinished(); }
+
+void MainWindow::buildDocks() {
+  auto* listPanel = new QWidget(this);
+  auto* listLayout = new QVBoxLayout(listPanel);
+  auto* searchRow = new QHBoxLayout();
+  searchRow->addWidget(m_search, 1);
+  searchRow->addWidget(m_regex);
+  listLayout->addLayout(searchRow);
+  listLayout->addWidget(m_table);
+  auto* dock = new QDockWidget(tr("Nodes"), this);
+  dock->setObjectName("nodesDock");
+  dock->setWidget(listPanel);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+  auto* inspectorDock = new QDockWidget(tr("Inspector"), this);
+  inspectorDock->setObjectName("inspectorDock");
+  inspectorDock->setWidget(m_inspector);
+  addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
+  auto* profileDock = new QDockWidget(tr("Profile"), this);
+  profileDock->setObjectName("profileDock");
+  profileDock->setWidget(m_profile);
+  addDockWidget(Qt::BottomDockWidgetArea, profileDock);
+  auto* outlineDock = new QDockWidget(tr("Outline"), this);
+  outlineDock->setObjectName("outlineDock");
+  outlineDock->setWidget(m_outline);
+  addDockWidget(Qt::LeftDockWidgetArea, outlineDock);
+  connect(m_outline, &OutlinePanel::nodeChosen, m_inspector, &InspectorPanel::showNode);
+  connect(m_outline, &OutlinePanel::groupChosen, this, [this](int group) {
+    if (m_canvas->layout()) m_inspector->showGroup(m_canvas->layout()->tree(), group);
+  });
+  connect(m_profile, &ProfilePanel::nodeTimesReady, this, [this](std::vector<double> seconds) {
+    m_rootTimes = std::move(seconds);
+    if (m_nav.atRoot()) m_canvas->setNodeTimes(m_rootTimes);
+  });
+  connect(m_profile, &ProfilePanel::nodeClicked, this, [this](size_t node) {
+    if (!m_nav.atRoot()) goToLevel(0);  // profiles are of the opened graph
+    m_canvas->selectNode(node);
+    m_inspector->showNode(node);
+  });
+  connect(m_canvas, &GraphCanvas::itemSelected, this, [this](int item) {
+    auto scene = m_canvas->scene();
+    if (!scene || item < 0) return m_inspector->clearSelection();
+    const SceneItem& it = scene->items[static_cast<size_t>(item)];
+    if (it.kind == SceneItem::Kind::kNode) {
+      m_inspector->showNode(static_cast<size_t>(it.id));
+      if (m_nav.atRoot()) m_profile->highlightNode(static_cast<size_t>(it.id));
+    } else {
+      m_inspector->showGroup(m_canvas->layout()->tree(), static_cast<int>(it.id));
+    }
+  });
+  connect(m_canvas, &GraphCanvas::nodeActivated, this, &MainWindow::activateNode);
+  connect(m_inspector, &InspectorPanel::functionRequested, this, [this](const QString& name) { openFunction(name.toStdString()); });
+  connect(m_breadcrumb, &BreadcrumbBar::crumbClicked, this, &MainWindow::goToLevel);
+}
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -176,6 +209,19 @@ void MainWindow::buildViewMenu() {
   view->addAction(tr("&Fit to window"), QKeySequence(Qt::Key_F), m_canvas, &GraphCanvas::fitToView);
   view->addAction(tr("&Expand all groups"), m_canvas, &GraphCanvas::expandAll);
   view->addAction(tr("&Collapse all groups"), m_canvas, &GraphCanvas::collapseAll);
+  auto* minimap = view->addAction(tr("&Minimap"));
+  minimap->setCheckable(true);
+  minimap->setShortcut(QKeySequence(Qt::Key_M));
+  minimap->setShortcutContext(Qt::WidgetShortcut);  // the canvas handles M itself
+  minimap->setChecked(QSettings().value("view/minimap", true).toBool());
+  m_canvas->setMinimapVisible(minimap->isChecked());
+  connect(minimap, &QAction::toggled, this, [this](bool on) {
+    m_canvas->setMinimapVisible(on);
+    QSettings().setValue("view/minimap", on);
+  });
+  connect(m_canvas, &GraphCanvas::minimapToggled, minimap, &QAction::setChecked);
+  QMenu* panels = view->addMenu(tr("&Panels"));
+  for (auto* dock : findChildren<QDockWidget*>()) panels->addAction(dock->toggleViewAction());
   view->addSeparator();
   auto* dark = view->addAction(tr("&Dark theme"));
   dark->setCheckable(true);
@@ -233,9 +279,9 @@ void MainWindow::onLoadFinished() {
     return;
   }
   m_model = std::make_shared<const Model>(std::move(*result).value());
-  m_nodes->setModel(m_model);
-  m_canvas->setGraph(std::shared_ptr<const Graph>(m_model, &m_model->graph));
-  m_inspector->setModel(m_model);
+  m_nav.reset(m_model);
+  m_rootTimes.clear();
+  showLevel();
   m_profile->setModel(m_model);
   if (m_tabs->currentWidget() == m_stepper) {
     m_stepperModel = m_model;
@@ -255,6 +301,52 @@ void MainWindow::onLoadFinished() {
   statusBar()->showMessage(m_model->warnings.empty() ? tr("Loaded") : QString::fromStdString(m_model->warnings[0]));
   rememberRecent(m_loadingPath);
   emit modelLoaded();
+}
+
+void MainWindow::showLevel() {
+  auto shown = m_nav.current();
+  m_nodes->setModel(shown);
+  m_canvas->setGraph(std::shared_ptr<const Graph>(shown, &shown->graph));
+  m_canvas->setNodeTimes(m_nav.atRoot() ? m_rootTimes : std::vector<double>{});
+  m_inspector->setModel(shown);
+  m_breadcrumb->setCrumbs(m_nav.crumbs());
+}
+
+Status MainWindow::openFunction(const std::string& name) {
+  Status s = m_nav.openFunction(name);
+  if (!s) {
+    statusBar()->showMessage(tr("Cannot open %1: %2").arg(QString::fromStdString(name), QString::fromStdString(s.message())));
+    return s;
+  }
+  showLevel();
+  statusBar()->showMessage(tr("Function %1 (%2 nodes); the breadcrumb above the canvas goes back")
+                               .arg(QString::fromStdString(name))
+                               .arg(m_nav.current()->graph.size()));
+  return s;
+}
+
+void MainWindow::goToLevel(int depth) {
+  if (depth == m_nav.depth()) return;
+  m_nav.goTo(depth);
+  showLevel();
+}
+
+void MainWindow::activateNode(size_t node) {
+  auto shown = m_nav.current();
+  if (!shown || node >= shown->graph.size()) return;
+  const auto calls = calledFunctions(shown->graph.node(node), m_nav.root()->graph.library);
+  if (calls.size() == 1) {
+    openFunction(calls.front().function);
+  } else if (calls.size() > 1) {  // If: then or else; While: cond or body
+    auto* menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    for (const auto& call : calls) {
+      const std::string function = call.function;
+      menu->addAction(tr("Open %1 (%2)").arg(QString::fromStdString(function), QString::fromStdString(call.attr)), this,
+                      [this, function] { openFunction(function); });
+    }
+    menu->popup(QCursor::pos());
+  }
 }
 
 void MainWindow::rememberRecent(const QString& path) {

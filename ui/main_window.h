@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "base/status.h"
+#include "graph_navigation.h"
 #include "io/model.h"
 
 class QLabel;
@@ -23,6 +24,9 @@ class GraphCanvas;
 class InspectorPanel;
 class PassStepper;
 class ProfilePanel;
+class BreadcrumbBar;
+class OutlinePanel;
+class ComparePanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -33,8 +37,15 @@ class MainWindow : public QMainWindow {
 
   /// Starts loading in the background; the window stays responsive.
   void openFile(const QString& path);
-  /// The currently shown model (null until a load succeeds).
+  /// The opened model (null until a load succeeds).
   std::shared_ptr<const Model> model() const { return m_model; }
+  /// What the canvas shows: the opened model, or a function body opened from it.
+  std::shared_ptr<const Model> shownModel() const { return m_nav.current(); }
+  const GraphNavigation& navigation() const { return m_nav; }
+  /// Shows the body of a library function (an If branch, a While body, a called function) one level down.
+  Status openFunction(const std::string& name);
+  /// Goes back up the breadcrumb (0: the opened graph).
+  void goToLevel(int depth);
   /// True while a load is in flight.
   bool isLoading() const;
   GraphCanvas* canvas() const { return m_canvas; }
@@ -42,6 +53,9 @@ class MainWindow : public QMainWindow {
   PassStepper* passStepper() const { return m_stepper; }
   QTabWidget* tabs() const { return m_tabs; }
   ProfilePanel* profilePanel() const { return m_profile; }
+  OutlinePanel* outline() const { return m_outline; }
+  ComparePanel* comparePanel() const { return m_compare; }
+  BreadcrumbBar* breadcrumb() const { return m_breadcrumb; }
   /// Writes the whole graph as PNG or SVG (by the extension).
   Status exportCanvas(const QString& path) const;
   void setTheme(const QString& name);
@@ -62,6 +76,9 @@ class MainWindow : public QMainWindow {
   void onLoadFinished();
   void rememberRecent(const QString& path);
   void rebuildRecentMenu();
+  void showLevel();
+  void activateNode(size_t node);
+  void buildDocks();
 
   NodeTableModel* m_nodes;
   QSortFilterProxyModel* m_filter;
@@ -75,6 +92,11 @@ class MainWindow : public QMainWindow {
   PassStepper* m_stepper;
   ProfilePanel* m_profile;
   std::shared_ptr<const Model> m_stepperModel;
+  BreadcrumbBar* m_breadcrumb;
+  OutlinePanel* m_outline;
+  ComparePanel* m_compare;
+  GraphNavigation m_nav;
+  std::vector<double> m_rootTimes;  // the profile overlay of the opened graph, kept while a function is shown
   QMenu* m_recentMenu = nullptr;
   QFutureWatcher<std::shared_ptr<Expected<Model>>> m_watcher;
   QString m_loadingPath;

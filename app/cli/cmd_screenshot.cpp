@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "io/loader.h"
 #include "exec/run_request.h"
+#include "exec/function_runtime.h"
 #include "exec/session.h"
 #include "layout/graph_layout.h"
 #include "panels/pass_stepper.h"
@@ -79,6 +80,14 @@ int runScreenshot(const Args& args) {
   // with what that pass added in green and changed in amber.
   std::shared_ptr<const Graph> shown(shared, &shared->graph);
   std::vector<std::pair<size_t, QColor>> colors;
+  if (auto function = args.value("--function")) {
+    if (args.value("--pass") || args.value("--overlay")) return fail("--function cannot be combined with --pass or --overlay", kExitUsage);
+    const FunctionDef* def = shared->graph.library.find(*function);
+    if (!def) return fail("the graph's library has no function '" + *function + "'", kExitUsage);
+    auto body = functionBodyGraph(*def, shared->graph.library);
+    if (!body) return fail(body.status().message(), kExitBadInput);
+    shown = std::make_shared<const Graph>(std::move(body).value());
+  }
   if (auto pass = args.value("--pass")) {
     int64_t n = 0;
     bool fetchesKnown = false;

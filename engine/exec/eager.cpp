@@ -89,6 +89,7 @@ Status EagerOp::run(std::vector<Tensor> inputs, std::vector<Tensor>* outputs) {
   event.name = m_op;
   event.op = m_op;
   event.thread = exec.trace->threadId();
+  event.run = exec.run;
   event.bytesIn = tensorBytes(inputs);
   event.bytesOut = tensorBytes(*outputs);
   event.flops = estimateFlops(e->node, inputs, *outputs);

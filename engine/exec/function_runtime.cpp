@@ -87,6 +87,25 @@ Expected<InstantiatedFunction> instantiateFunction(const FunctionDef& f, const A
   return out;
 }
 
+Expected<Graph> functionBodyGraph(const FunctionDef& function, const FunctionLibrary& library) {
+  if (!function.body) return invalidArgument("function '" + function.name() + "' has no body");
+  FS_ASSIGN_OR_RETURN(InstantiatedFunction inst,
+                      instantiateFunction(function, {}, library, OpRegistry::global().lookupWith(&library)));
+  for (size_t i = 0; i < inst.rets.size() && i < function.signature.outputs.size(); ++i) {
+    Node ret;
+    ret.name = function.signature.outputs[i].name;
+    while (inst.graph.find(ret.name) >= 0) ret.name += "_retval";
+    ret.op = "_Retval";
+    TensorRef ref;
+    parseTensorRef(inst.rets[i], false, &ref);
+    ret.inputs.push_back(ref);
+    ret.attrs["index"] = AttrValue::fromInt(static_cast<int64_t>(i));
+    ret.attrs["T"] = AttrValue::fromType(function.signature.outputs[i].type);
+    inst.graph.addNode(std::move(ret));
+  }
+  return std::move(inst.graph);
+}
+
 FunctionRuntime::FunctionRuntime(const FunctionLibrary& library, ExecOptions options)
     : m_library(library), m_options(options) {}
 

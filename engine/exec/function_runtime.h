@@ -26,6 +26,11 @@ struct InstantiatedFunction {
 Expected<InstantiatedFunction> instantiateFunction(const FunctionDef& function, const AttrMap& callAttrs,
                                                    const FunctionLibrary& library, const OpLookup& lookup);
 
+/// A function body to look at: the instantiated graph (an `_Arg` per input, inputs in graph naming) with a
+/// `_Retval` per output, as TensorFlow shows function bodies; attr placeholders stay unbound. The library is the
+/// caller's, so nested calls resolve.
+Expected<Graph> functionBodyGraph(const FunctionDef& function, const FunctionLibrary& library);
+
 class FunctionRuntime : public FunctionCaller {
  public:
   FunctionRuntime(const FunctionLibrary& library, ExecOptions options);

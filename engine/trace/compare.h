@@ -2,6 +2,8 @@
 // and per-op profiles of both. Shared by `flowscope compare` and the desktop app's comparison view.
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <memory>
 
 #include "profile/trace.h"
@@ -18,7 +20,14 @@ struct EagerGraphComparison {
   std::shared_ptr<ConcreteFunction> concrete;
 };
 
-/// Traces once (outside the timing), then times `calls` eager and `calls` graph calls on `args`, then profiles both.
-Expected<EagerGraphComparison> compareEagerAndGraph(const GalleryEntry& entry, const std::vector<Arg>& args, int calls);
+struct CompareOptions {
+  const std::atomic<bool>* cancelled = nullptr;          ///< checked between calls
+  std::function<void(double fraction)> progress;         ///< 0..1 over the four rounds of calls
+};
+
+/// Traces once (outside the timing), then times `calls` eager and `calls` graph calls on `args`, then profiles both
+/// (events carry the call's index as their run).
+Expected<EagerGraphComparison> compareEagerAndGraph(const GalleryEntry& entry, const std::vector<Arg>& args, int calls,
+                                                    const CompareOptions& options = {});
 
 }  // namespace flowscope::tf

@@ -2,7 +2,10 @@
 #include "trace/gallery.h"
 
 #include <cstdio>
+#include <map>
+#include <mutex>
 #include <random>
+#include <tuple>
 
 #include "trace/control_flow.h"
 
@@ -18,12 +21,21 @@ Tensor matrix(std::vector<std::vector<float>> rows) {
 }
 
 // Fixed pseudo-random weights (the same in every process), scaled like a Glorot init.
+// Made once per (shape, seed, scale) and kept, like weights a model holds outside its function: an eager call
+// then costs its ops, not regenerating its weights, so eager and graph timings compare execution.
 Tensor weights(Shape shape, uint32_t seed, float scale) {
-  flowscope::Tensor t(DType::kFloat, shape);
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-scale, scale);
-  for (int64_t i = 0; i < t.numElements(); ++i) t.data<float>()[i] = u(rng);
-  return Tensor(t);
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, uint32_t, float>, flowscope::Tensor> made;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, fresh] = made.try_emplace({shape.toString(), seed, scale});
+  if (fresh) {
+    flowscope::Tensor t(DType::kFloat, shape);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-scale, scale);
+    for (int64_t i = 0; i < t.numElements(); ++i) t.data<float>()[i] = u(rng);
+    it->second = t;
+  }
+  return Tensor(it->second);
 }
 
 Tensor seededUniform(Shape shape, uint32_t seed, int lo, int hi) {

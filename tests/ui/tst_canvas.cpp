@@ -175,9 +175,10 @@ class TestCanvas : public QObject {
     QVERIFY(ready.wait(20000));
     auto* minimap = canvas.findChild<Minimap*>();
     QVERIFY(minimap);
+    QVERIFY(!minimap->isVisibleTo(&canvas));  // the whole graph is in view: no minimap
+    canvas.setView(canvas.zoom() * 4, canvas.topLeft());   // zoomed in: it shows, the frame on part of the thumbnail
     QVERIFY(minimap->isVisibleTo(&canvas));
     QVERIFY(distinctColours(minimap->grab().toImage()) > 4);  // a thumbnail, not an empty panel
-    canvas.setView(canvas.zoom() * 4, canvas.topLeft());   // zoomed in: the frame covers part of the thumbnail
     const QPoint click(minimap->width() / 4, minimap->height() / 2);
     QTest::mouseClick(minimap, Qt::LeftButton, Qt::NoModifier, click);
     const QPointF target = minimap->toScene(click);

@@ -8,8 +8,17 @@
 #include <QCheckBox>
 #include <QLineEdit>
 
+#include <QMenu>
+#include <QTemporaryDir>
+#include <QToolButton>
+
 #include "canvas/graph_canvas.h"
+#include "io/graph_writer.h"
+#include "ir/synthetic_graph.h"
 #include "main_window.h"
+#include "models/outline_model.h"
+#include "panels/breadcrumb_bar.h"
+#include "panels/outline_panel.h"
 #include "panels/inspector_panel.h"
 #include "panels/profile_panel.h"
 #include "panels/timeline_view.h"
@@ -144,6 +153,109 @@ class TestMainWindow : public QObject {
     QCOMPARE(model.data(model.index(0, NodeTableModel::kCategory), Qt::DisplayRole).toString(), QString("activation"));
     model.setModel(nullptr);
     QCOMPARE(model.rowCount(), 0);
+  }
+
+  // If branches open as subgraphs (from the inspector's Calls list or a double-click's menu) with a breadcrumb back.
+  void opensFunctionBodiesWithBreadcrumb() {
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
+    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/functions.pbtxt");
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(ready.count() > 0 || ready.wait(10000));
+    const size_t cond = static_cast<size_t>(window.model()->graph.find("cond"));
+    window.inspector()->showNode(cond);
+    QVERIFY(window.inspector()->toHtml().contains("function:cond_true_1"));
+    ready.clear();
+    emit window.inspector()->anchorClicked(QUrl("function:cond_true_1"));
+    const auto body = window.shownModel();
+    QVERIFY(body != window.model());
+    QCOMPARE(body->graph.size(), size_t(5));  // _Arg x, y; add; Identity; _Retval identity
+    QCOMPARE(body->graph.node(static_cast<size_t>(body->graph.find("x"))).op, std::string("_Arg"));
+    const Node& ret = body->graph.node(static_cast<size_t>(body->graph.find("identity")));
+    QCOMPARE(ret.op, std::string("_Retval"));
+    QCOMPARE(ret.inputs.at(0).node, std::string("Identity"));
+    QVERIFY(ready.wait(10000));
+    QCOMPARE(window.canvas()->scene()->itemOfNode.size(), size_t(5));
+    QCOMPARE(window.findChild<QTableView*>("nodeTable")->model()->rowCount(), 5);
+    QVERIFY(window.breadcrumb()->isVisible());
+    QCOMPARE(window.navigation().crumbs(), QStringList({"functions.pbtxt", "cond_true_1"}));
+    // Back through the breadcrumb.
+    auto buttons = window.breadcrumb()->findChildren<QToolButton*>();
+    QCOMPARE(buttons.size(), 2);
+    QVERIFY(!buttons[1]->isEnabled());  // where we are
+    QTest::mouseClick(buttons[0], Qt::LeftButton);
+    QCOMPARE(window.shownModel(), window.model());
+    QVERIFY(!window.breadcrumb()->isVisible());
+    // A double-click on If offers both branches.
+    emit window.canvas()->nodeActivated(cond);
+    auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+    QVERIFY(menu);
+    QCOMPARE(menu->actions().size(), 2);
+    QAction* elseBranch = nullptr;
+    for (QAction* a : menu->actions())
+      if (a->text().contains("cond_false_1")) elseBranch = a;
+    QVERIFY(elseBranch);
+    elseBranch->trigger();
+    menu->close();
+    QCOMPARE(window.navigation().crumbs().last(), QString("cond_false_1"));
+    QVERIFY(window.shownModel()->graph.find("mul") >= 0);
+    // A name the library lacks is an error message, not a crash; the view stays.
+    QVERIFY(!window.openFunction("no_such_function"));
+    QCOMPARE(window.navigation().crumbs().last(), QString("cond_false_1"));
+  }
+
+  // The outline mirrors the canvas's expansion and drives it (keyboard included); rows select on the canvas.
+  void outlineFollowsAndDrivesTheCanvas() {
+    QTemporaryDir dir;
+    SyntheticGraphOptions options;
+    options.nodes = 400;
+    const QString path = dir.filePath("synthetic.pb");
+    QVERIFY(writeGraph(makeSyntheticGraph(options), path.toStdString()));
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
+    window.openFile(path);
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(ready.count() > 0 || ready.wait(10000));
+    OutlinePanel* outline = window.outline();
+    OutlineModel* model = outline->outline();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(model->rowCount() >= 1);  // the "model" scope first, then nodes outside it
+    const QModelIndex top = model->index(0, 0);
+    QCOMPARE(top.data().toString(), QString("model"));
+    QCOMPARE(model->groupAt(top), window.canvas()->layout()->tree().find("model"));
+    QVERIFY(model->rowCount(top) >= 1);
+    // Expanding on the canvas opens the row.
+    ready.clear();
+    window.canvas()->toggleGroup("model");
+    QVERIFY(ready.wait(10000));
+    QVERIFY(outline->isExpanded(top));
+    // The keyboard in the tree: Right on a closed child scope opens it on the canvas too.
+    const QModelIndex stage = model->index(0, 0, top);
+    QVERIFY(model->groupAt(stage) > 0 && model->rowCount(stage) > 1);
+    const std::string stagePath = "model/" + stage.data().toString().toStdString();
+    outline->setFocus();
+    outline->setCurrentIndex(stage);
+    ready.clear();
+    QTest::keyClick(outline, Qt::Key_Right);
+    QVERIFY(outline->isExpanded(stage));
+    QVERIFY(window.canvas()->expanded().count(stagePath));
+    QVERIFY(ready.wait(10000));
+    QTest::keyClick(outline, Qt::Key_Left);  // and Left closes it
+    QVERIFY(!window.canvas()->expanded().count(stagePath));
+    // Choosing a node row selects it on the canvas and in the inspector.
+    const size_t conv = static_cast<size_t>(window.model()->graph.find("model/stage_0/block_0/layer_0/unit_0/Conv2D"));
+    QVERIFY(ready.wait(10000));
+    outline->setCurrentIndex(model->nodeIndex(conv));
+    const int item = window.canvas()->selectedItem();
+    QVERIFY(item >= 0);
+    QCOMPARE(window.canvas()->scene()->itemOfNode[conv], static_cast<int64_t>(item));
+    QVERIFY(window.inspector()->toHtml().contains("Conv2D"));
   }
 };
 

@@ -17,8 +17,7 @@ GraphCanvas::GraphCanvas(QWidget* parent)
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(false);
   setMinimumSize(200, 150);
-  m_minimap->resize(220, 150);
-  m_minimap->hide();  // shown with a scene
+  m_minimap->hide();  // shown with a scene larger than the view
   m_zoomSettled.setSingleShot(true);
   m_zoomSettled.setInterval(150);
   connect(&m_zoomSettled, &QTimer::timeout, this, qOverload<>(&QWidget::update));
@@ -36,8 +35,7 @@ GraphCanvas::GraphCanvas(QWidget* parent)
     applyNodeColors();
     if (m_fitOnReady) fitToView();
     m_fitOnReady = false;
-    m_minimap->setVisible(m_minimapWanted);
-    m_minimap->update();
+    refreshMinimap();
     update();
     emit sceneReady();
   });
@@ -68,6 +66,10 @@ void GraphCanvas::toggleGroup(const std::string& path) {
   relayout();
 }
 
+void GraphCanvas::setGroupExpanded(const std::string& path, bool expanded) {
+  if (expanded ? m_expanded.insert(path).second : m_expanded.erase(path) > 0) relayout();
+}
+
 void GraphCanvas::expandAll() {
   if (!m_layout) return;
   m_fitOnReady = true;
@@ -96,14 +98,14 @@ void GraphCanvas::relayout() {
 
 void GraphCanvas::setTheme(const QString& name) {
   m_theme = &Theme::named(name);
-  m_minimap->update();
+  refreshMinimap();
   update();
 }
 
 void GraphCanvas::setOverlay(SceneOverlay overlay) {
   m_overlay = std::move(overlay);
   ++m_overlayVersion;
-  m_minimap->update();
+  refreshMinimap();
   update();
 }
 
@@ -128,7 +130,7 @@ void GraphCanvas::applyNodeColors() {
   addNodeColors(m_overlay, *m_scene, m_nodeColors);
   addNodeTimes(m_overlay, *m_scene, m_nodeTimes);
   ++m_overlayVersion;
-  m_minimap->update();
+  refreshMinimap();
 }
 
 void GraphCanvas::setView(double zoom, QPointF topLeft) {
@@ -136,12 +138,12 @@ void GraphCanvas::setView(double zoom, QPointF topLeft) {
   m_autoFit = false;
   m_scale = zoom;
   m_offset = topLeft;
-  m_minimap->update();
+  refreshMinimap();
   update();
 }
 
 void GraphCanvas::notifyView() {
-  m_minimap->update();
+  refreshMinimap();
   emit viewChanged(m_scale, m_offset);
 }
 
@@ -160,7 +162,22 @@ QRectF GraphCanvas::visibleSceneRect() const { return QRectF(m_offset, QSizeF(wi
 
 void GraphCanvas::setMinimapVisible(bool visible) {
   m_minimapWanted = visible;
-  m_minimap->setVisible(visible && m_scene);
+  refreshMinimap();
+}
+
+void GraphCanvas::refreshMinimap() {
+  const bool show = m_minimapWanted && m_scene && !visibleSceneRect().contains(QRectF(m_scene->bounds.x, m_scene->bounds.y, m_scene->bounds.w, m_scene->bounds.h));
+  if (show) {
+    // Sized to the scene's shape, at most a fifth of the canvas wide and a quarter high, in the bottom-right corner.
+    const Rect& b = m_scene->bounds;
+    const double maxW = std::clamp(width() / 5.0, 120.0, 260.0), maxH = std::clamp(height() / 4.0, 80.0, 180.0);
+    const double aspect = std::max(b.w, 1.0) / std::max(b.h, 1.0);
+    const double w = std::clamp(std::min(maxW, maxH * aspect), 60.0, maxW), h = std::clamp(w / aspect, 40.0, maxH);
+    m_minimap->setGeometry(width() - static_cast<int>(w) - 10, height() - static_cast<int>(h) - 10, static_cast<int>(w),
+                           static_cast<int>(h));
+    m_minimap->update();
+  }
+  m_minimap->setVisible(show);
 }
 
 bool GraphCanvas::isMinimapVisible() const { return m_minimapWanted; }
@@ -188,8 +205,26 @@ void GraphCanvas::selectNode(size_t node) {
     m_autoFit = false;
     m_offset = QPointF(r.x + r.w / 2 - width() / (2 * m_scale), r.y + r.h / 2 - height() / (2 * m_scale));
   }
-  m_minimap->update();
+  refreshMinimap();
   update();
+}
+
+void GraphCanvas::selectGroup(int group) {
+  if (!m_scene || !m_layout || group < 0) return;
+  for (size_t i = 0; i < m_scene->items.size(); ++i)
+    if (m_scene->items[i].kind == SceneItem::Kind::kGroup && m_scene->items[i].id == group) {
+      m_selected = static_cast<int>(i);
+      refreshMinimap();
+      update();
+      return;
+    }
+  const ScopeTree& tree = m_layout->tree();  // hidden inside a collapsed group: select what shows its first node
+  for (int g = group; g >= 0;) {
+    const ScopeGroup& sg = tree.group(g);
+    if (!sg.nodes.empty()) return selectNode(sg.nodes.front());
+    if (sg.groups.empty()) return;
+    g = sg.groups.front();
+  }
 }
 
 QPointF GraphCanvas::toScene(const QPointF& p) const { return m_offset + p / m_scale; }
@@ -240,8 +275,8 @@ void GraphCanvas::paintSelectionOver(QPainter& painter) {
 }
 
 void GraphCanvas::resizeEvent(QResizeEvent*) {
-  m_minimap->move(width() - m_minimap->width() - 10, height() - m_minimap->height() - 10);
   if (m_autoFit) fitToView();
+  refreshMinimap();
 }
 
 void GraphCanvas::wheelEvent(QWheelEvent* event) {
@@ -279,8 +314,10 @@ void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
   if (!m_scene || !m_layout) return;
   const QPointF p = toScene(event->position());
   const int hit = m_scene->itemAt(p.x(), p.y());
-  if (hit < 0 || m_scene->items[static_cast<size_t>(hit)].kind != SceneItem::Kind::kGroup) return;
-  toggleGroup(m_layout->tree().group(static_cast<int>(m_scene->items[static_cast<size_t>(hit)].id)).path);
+  if (hit < 0) return;
+  const SceneItem& item = m_scene->items[static_cast<size_t>(hit)];
+  if (item.kind == SceneItem::Kind::kNode) return emit nodeActivated(static_cast<size_t>(item.id));
+  toggleGroup(m_layout->tree().group(static_cast<int>(item.id)).path);
 }
 
 void GraphCanvas::keyPressEvent(QKeyEvent* event) {
@@ -299,8 +336,11 @@ void GraphCanvas::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_Down: m_offset.ry() += step; viewMoved(); break;
     case Qt::Key_Return:
     case Qt::Key_Enter:
-      if (m_scene && m_selected >= 0 && m_scene->items[static_cast<size_t>(m_selected)].kind == SceneItem::Kind::kGroup)
-        toggleGroup(m_layout->tree().group(static_cast<int>(m_scene->items[static_cast<size_t>(m_selected)].id)).path);
+      if (m_scene && m_selected >= 0) {
+        const SceneItem& item = m_scene->items[static_cast<size_t>(m_selected)];
+        if (item.kind == SceneItem::Kind::kNode) emit nodeActivated(static_cast<size_t>(item.id));
+        else toggleGroup(m_layout->tree().group(static_cast<int>(item.id)).path);
+      }
       break;
     default: QWidget::keyPressEvent(event);
   }

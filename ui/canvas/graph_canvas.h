@@ -29,6 +29,7 @@ class GraphCanvas : public QWidget {
   void setGraph(std::shared_ptr<const Graph> graph);
   void setExpanded(std::set<std::string> expanded);
   void toggleGroup(const std::string& path);
+  void setGroupExpanded(const std::string& path, bool expanded);
   void expandAll();
   void collapseAll();
   const std::set<std::string>& expanded() const { return m_expanded; }
@@ -66,11 +67,15 @@ class GraphCanvas : public QWidget {
   double zoom() const { return m_scale; }
   /// Selects the item showing this graph node (its node, or the collapsed group holding it).
   void selectNode(size_t node);
+  /// Selects a group's box (or, when it is inside a collapsed group, the box that shows it).
+  void selectGroup(int group);
   int selectedItem() const { return m_selected; }
 
  signals:
   void sceneReady();
   void itemSelected(int item);
+  /// A node was double-clicked (or Enter pressed on it): the window opens the functions it calls.
+  void nodeActivated(size_t node);
   void layoutFailed(const QString& message);
   void viewChanged(double zoom, QPointF topLeft);
   void minimapToggled(bool visible);
@@ -92,6 +97,7 @@ class GraphCanvas : public QWidget {
   void applyNodeColors();
   void notifyView();
   void viewMoved();
+  void refreshMinimap();
   bool paintFromCache(QPainter& painter);
   void paintSelectionOver(QPainter& painter);
 

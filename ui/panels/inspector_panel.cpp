@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "ir/function_calls.h"
 #include "layout/scope_tree.h"
 #include "ops/op_registry.h"
 
@@ -18,16 +19,13 @@ QString tensorText(const TensorInfo* info) {
   return esc(std::string(dtypeName(info->dtype)) + " " + info->shape.toString());
 }
 
-void collectFunctions(const AttrValue& v, std::vector<std::string>& out) {
-  if (v.kind() == AttrValue::Kind::kFunc) out.push_back(v.func().name);
-  if (v.kind() == AttrValue::Kind::kList)
-    for (const auto& f : v.list().func) out.push_back(f.name);
-}
-
 }  // namespace
 
 InspectorPanel::InspectorPanel(QWidget* parent) : QTextBrowser(parent) {
   setOpenLinks(false);
+  connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+    if (url.scheme() == "function") emit functionRequested(url.path());
+  });
   setPlaceholderText(tr("Select a node or group on the canvas or in the node list."));
   connect(&m_shapesWatcher, &QFutureWatcherBase::finished, this, [this] {
     m_shapes = m_shapesWatcher.result();
@@ -86,21 +84,22 @@ void InspectorPanel::render() {
   else if (!m_shapes)
     html += "<li><i>inferring shapes...</i></li>";
   html += "</ul><h4>Attributes</h4><table>";
-  std::vector<std::string> functions;
   for (const auto& [key, value] : n.attrs) {
-    collectFunctions(value, functions);
     std::string text = value.kind() == AttrValue::Kind::kTensor ? value.tensor().preview(16) : value.toString();
     html += "<tr><td><b>" + esc(key) + "</b></td><td>" + esc(text.size() > 400 ? text.substr(0, 400) + "..." : text) + "</td></tr>";
   }
   html += "</table>";
-  if (g.library.find(n.op)) functions.push_back(n.op);
-  if (!functions.empty()) {
+  const auto calls = calledFunctions(n, g.library);
+  if (!calls.empty()) {
     html += "<h4>Calls</h4><ul>";
-    for (const auto& f : functions) {
-      const FunctionDef* def = g.library.find(f);
-      html += "<li>" + esc(f) + (def && def->body ? " (" + QString::number(def->body->size()) + " nodes)" : QString(" (not in the library)")) + "</li>";
+    for (const auto& call : calls) {
+      const FunctionDef* def = g.library.find(call.function);
+      const QString name = esc(call.function);
+      html += "<li>" + esc(call.attr) + ": " +
+              (def && def->body ? "<a href=\"function:" + name + "\">" + name + "</a> (" + QString::number(def->body->size()) + " nodes)"
+                                : name + " (not in the library)") + "</li>";
     }
-    html += "</ul>";
+    html += "</ul><p><i>Click a function, or double-click the node, to open its body.</i></p>";
   }
   setHtml(html);
 }

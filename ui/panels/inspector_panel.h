@@ -25,6 +25,10 @@ class InspectorPanel : public QTextBrowser {
   void showGroup(const ScopeTree& tree, int group);
   void clearSelection();
 
+ signals:
+  /// A function name in the node's "Calls" list was clicked.
+  void functionRequested(const QString& function);
+
  private:
   void render();
 

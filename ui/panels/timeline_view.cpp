@@ -29,6 +29,11 @@ void TimelineView::setTrace(std::vector<NodeEvent> events) {
   update();
 }
 
+void TimelineView::setMinimumSpan(int64_t ns) {
+  m_end = std::max(m_end, m_start + ns);
+  update();
+}
+
 void TimelineView::highlightNode(const std::string& name) {
   m_highlight = name;
   update();

@@ -16,6 +16,9 @@ class TimelineView : public QWidget {
  public:
   explicit TimelineView(QWidget* parent = nullptr);
   void setTrace(std::vector<NodeEvent> events);
+  /// Widens the time axis to at least this many nanoseconds (so that two timelines side by side share a scale).
+  void setMinimumSpan(int64_t ns);
+  int64_t span() const { return m_end - m_start; }
   void highlightNode(const std::string& name);
   const std::vector<NodeEvent>& events() const { return m_events; }
   /// The event under a widget point, or -1.

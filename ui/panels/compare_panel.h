@@ -1,0 +1,75 @@
+// ComparePanel, the "Eager vs Graph" tab: pick a gallery function (the tracing guide's examples, an MLP, a small
+// conv net, control flow), run it N times eagerly and N times as its traced graph off the UI thread (progress and
+// cancel), and show both totals and timelines side by side next to the traced graph and its concrete signature.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <atomic>
+#include <memory>
+
+#include "trace/compare.h"
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+namespace flowscope {
+
+class GraphCanvas;
+class OpStatsModel;
+class TimelineView;
+
+class ComparePanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ComparePanel(QWidget* parent = nullptr);
+  ~ComparePanel() override;
+  /// Compares a gallery function over `calls` calls of each kind (in the background).
+  void compare(const QString& function, int calls);
+  void cancel();
+  bool isRunning() const { return m_watcher.isRunning(); }
+  std::shared_ptr<const tf::EagerGraphComparison> result() const { return m_result; }
+  GraphCanvas* graphCanvas() const { return m_canvas; }
+  TimelineView* eagerTimeline() const { return m_side[0].timeline; }
+  TimelineView* graphTimeline() const { return m_side[1].timeline; }
+  OpStatsModel* eagerOps() const { return m_side[0].ops; }
+  OpStatsModel* graphOps() const { return m_side[1].ops; }
+  QString summary() const;
+
+ signals:
+  void compared();
+  void failed(const QString& message);
+
+ private:
+  struct Side {
+    QLabel* total = nullptr;
+    TimelineView* timeline = nullptr;
+    OpStatsModel* ops = nullptr;
+    QTableView* table = nullptr;
+  };
+  QWidget* buildSide(Side& side, const QString& title);
+  void onFinished();
+  void showResult();
+
+  QComboBox* m_function;
+  QSpinBox* m_calls;
+  QPushButton* m_run;
+  QPushButton* m_cancelButton;
+  QProgressBar* m_progress;
+  QLabel* m_status;
+  GraphCanvas* m_canvas;
+  QPlainTextEdit* m_signature;
+  Side m_side[2];
+  QFutureWatcher<std::shared_ptr<Expected<tf::EagerGraphComparison>>> m_watcher;  // traces do not copy
+  std::atomic<bool> m_cancelled{false};
+  std::shared_ptr<const tf::EagerGraphComparison> m_result;
+  QString m_resultFunction;
+};
+
+}  // namespace flowscope

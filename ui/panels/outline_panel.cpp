@@ -1,0 +1,86 @@
+// The outline dock.
+#include "panels/outline_panel.h"
+
+#include <QHeaderView>
+
+#include "canvas/graph_canvas.h"
+#include "models/outline_model.h"
+
+namespace flowscope {
+
+OutlinePanel::OutlinePanel(GraphCanvas* canvas, QWidget* parent)
+    : QTreeView(parent), m_canvas(canvas), m_model(new OutlineModel(this)) {
+  setObjectName("outline");
+  setModel(m_model);
+  setUniformRowHeights(true);  // constant-time row geometry for very large trees
+  setAlternatingRowColors(true);
+  header()->setStretchLastSection(true);
+  setColumnWidth(OutlineModel::kName, 200);
+  connect(m_canvas, &GraphCanvas::sceneReady, this, &OutlinePanel::onSceneReady);
+  connect(m_canvas, &GraphCanvas::itemSelected, this, &OutlinePanel::onCanvasSelection);
+  connect(selectionModel(), &QItemSelectionModel::currentChanged, this, &OutlinePanel::onCurrentChanged);
+  connect(this, &QTreeView::expanded, this, [this](const QModelIndex& index) { onExpandedInTree(index, true); });
+  connect(this, &QTreeView::collapsed, this, [this](const QModelIndex& index) { onExpandedInTree(index, false); });
+}
+
+void OutlinePanel::onSceneReady() {
+  m_syncing = true;
+  if (m_canvas->layout().get() != m_model->layout()) {
+    m_model->setLayout(m_canvas->layout());
+    m_shownExpansion.clear();
+  }
+  if (m_canvas->expanded() != m_shownExpansion) {
+    // Mirror the canvas: a group is open in the tree when it and every group around it are expanded there.
+    m_shownExpansion = m_canvas->expanded();
+    const ScopeTree& tree = m_model->layout()->tree();
+    collapseAll();
+    for (const std::string& path : m_shownExpansion) {
+      const int group = tree.find(path);
+      bool open = group > ScopeTree::kRoot;
+      for (int g = group; open && g > ScopeTree::kRoot; g = tree.group(g).parent) open = m_shownExpansion.count(tree.group(g).path) > 0;
+      if (open) setExpanded(m_model->groupIndex(group), true);
+    }
+  }
+  m_syncing = false;
+}
+
+void OutlinePanel::onExpandedInTree(const QModelIndex& index, bool expanded) {
+  const int group = m_model->groupAt(index);
+  if (m_syncing || group <= 0) return;
+  const std::string& path = m_model->layout()->tree().group(group).path;
+  std::set<std::string> wanted = m_canvas->expanded();
+  if (expanded) {  // opening a group in the tree opens the groups around it on the canvas too
+    const ScopeTree& tree = m_model->layout()->tree();
+    for (int g = group; g > ScopeTree::kRoot; g = tree.group(g).parent) wanted.insert(tree.group(g).path);
+  } else {
+    wanted.erase(path);
+  }
+  m_shownExpansion = wanted;
+  m_canvas->setExpanded(std::move(wanted));
+}
+
+void OutlinePanel::onCurrentChanged(const QModelIndex& current) {
+  if (m_syncing || !current.isValid()) return;
+  const int64_t node = m_model->nodeAt(current);
+  if (node >= 0) {
+    m_canvas->selectNode(static_cast<size_t>(node));
+    emit nodeChosen(static_cast<size_t>(node));
+  } else {
+    m_canvas->selectGroup(m_model->groupAt(current));
+    emit groupChosen(m_model->groupAt(current));
+  }
+}
+
+void OutlinePanel::onCanvasSelection(int item) {
+  auto scene = m_canvas->scene();
+  if (!scene || item < 0 || !m_model->layout()) return;
+  const SceneItem& it = scene->items[static_cast<size_t>(item)];
+  const QModelIndex index = it.kind == SceneItem::Kind::kNode ? m_model->nodeIndex(static_cast<size_t>(it.id))
+                                                              : m_model->groupIndex(static_cast<int>(it.id));
+  m_syncing = true;  // revealing the row opens its parents in the tree only
+  setCurrentIndex(index);
+  scrollTo(index);
+  m_syncing = false;
+}
+
+}  // namespace flowscope
