@@ -29,6 +29,7 @@
 #include "ir/function_calls.h"
 #include "panels/breadcrumb_bar.h"
 #include "panels/compare_panel.h"
+#include "panels/task_indicator.h"
 #include "panels/outline_panel.h"
 #include "panels/inspector_panel.h"
 #include "panels/pass_stepper.h"
@@ -43,7 +44,8 @@ MainWindow::MainWindow(QWidget* parent)
       m_table(new QTableView(this)), m_search(new QLineEdit(this)), m_header(new QLabel(this)), m_canvas(new GraphCanvas(this)),
       m_inspector(new InspectorPanel(this)), m_regex(new QCheckBox(this)), m_tabs(new QTabWidget(this)),
       m_stepper(new PassStepper(this)), m_profile(new ProfilePanel(this)), m_breadcrumb(new BreadcrumbBar(this)),
-      m_outline(new OutlinePanel(m_canvas, this)), m_compare(new ComparePanel(this)) {
+      m_outline(new OutlinePanel(m_canvas, this)), m_compare(new ComparePanel(this)), m_task(new TaskIndicator(this)) {
+  statusBar()->addPermanentWidget(m_task);
   setWindowTitle(tr("Flowscope"));
   setAcceptDrops(true);
   m_table->setObjectName("nodeTable");
@@ -168,6 +170,15 @@ void MainWindow::buildDocks() {
     }
   });
   connect(m_canvas, &GraphCanvas::nodeActivated, this, &MainWindow::activateNode);
+  connect(m_canvas, &GraphCanvas::layoutStarted, this, [this] {
+    m_task->start("layout", tr("Laying out"), [this] { m_canvas->cancelLayout(); });
+  });
+  connect(m_canvas, &GraphCanvas::sceneReady, this, [this] { m_task->finish("layout"); });
+  connect(m_canvas, &GraphCanvas::layoutFailed, this, [this] { m_task->finish("layout"); });
+  connect(m_canvas, &GraphCanvas::layoutCancelled, this, [this] {
+    m_task->finish("layout");
+    statusBar()->showMessage(tr("Layout cancelled"));
+  });
   connect(m_inspector, &InspectorPanel::functionRequested, this, [this](const QString& name) { openFunction(name.toStdString()); });
   connect(m_breadcrumb, &BreadcrumbBar::crumbClicked, this, &MainWindow::goToLevel);
 }
@@ -186,8 +197,10 @@ void MainWindow::buildMenus() {
   m_recentMenu = file->addMenu(tr("Open &Recent"));
   rebuildRecentMenu();
   file->addSeparator();
-  file->addAction(tr("Export graph as &PNG..."), this, [this] { exportCanvas("png"); });
-  file->addAction(tr("Export graph as S&VG..."), this, [this] { exportCanvas("svg"); });
+  file->addAction(tr("Export graph as &PNG..."), this, [this] { exportCanvas("png", false); });
+  file->addAction(tr("Export graph as S&VG..."), this, [this] { exportCanvas("svg", false); });
+  file->addAction(tr("Export view as PN&G..."), this, [this] { exportCanvas("png", true); });
+  file->addAction(tr("Export view as SV&G..."), this, [this] { exportCanvas("svg", true); });
   file->addAction(tr("Export profile as Chrome &trace..."), this, [this] {
     QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome trace"), {}, tr("Chrome trace (*.json)"));
     if (path.isEmpty()) return;
@@ -239,37 +252,55 @@ void MainWindow::setTheme(const QString& name) {
   QSettings().setValue("view/theme", name);
 }
 
-Status MainWindow::exportCanvas(const QString& path) const {
+Status MainWindow::exportCanvas(const QString& path, bool viewOnly) const {
   auto scene = m_canvas->scene();
   if (!scene) return invalidArgument("no graph is shown");
+  const Rect& b = scene->bounds;
+  const QRectF area = viewOnly ? m_canvas->visibleSceneRect() : QRectF(b.x, b.y, b.w, b.h);
+  const SceneOverlay* overlay = &m_canvas->overlay();
   if (path.endsWith(".svg", Qt::CaseInsensitive))
-    return writeSceneSvg(*scene, path, m_canvas->theme()) ? Status::ok() : invalidArgument("cannot write " + path.toStdString());
-  const Rect& b = scene->bounds;  // about 1.5 px per scene unit, capped
-  const double scale = std::min(1.5, 8000.0 / std::max(b.w, b.h));
-  QImage image = renderScene(*scene, std::max(64, static_cast<int>(b.w * scale)), std::max(64, static_cast<int>(b.h * scale)), m_canvas->theme());
+    return writeSceneSvg(*scene, path, m_canvas->theme(), overlay, &area) ? Status::ok() : invalidArgument("cannot write " + path.toStdString());
+  // The view at the canvas's size; the whole graph at about 1.5 px per scene unit, capped at 8000 px.
+  const double scale = viewOnly ? m_canvas->zoom() : std::min(1.5, 8000.0 / std::max(b.w, b.h));
+  const int w = std::max(64, static_cast<int>(area.width() * scale)), h = std::max(64, static_cast<int>(area.height() * scale));
+  QImage image = renderSceneArea(*scene, area, w, h, m_canvas->theme(), overlay);
   return image.save(path) ? Status::ok() : invalidArgument("cannot write " + path.toStdString());
 }
 
-void MainWindow::exportCanvas(const char* format) {
+void MainWindow::exportCanvas(const char* format, bool viewOnly) {
   QString filter = QString("%1 (*.%2)").arg(QString(format).toUpper(), format);
-  QString path = QFileDialog::getSaveFileName(this, tr("Export graph"), {}, filter);
+  QString path = QFileDialog::getSaveFileName(this, viewOnly ? tr("Export view") : tr("Export graph"), {}, filter);
   if (path.isEmpty()) return;
   if (!path.endsWith(QString(".") + format)) path += QString(".") + format;
-  Status s = exportCanvas(path);
+  Status s = exportCanvas(path, viewOnly);
   statusBar()->showMessage(s ? tr("Wrote %1").arg(path) : QString::fromStdString(s.message()));
 }
 
-bool MainWindow::isLoading() const { return m_watcher.isRunning(); }
+bool MainWindow::isLoading() const { return m_loadPending; }
 
 void MainWindow::openFile(const QString& path) {
-  if (m_watcher.isRunning()) m_watcher.waitForFinished();  // a newer request replaces the pending one
+  // A newer request replaces the pending one: the watcher follows the new load and the old result is dropped.
   m_loadingPath = path;
+  m_loadCancelled = false;
+  m_loadPending = true;
   statusBar()->showMessage(tr("Loading %1 ...").arg(path));
+  m_task->start("load", tr("Loading %1").arg(QFileInfo(path).fileName()), [this] { cancelLoading(); });
   std::string file = path.toStdString();
   m_watcher.setFuture(QtConcurrent::run([file] { return std::make_shared<Expected<Model>>(loadModel(file)); }));
 }
 
+void MainWindow::cancelLoading() {
+  if (!m_loadPending) return;
+  m_loadPending = false;
+  m_loadCancelled = true;
+  m_task->finish("load");
+  statusBar()->showMessage(tr("Stopped loading %1").arg(m_loadingPath));
+}
+
 void MainWindow::onLoadFinished() {
+  m_task->finish("load");
+  m_loadPending = false;
+  if (m_loadCancelled) return;
   auto result = m_watcher.result();
   if (!result->hasValue()) {
     QString message = QString::fromStdString(result->status().message());

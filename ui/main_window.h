@@ -27,6 +27,7 @@ class ProfilePanel;
 class BreadcrumbBar;
 class OutlinePanel;
 class ComparePanel;
+class TaskIndicator;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -48,6 +49,9 @@ class MainWindow : public QMainWindow {
   void goToLevel(int depth);
   /// True while a load is in flight.
   bool isLoading() const;
+  /// Abandons the load in flight (its result is dropped; the shown graph stays).
+  void cancelLoading();
+  TaskIndicator* taskIndicator() const { return m_task; }
   GraphCanvas* canvas() const { return m_canvas; }
   InspectorPanel* inspector() const { return m_inspector; }
   PassStepper* passStepper() const { return m_stepper; }
@@ -56,8 +60,8 @@ class MainWindow : public QMainWindow {
   OutlinePanel* outline() const { return m_outline; }
   ComparePanel* comparePanel() const { return m_compare; }
   BreadcrumbBar* breadcrumb() const { return m_breadcrumb; }
-  /// Writes the whole graph as PNG or SVG (by the extension).
-  Status exportCanvas(const QString& path) const;
+  /// Writes the whole graph, or only what the canvas shows, as PNG or SVG (by the extension), with its overlay.
+  Status exportCanvas(const QString& path, bool viewOnly = false) const;
   void setTheme(const QString& name);
 
  signals:
@@ -72,7 +76,7 @@ class MainWindow : public QMainWindow {
  private:
   void buildMenus();
   void buildViewMenu();
-  void exportCanvas(const char* format);
+  void exportCanvas(const char* format, bool viewOnly);
   void onLoadFinished();
   void rememberRecent(const QString& path);
   void rebuildRecentMenu();
@@ -95,6 +99,9 @@ class MainWindow : public QMainWindow {
   BreadcrumbBar* m_breadcrumb;
   OutlinePanel* m_outline;
   ComparePanel* m_compare;
+  TaskIndicator* m_task;
+  bool m_loadCancelled = false;
+  bool m_loadPending = false;  // from openFile until its result is handled
   GraphNavigation m_nav;
   std::vector<double> m_rootTimes;  // the profile overlay of the opened graph, kept while a function is shown
   QMenu* m_recentMenu = nullptr;

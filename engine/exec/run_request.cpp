@@ -90,12 +90,7 @@ class LiteralParser {
   bool* m_sawBool = nullptr;
 };
 
-struct InputSlot {
-  std::string label;   // signature key or tensor name
-  std::string tensor;  // graph tensor name
-  DType dtype = DType::kInvalid;
-  Shape shape = Shape::unknownRank();
-};
+using InputSlot = RunInput;
 
 const Signature* chooseSignature(const Model& model, const std::string& name, Status* error) {
   if (!name.empty()) {
@@ -181,21 +176,32 @@ Expected<Tensor> randomTensor(DType dtype, const Shape& shape, uint64_t seed) {
   return t;
 }
 
+Expected<std::vector<RunInput>> runInputs(const Model& model, const std::string& signature) {
+  Status error;
+  const Signature* sig = chooseSignature(model, signature, &error);
+  if (!error.isOk()) return error;
+  std::vector<RunInput> inputs;
+  if (sig) {
+    for (const auto& in : sig->inputs) inputs.push_back({in.key, in.tensorName, in.dtype, in.shape});
+  } else {
+    for (const auto& e : summarizeModel(model).inputs) inputs.push_back({e.name, e.name, e.dtype, e.shape});
+  }
+  return inputs;
+}
+
 Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& options) {
   Status error;
   const Signature* sig = chooseSignature(model, options.signature, &error);
   if (!error.isOk()) return error;
-  std::vector<InputSlot> slots;
+  FS_ASSIGN_OR_RETURN(std::vector<InputSlot> slots, runInputs(model, options.signature));
   RunRequest request;
   if (sig) {
-    for (const auto& in : sig->inputs) slots.push_back({in.key, in.tensorName, in.dtype, in.shape});
     for (const auto& out : sig->outputs) {
       request.fetches.push_back(out.tensorName);
       request.fetchLabels.push_back(out.key);
     }
   } else {
     ModelSummary summary = summarizeModel(model);
-    for (const auto& e : summary.inputs) slots.push_back({e.name, e.name, e.dtype, e.shape});
     // A graph with top-level _Retval nodes (an instantiated function) names its outputs by them.
     std::vector<std::pair<int64_t, std::string>> retvals;
     for (size_t i = 0; i < model.graph.size(); ++i) {

@@ -23,6 +23,18 @@ struct RunSpecOptions {
   uint64_t seed = 0;
 };
 
+/// One input a run takes: a signature key or placeholder, its graph tensor, dtype and shape.
+struct RunInput {
+  std::string label;   ///< signature key or tensor name
+  std::string tensor;  ///< graph tensor name
+  DType dtype = DType::kInvalid;
+  Shape shape = Shape::unknownRank();
+};
+
+/// The inputs a run of the model takes: the chosen signature's (empty: as makeRunRequest chooses), or else the
+/// graph's placeholders.
+Expected<std::vector<RunInput>> runInputs(const Model& model, const std::string& signature = "");
+
 /// SPEC is a .npy path, "random", or a literal such as 3, [[1,2],[3,4]], [true,false], with an optional
 /// ":int32"-style dtype suffix. Placeholders without a spec get "random" (unknown dims become 1).
 Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& options);

@@ -187,6 +187,27 @@ class TestCanvas : public QObject {
     QTest::keyClick(&canvas, Qt::Key_M);  // M hides it
     QVERIFY(!minimap->isVisibleTo(&canvas));
   }
+
+  // A layout in flight can be cancelled: the canvas keeps the scene and expansion it showed.
+  void layoutCanBeCancelled() {
+    GraphCanvas canvas;
+    canvas.resize(800, 600);
+    QSignalSpy ready(&canvas, &GraphCanvas::sceneReady);
+    QSignalSpy cancelled(&canvas, &GraphCanvas::layoutCancelled);
+    canvas.setGraph(synthetic(3000));
+    QVERIFY(ready.wait(20000));
+    const auto shown = canvas.scene();
+    canvas.expandAll();
+    QVERIFY(canvas.isLayingOut());
+    canvas.cancelLayout();
+    QVERIFY(cancelled.wait(20000));
+    QCOMPARE(ready.count(), 1);
+    QCOMPARE(canvas.scene(), shown);
+    QVERIFY(canvas.expanded().empty());
+    canvas.toggleGroup("model");  // and the next layout runs
+    QVERIFY(ready.wait(20000));
+    QVERIFY(canvas.expanded().count("model"));
+  }
 };
 
 QTEST_MAIN(TestCanvas)

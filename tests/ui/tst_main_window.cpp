@@ -13,12 +13,16 @@
 #include <QToolButton>
 
 #include "canvas/graph_canvas.h"
+#include "exec/run_request.h"
 #include "io/graph_writer.h"
+#include "io/npy.h"
+#include "panels/inputs_dialog.h"
 #include "ir/synthetic_graph.h"
 #include "main_window.h"
 #include "models/outline_model.h"
 #include "panels/breadcrumb_bar.h"
 #include "panels/outline_panel.h"
+#include "panels/task_indicator.h"
 #include "panels/inspector_panel.h"
 #include "panels/profile_panel.h"
 #include "panels/timeline_view.h"
@@ -123,6 +127,11 @@ class TestMainWindow : public QObject {
     QVERIFY(QImage(dir.filePath("graph.png")).width() > 64);
     QFile svg(dir.filePath("graph.svg"));
     QVERIFY(svg.open(QIODevice::ReadOnly) && svg.readAll().contains("<svg"));
+    // The view only: what the canvas shows, at its size and zoom.
+    window.canvas()->setView(window.canvas()->zoom() * 3, window.canvas()->topLeft());
+    QVERIFY(window.exportCanvas(dir.filePath("view.png"), true).isOk());
+    QCOMPARE(QImage(dir.filePath("view.png")).size(), window.canvas()->size());
+    QVERIFY(window.exportCanvas(dir.filePath("view.svg"), true).isOk());
     window.setTheme("dark");
     QCOMPARE(window.canvas()->theme().name, QString("dark"));
     window.setTheme("light");
@@ -256,6 +265,72 @@ class TestMainWindow : public QObject {
     QVERIFY(item >= 0);
     QCOMPARE(window.canvas()->scene()->itemOfNode[conv], static_cast<int64_t>(item));
     QVERIFY(window.inspector()->toHtml().contains("Conv2D"));
+  }
+
+  // The profiler feeds inputs from .npy files or literals; a bad file stops it with a message naming the file.
+  void profileInputsFromNpy() {
+    MainWindow window;
+    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt");
+    QVERIFY(loaded.wait(10000));
+    auto inputs = runInputs(*window.model());
+    QVERIFY(inputs && inputs->size() == 1);
+    // The dialog lists the input and returns what was typed (empty and "random" mean random).
+    InputsDialog dialog(*inputs, {});
+    auto* field = dialog.findChild<QLineEdit*>(QString::fromStdString("input:" + inputs->front().label));
+    QVERIFY(field);
+    QVERIFY(dialog.specs().empty());
+    QTemporaryDir dir;
+    std::vector<int64_t> dims = inputs->front().shape.dims();
+    for (auto& d : dims) d = d < 0 ? 2 : d;
+    Tensor ones(DType::kFloat, Shape(dims));
+    for (int64_t i = 0; i < ones.numElements(); ++i) ones.data<float>()[i] = 1.0f;
+    const std::string npy = dir.filePath("x.npy").toStdString();
+    QVERIFY(writeNpy(npy, ones));
+    field->setText(QString::fromStdString(npy));
+    QCOMPARE(dialog.specs().at(inputs->front().label), npy);
+    ProfilePanel* panel = window.profilePanel();
+    panel->setInputSpecs(dialog.specs());
+    QSignalSpy profiled(panel, &ProfilePanel::profiled);
+    QSignalSpy failed(panel, &ProfilePanel::failed);
+    auto matmulBytesIn = [panel] {
+      for (const auto& e : panel->trace()->events())
+        if (e.name == "dense/MatMul") return e.bytesIn;
+      return int64_t(-1);
+    };
+    panel->setInputSpecs({});
+    panel->profile(1);
+    QVERIFY(profiled.wait(20000));
+    const int64_t randomBytes = matmulBytesIn();  // random inputs: 1 per unknown dim
+    panel->setInputSpecs(dialog.specs());
+    panel->profile(2);
+    QVERIFY(profiled.wait(20000));
+    // The file's batch is 2 rows, random inputs 1 (per unknown dim): the MatMul reads one more row of x.
+    QCOMPARE(matmulBytesIn() - randomBytes, ones.numElements() * 4 / 2);
+    panel->setInputSpecs({{inputs->front().label, dir.filePath("missing.npy").toStdString()}});
+    panel->profile(1);
+    QVERIFY(failed.wait(20000));
+    QVERIFY2(failed.first().first().toString().contains("missing.npy"), qPrintable(failed.first().first().toString()));
+  }
+
+  // Loading shows in the status bar with a Cancel button; a cancelled load is dropped and the window stays as it was.
+  void loadingCanBeCancelled() {
+    MainWindow window;
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt");
+    QVERIFY(window.isLoading());
+    QVERIFY(window.taskIndicator()->isVisible());
+    QVERIFY(window.taskIndicator()->text().contains("small_mlp.pbtxt"));
+    window.cancelLoading();
+    QVERIFY(!window.isLoading());
+    QVERIFY(!window.taskIndicator()->isVisible());
+    QTest::qWait(300);  // the abandoned load finishes in the background and is dropped
+    QCOMPARE(loaded.count(), 0);
+    QVERIFY(!window.model());
+    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/functions.pbtxt");  // and the next load works
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(window.model()->graph.find("cond") >= 0);
   }
 };
 

@@ -27,10 +27,17 @@ GraphCanvas::GraphCanvas(QWidget* parent)
     if (!m_layout) m_layout = job.layout;
     auto& result = job.scene;
     if (!result) {
-      if (result.status().code() != ErrorCode::kCancelled) emit layoutFailed(QString::fromStdString(result.status().message()));
+      if (result.status().code() == ErrorCode::kCancelled) {
+        m_expanded = m_sceneExpanded;
+        update();
+        emit layoutCancelled();
+      } else {
+        emit layoutFailed(QString::fromStdString(result.status().message()));
+      }
       return;
     }
     m_scene = *result;
+    m_sceneExpanded = job.expanded;
     m_selected = -1;
     applyNodeColors();
     if (m_fitOnReady) fitToView();
@@ -48,6 +55,7 @@ void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph) {
   m_graph = std::move(graph);
   m_layout.reset();
   m_scene.reset();
+  m_sceneExpanded.clear();
   m_raster.clear();
   m_minimap->hide();
   m_expanded.clear();
@@ -89,11 +97,18 @@ void GraphCanvas::relayout() {
   auto layout = m_layout;
   auto graph = m_graph;
   auto expanded = m_expanded;
-  m_watcher.setFuture(QtConcurrent::run([layout, graph, expanded]() mutable {
-    if (!layout) layout = std::make_shared<GraphLayout>(graph);
+  m_layoutCancelled = false;
+  std::atomic<bool>* cancelled = &m_layoutCancelled;
+  m_watcher.setFuture(QtConcurrent::run([layout, graph, expanded, cancelled]() mutable {
+    if (!layout) layout = std::make_shared<GraphLayout>(graph, LayoutOptions{400, cancelled});
     auto scene = layout->build(expanded);
-    return LayoutJob{layout, std::move(scene)};
+    return LayoutJob{layout, std::move(scene), expanded};
   }));
+  emit layoutStarted();
+}
+
+void GraphCanvas::cancelLayout() {
+  if (m_watcher.isRunning()) m_layoutCancelled = true;
 }
 
 void GraphCanvas::setTheme(const QString& name) {
@@ -242,7 +257,9 @@ void GraphCanvas::paintEvent(QPaintEvent*) {
   painter.fillRect(rect(), m_theme->background);
   if (!m_scene) {
     painter.setPen(m_theme->muted);
-    painter.drawText(rect(), Qt::AlignCenter, m_graph ? tr("Laying out...") : tr("No graph"));
+    const QString text = !m_graph ? tr("No graph") : isLayingOut() ? tr("Laying out...")
+                                                   : tr("Layout cancelled: View > Collapse all groups lays it out again");
+    painter.drawText(rect(), Qt::AlignCenter, text);
     return;
   }
   if (paintFromCache(painter)) return paintSelectionOver(painter);

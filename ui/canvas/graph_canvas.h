@@ -6,6 +6,7 @@
 #include <QFutureWatcher>
 #include <QTimer>
 #include <QWidget>
+#include <atomic>
 #include <memory>
 #include <set>
 
@@ -36,6 +37,8 @@ class GraphCanvas : public QWidget {
   std::shared_ptr<const Scene> scene() const { return m_scene; }
   std::shared_ptr<GraphLayout> layout() const { return m_layout; }
   bool isLayingOut() const { return m_watcher.isRunning(); }
+  /// Stops the layout in flight (between groups); the canvas keeps showing the previous scene and expansion.
+  void cancelLayout();
 
   void setTheme(const QString& name);
   const Theme& theme() const { return *m_theme; }
@@ -77,6 +80,8 @@ class GraphCanvas : public QWidget {
   /// A node was double-clicked (or Enter pressed on it): the window opens the functions it calls.
   void nodeActivated(size_t node);
   void layoutFailed(const QString& message);
+  void layoutStarted();
+  void layoutCancelled();
   void viewChanged(double zoom, QPointF topLeft);
   void minimapToggled(bool visible);
 
@@ -104,9 +109,12 @@ class GraphCanvas : public QWidget {
   std::shared_ptr<GraphLayout> m_layout;
   std::shared_ptr<const Scene> m_scene;
   std::set<std::string> m_expanded;
+  std::set<std::string> m_sceneExpanded;  // what m_scene shows (a cancelled layout goes back to it)
+  std::atomic<bool> m_layoutCancelled{false};
   struct LayoutJob {
     std::shared_ptr<GraphLayout> layout;  ///< built in the job the first time (shape inference on big graphs is slow)
     Expected<std::shared_ptr<const Scene>> scene;
+    std::set<std::string> expanded;
   };
   std::shared_ptr<const Graph> m_graph;
   QFutureWatcher<LayoutJob> m_watcher;

@@ -189,29 +189,38 @@ QImage renderScene(const Scene& scene, int width, int height, const Theme& theme
   const Rect& b = scene.bounds;
   const double margin = 16;
   const double scale = std::min((width - 2 * margin) / b.w, (height - 2 * margin) / b.h);
+  const QSizeF size(width / scale, height / scale);  // the bounds centred in the image
+  const QRectF area(QPointF(b.x + b.w / 2, b.y + b.h / 2) - QPointF(size.width() / 2, size.height() / 2), size);
+  return renderSceneArea(scene, area, width, height, theme, overlay, stats);
+}
+
+QImage renderSceneArea(const Scene& scene, const QRectF& area, int width, int height, const Theme& theme,
+                       const SceneOverlay* overlay, PaintStats* stats) {
+  const double scale = std::min(width / area.width(), height / area.height());
   QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
   image.fill(theme.background);
   QPainter painter(&image);
-  painter.translate((width - b.w * scale) / 2, (height - b.h * scale) / 2);
   painter.scale(scale, scale);
-  painter.translate(-b.x, -b.y);
-  PaintStats drawn = paintScene(painter, scene, QRectF(b.x, b.y, b.w, b.h), scale, theme, overlay);
+  painter.translate(-area.topLeft());
+  PaintStats drawn = paintScene(painter, scene, area, scale, theme, overlay);
   if (stats) *stats = drawn;
   return image;
 }
 
-bool writeSceneSvg(const Scene& scene, const QString& path, const Theme& theme, const SceneOverlay* overlay) {
-  const Rect& b = scene.bounds;
+bool writeSceneSvg(const Scene& scene, const QString& path, const Theme& theme, const SceneOverlay* overlay,
+                   const QRectF* area) {
+  const QRectF b = area ? *area : QRectF(scene.bounds.x, scene.bounds.y, scene.bounds.w, scene.bounds.h);
   QSvgGenerator svg;
   svg.setFileName(path);
-  svg.setSize(QSize(static_cast<int>(b.w), static_cast<int>(b.h)));
-  svg.setViewBox(QRectF(0, 0, b.w, b.h));
+  svg.setSize(QSize(static_cast<int>(b.width()), static_cast<int>(b.height())));
+  svg.setViewBox(QRectF(0, 0, b.width(), b.height()));
   svg.setTitle("Flowscope graph");
   QPainter painter;
   if (!painter.begin(&svg)) return false;
-  painter.fillRect(QRectF(0, 0, b.w, b.h), theme.background);
-  painter.translate(-b.x, -b.y);
-  paintScene(painter, scene, QRectF(b.x, b.y, b.w, b.h), 1.0, theme, overlay);
+  painter.fillRect(QRectF(0, 0, b.width(), b.height()), theme.background);
+  painter.setClipRect(QRectF(0, 0, b.width(), b.height()));
+  painter.translate(-b.topLeft());
+  paintScene(painter, scene, b, 1.0, theme, overlay);
   return painter.end();
 }
 

@@ -35,8 +35,12 @@ struct PaintStats {
 /// The whole scene fitted into a `width` x `height` image (headless screenshots, PNG export).
 QImage renderScene(const Scene& scene, int width, int height, const Theme& theme, const SceneOverlay* overlay = nullptr,
                    PaintStats* stats = nullptr);
-/// The whole scene as SVG (vector export).
-bool writeSceneSvg(const Scene& scene, const QString& path, const Theme& theme, const SceneOverlay* overlay = nullptr);
+/// A part of the scene (scene coordinates) drawn into a `width` x `height` image at the scale that fills it.
+QImage renderSceneArea(const Scene& scene, const QRectF& area, int width, int height, const Theme& theme,
+                       const SceneOverlay* overlay = nullptr, PaintStats* stats = nullptr);
+/// The whole scene, or `area` of it, as SVG (vector export).
+bool writeSceneSvg(const Scene& scene, const QString& path, const Theme& theme, const SceneOverlay* overlay = nullptr,
+                   const QRectF* area = nullptr);
 
 /// `view` is the visible part of the scene in scene coordinates; `scale` is device pixels per scene unit.
 PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view, double scale, const Theme& theme,

@@ -17,6 +17,7 @@
 #include "exec/session.h"
 #include "io/atomic_file.h"
 #include "models/op_stats_model.h"
+#include "panels/inputs_dialog.h"
 #include "panels/timeline_view.h"
 
 namespace flowscope {
@@ -24,7 +25,8 @@ namespace flowscope {
 ProfilePanel::ProfilePanel(QWidget* parent)
     : QWidget(parent), m_stats(new OpStatsModel(this)), m_sorted(new QSortFilterProxyModel(this)), m_table(new QTableView(this)),
       m_timeline(new TimelineView(this)), m_runs(new QSpinBox(this)), m_run(new QPushButton(tr("Profile"), this)),
-      m_cancelButton(new QPushButton(tr("Cancel"), this)), m_status(new QLabel(this)) {
+      m_inputs(new QPushButton(tr("Inputs..."), this)), m_cancelButton(new QPushButton(tr("Cancel"), this)),
+      m_status(new QLabel(this)) {
   m_sorted->setSourceModel(m_stats);
   m_sorted->setSortRole(Qt::UserRole);
   m_table->setModel(m_sorted);
@@ -38,6 +40,7 @@ ProfilePanel::ProfilePanel(QWidget* parent)
   auto* controls = new QHBoxLayout();
   controls->addWidget(m_runs);
   controls->addWidget(m_run);
+  controls->addWidget(m_inputs);
   controls->addWidget(m_cancelButton);
   controls->addWidget(m_status, 1);
   auto* split = new QSplitter(Qt::Vertical, this);
@@ -47,9 +50,17 @@ ProfilePanel::ProfilePanel(QWidget* parent)
   layout->addLayout(controls);
   layout->addWidget(split, 1);
   m_cancelButton->hide();
-  m_status->setText(tr("Runs the graph on the CPU with random inputs (inputs without a shape get 1 per unknown dim)."));
+  m_status->setText(tr("Runs the graph on the CPU, with random inputs (1 per unknown dim) unless Inputs... says otherwise."));
   connect(m_run, &QPushButton::clicked, this, [this] { profile(m_runs->value()); });
   connect(m_cancelButton, &QPushButton::clicked, this, &ProfilePanel::cancel);
+  m_inputs->setToolTip(tr("Feed inputs from .npy files or literals instead of random values"));
+  connect(m_inputs, &QPushButton::clicked, this, [this] {
+    if (!m_model) return;
+    auto inputs = runInputs(*m_model);
+    if (!inputs) return m_status->setText(QString::fromStdString(inputs.status().message()));
+    InputsDialog dialog(*inputs, m_inputSpecs, this);
+    if (dialog.exec() == QDialog::Accepted) setInputSpecs(dialog.specs());
+  });
   connect(m_timeline, &TimelineView::nodeClicked, this, [this](const QString& name) {
     if (!m_model) return;
     int64_t node = m_model->graph.find(name.toStdString());
@@ -76,6 +87,7 @@ ProfilePanel::~ProfilePanel() {
 
 void ProfilePanel::setModel(std::shared_ptr<const Model> model) {
   m_model = std::move(model);
+  m_inputSpecs.clear();
   m_trace.reset();
   m_nodeSeconds.clear();
   m_stats->setStats({}, 1);
@@ -83,6 +95,12 @@ void ProfilePanel::setModel(std::shared_ptr<const Model> model) {
 }
 
 void ProfilePanel::cancel() { m_cancelled = true; }
+
+void ProfilePanel::setInputSpecs(std::map<std::string, std::string> specs) {
+  m_inputSpecs = std::move(specs);
+  m_status->setText(m_inputSpecs.empty() ? tr("Inputs: random values.")
+                                         : tr("Inputs: %n given, the rest random.", nullptr, static_cast<int>(m_inputSpecs.size())));
+}
 
 void ProfilePanel::profile(int runs) {
   if (!m_model || m_watcher.isRunning()) return;
@@ -92,8 +110,10 @@ void ProfilePanel::profile(int runs) {
   m_cancelButton->show();
   m_status->setText(tr("Profiling %1 runs...").arg(runs));
   auto model = m_model;
-  m_watcher.setFuture(QtConcurrent::run([model, runs, this]() -> Expected<std::shared_ptr<Trace>> {
-    FS_ASSIGN_OR_RETURN(RunRequest request, makeRunRequest(*model, RunSpecOptions{}));
+  RunSpecOptions spec;
+  spec.inputs = m_inputSpecs;
+  m_watcher.setFuture(QtConcurrent::run([model, runs, spec, this]() -> Expected<std::shared_ptr<Trace>> {
+    FS_ASSIGN_OR_RETURN(RunRequest request, makeRunRequest(*model, spec));
     Session session(model);
     FS_RETURN_IF_ERROR(session.run(request.feeds, request.fetches).status());  // warm-up: plans, kernels
     auto trace = std::make_shared<Trace>();

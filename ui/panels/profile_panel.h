@@ -6,6 +6,7 @@
 #include <QFutureWatcher>
 #include <QWidget>
 #include <atomic>
+#include <map>
 #include <memory>
 
 #include "io/model.h"
@@ -30,6 +31,9 @@ class ProfilePanel : public QWidget {
   ~ProfilePanel() override;
   void setModel(std::shared_ptr<const Model> model);
   void profile(int runs);
+  /// What each input is fed (label -> .npy path or literal; missing inputs get random values).
+  void setInputSpecs(std::map<std::string, std::string> specs);
+  const std::map<std::string, std::string>& inputSpecs() const { return m_inputSpecs; }
   void cancel();
   /// Shows a trace (from a run or a file) against the open model.
   void showTrace(std::shared_ptr<const Trace> trace, int runs);
@@ -59,6 +63,8 @@ class ProfilePanel : public QWidget {
   TimelineView* m_timeline;
   QSpinBox* m_runs;
   QPushButton* m_run;
+  QPushButton* m_inputs;
+  std::map<std::string, std::string> m_inputSpecs;
   QPushButton* m_cancelButton;
   QLabel* m_status;
   QFutureWatcher<Expected<std::shared_ptr<Trace>>> m_watcher;
