@@ -4,6 +4,7 @@
 // runs first, so the picture shows the timing overlay, the op table and the timeline.
 // FLOWSCOPE_SCREENSHOT_COMPARE=NAME (no file needed) shows the Eager vs Graph tab after comparing that gallery
 // function (FLOWSCOPE_SCREENSHOT_CALLS calls, default 200). FLOWSCOPE_SCREENSHOT_SIZE=WxH sizes the window.
+// FLOWSCOPE_SCREENSHOT_EXPAND=SCOPE expands that scope and shows it at 100% (the minimap and outline then show).
 #include "gui.h"
 
 #include <QApplication>
@@ -34,7 +35,22 @@ int runGui(int argc, char** argv) {
       });
     };
     const int profileRuns = qEnvironmentVariableIntValue("FLOWSCOPE_SCREENSHOT_PROFILE");
-    QObject::connect(window.canvas(), &GraphCanvas::sceneReady, &window, [&window, saveAndQuit, profileRuns] {
+    const std::string expand = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_EXPAND").toStdString();
+    QObject::connect(window.canvas(), &GraphCanvas::sceneReady, &window, [&window, saveAndQuit, profileRuns, expand] {
+      GraphCanvas* canvas = window.canvas();
+      if (!expand.empty() && !canvas->expanded().count(expand)) {
+        std::set<std::string> scopes{expand};  // the scope and the scopes around it
+        for (size_t at = expand.find('/'); at != std::string::npos; at = expand.find('/', at + 1)) scopes.insert(expand.substr(0, at));
+        return canvas->setExpanded(scopes);
+      }
+      if (!expand.empty()) {
+        canvas->setView(1.0, canvas->topLeft());
+        const int group = canvas->layout()->tree().find(expand);
+        canvas->selectGroup(group);
+        for (const SceneItem& item : canvas->scene()->items)
+          if (item.kind == SceneItem::Kind::kGroup && item.id == group)
+            canvas->centerOn(QPointF(item.rect.x + item.rect.w / 2, item.rect.y + std::min(item.rect.h / 2, 300.0)));
+      }
       if (profileRuns > 0) window.profilePanel()->profile(profileRuns);
       else saveAndQuit();
     });

@@ -157,7 +157,7 @@ void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, doubl
     }
     const ScopeGroup& g = m_tree.group(static_cast<int>(child.id));
     item.label = g.label;
-    item.detail = std::to_string(g.totalNodes) + " nodes";
+    item.detail = std::to_string(g.totalNodes) + (g.totalNodes == 1 ? " node" : " nodes");
     item.expanded = expanded.count(g.path) > 0;
     std::map<OpCategory, size_t> counts;  // a group's colour: its most common category (Identity and Const aside)
     std::vector<int> work{static_cast<int>(child.id)};

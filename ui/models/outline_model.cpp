@@ -84,7 +84,7 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const {
   if (group >= 0) {
     const ScopeGroup& g = m_layout->tree().group(group);
     if (role == Qt::ToolTipRole) return QString::fromStdString(g.path);
-    return index.column() == kName ? QString::fromStdString(g.label) : tr("%n nodes", nullptr, static_cast<int>(g.totalNodes));
+    return index.column() == kName ? QString::fromStdString(g.label) : (g.totalNodes == 1 ? tr("1 node") : tr("%1 nodes").arg(g.totalNodes));
   }
   const Node& node = m_layout->graph().node(static_cast<size_t>(nodeAt(index)));
   if (role == Qt::ToolTipRole) return QString::fromStdString(node.name);
