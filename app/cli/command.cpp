@@ -34,9 +34,11 @@ const std::vector<Command>& commands() {
        "model becomes a GraphDef whose variables are frozen into Const nodes. The write is atomic. OUT is\n"
        "never the input, and an existing OUT is replaced only with --force.\n",
        {{"--tag"}, {"--force"}, 2, 2}, runConvert},
-      {"run", "Run a graph on the CPU and print or save what it fetches",
+      {"run", "Run a graph on the CPU or a Vulkan device and print or save what it fetches",
        "usage: flowscope run FILE [--signature NAME] [--input NAME=SPEC ...] [--fetch NAME ...] [--output DIR]\n"
-       "                     [--device cpu] [--threads N] [--seed N] [--tag TAG] [--no-optimize]\n\n"
+       "                     [--device cpu|vulkan[:INDEX]] [--threads N] [--seed N] [--tag TAG] [--no-optimize]\n\n"
+       "--device vulkan runs the nodes the Vulkan backend supports there (clusters, one command buffer per run)\n"
+       "and the rest on the CPU; without a Vulkan device it says so and uses the CPU.\n"
        "SPEC is a .npy path, 'random' (seeded; shape and dtype from the graph, unknown dims become 1), or a\n"
        "literal such as 3 or [[1,2],[3,4]] with an optional :int32-style dtype suffix. Inputs not given are\n"
        "random. Fetches default to the signature's outputs (serving_default, or the only signature), else the\n"
@@ -48,8 +50,15 @@ const std::vector<Command>& commands() {
        "usage: flowscope profile FILE [...run's input options...] [--runs N] [--warmup N] [--trace out.json] [--json]\n\n"
        "Prints a table per op type (count per run, total, mean, share) and the slowest nodes. --trace writes the\n"
        "per-node events as Chrome trace JSON (open it in Perfetto or chrome://tracing). The graph is optimized\n"
-       "first unless --no-optimize is given, so the two can be compared.\n",
+       "first unless --no-optimize is given, so the two can be compared. With --device vulkan the table says\n"
+       "which backend ran each op, nodes on the GPU are timed with timestamp queries, and a placement line says\n"
+       "what stayed on the CPU and why.\n",
        {withProfile(kRunValueOptions), {"--json", "--no-optimize"}, 1, 1}, runProfile},
+      {"devices", "List the compute devices (the CPU, and Vulkan devices as --device vulkan:INDEX names them)",
+       "usage: flowscope devices [--json]\n\n"
+       "Lists every Vulkan device (GPUs, and Mesa's lavapipe CPU device when mesa-vulkan-drivers is installed)\n"
+       "and the ops the Vulkan backend runs.\n",
+       {{}, {"--json"}, 0, 0}, runDevices},
       {"optimize", "Run the Grappler-style pass pipeline: what each pass changed, per-pass dumps, the optimized graph",
        "usage: flowscope optimize FILE [--passes a,b,...] [--iterations N] [--dump-after DIR] [--out FILE] [--force]\n"
        "                          [--json] [--no-verify] [--tag TAG]\n\n"

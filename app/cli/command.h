@@ -31,6 +31,7 @@ int runSynth(const Args& args);
 int runGuide(const Args& args);
 int runTrace(const Args& args);
 int runCompare(const Args& args);
+int runDevices(const Args& args);
 int runScreenshot(const Args& args);
 
 }  // namespace flowscope::cli

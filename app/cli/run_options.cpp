@@ -1,6 +1,8 @@
 // Shared setup of `run` and `profile`.
 #include "cli/run_options.h"
 
+#include "exec/vulkan/vulkan_device.h"
+
 #include <cstdio>
 #include <limits>
 
@@ -17,9 +19,22 @@ int prepareRun(const Args& args, const char* command, PreparedRun* out) {
     std::fprintf(stderr, "flowscope %s: %s\n", command, message.c_str());
     return code;
   };
-  std::string device = args.value("--device").value_or("cpu");
-  if (device != "cpu")
-    return fail("device '" + device + "' is not available: this build runs on the CPU (Vulkan is not built yet)", kExitUsage);
+  const std::string device = args.value("--device").value_or("cpu");
+  out->deviceName = "cpu";
+  if (device != "cpu") {
+    // vulkan or vulkan:INDEX. No Vulkan device: say so and run on the CPU.
+    int64_t index = -1;
+    if (device.rfind("vulkan", 0) != 0 || (device.size() > 6 && (device[6] != ':' || !parseInt64(device.substr(7), &index) || index < 0)))
+      return fail("--device is cpu, vulkan or vulkan:INDEX (`flowscope devices` lists them), not '" + device + "'", kExitUsage);
+    auto opened = vk::VulkanDevice::open(static_cast<int>(index));
+    if (!opened) {
+      if (opened.status().code() == ErrorCode::kNotFound) return fail(opened.status().message(), kExitUsage);
+      std::fprintf(stderr, "flowscope %s: %s; running on the CPU\n", command, opened.status().message().c_str());
+    } else {
+      out->session.vulkan = *opened;
+      out->deviceName = "vulkan:" + std::to_string((*opened)->info().index) + " (" + (*opened)->info().name + ")";
+    }
+  }
   int64_t threads = 1;
   if (auto t = args.value("--threads"); t && (!parseInt64(*t, &threads) || threads < 1 || threads > 256))
     return fail("--threads needs a number from 1 to 256", kExitUsage);

@@ -18,6 +18,7 @@ struct PreparedRun {
   SessionOptions session;
   size_t nodesBeforeOptimizing = 0;  ///< 0: not optimized (--no-optimize)
   double optimizeSeconds = 0;
+  std::string deviceName;  ///< "cpu" or "vulkan:0 (llvmpipe ...)"
 };
 
 /// Loads FILE and resolves inputs and fetches; prints the error and returns the exit code on failure.

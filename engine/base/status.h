@@ -10,7 +10,7 @@
 namespace flowscope {
 
 /// The kind of failure, so callers (the CLI's exit codes, the UI) can react without parsing messages.
-enum class ErrorCode { kOk, kInvalidArgument, kNotFound, kUnimplemented, kDataLoss, kOutOfRange, kInternal, kCancelled };
+enum class ErrorCode { kOk, kInvalidArgument, kNotFound, kUnimplemented, kDataLoss, kOutOfRange, kInternal, kCancelled, kUnavailable };
 
 /// An error message that names the file, node, op and what was expected. Empty message means success.
 class Status {
@@ -38,6 +38,7 @@ class Status {
 inline Status invalidArgument(std::string message) { return {ErrorCode::kInvalidArgument, std::move(message)}; }
 inline Status notFound(std::string message) { return {ErrorCode::kNotFound, std::move(message)}; }
 inline Status unimplemented(std::string message) { return {ErrorCode::kUnimplemented, std::move(message)}; }
+inline Status unavailable(std::string message) { return {ErrorCode::kUnavailable, std::move(message)}; }
 inline Status dataLoss(std::string message) { return {ErrorCode::kDataLoss, std::move(message)}; }
 inline Status outOfRange(std::string message) { return {ErrorCode::kOutOfRange, std::move(message)}; }
 inline Status internalError(std::string message) { return {ErrorCode::kInternal, std::move(message)}; }

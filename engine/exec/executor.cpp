@@ -20,7 +20,7 @@ Status runStep(const Plan& plan, PlanStep& step, std::vector<Tensor>& inputs, st
   outputs.assign(static_cast<size_t>(step.numOutputs), Tensor());
   KernelContext kc{node, inputs, outputs, &ctx};
   if (ctx.isCancelled()) return cancelled("run cancelled before node '" + node.name + "'");
-  if (!ctx.trace) {
+  if (!ctx.trace || step.kernel->tracesItself()) {
     Status s = step.kernel->compute(kc);
     if (!s.isOk() && s.message().find(node.name) == std::string::npos) return s.withContext(nodeLabel(node));
     return s;

@@ -30,6 +30,8 @@ class OpKernel {
  public:
   virtual ~OpKernel() = default;
   virtual Status compute(KernelContext& ctx) = 0;
+  /// True for kernels that add their own profiling events (a Vulkan cluster reports each node's GPU time).
+  virtual bool tracesItself() const { return false; }
 };
 
 /// Builds a kernel for a node; fails (naming the attr) when the node cannot be run as configured.

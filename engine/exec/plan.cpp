@@ -21,7 +21,9 @@ StepKind kindOf(const std::string& op) {
   return StepKind::kKernel;
 }
 
-Expected<std::unique_ptr<OpKernel>> kernelFor(const Node& node, const Graph& graph) {
+Expected<std::unique_ptr<OpKernel>> kernelFor(const Node& node, const Graph& graph, const KernelProvider& provider) {
+  if (provider)
+    if (auto kernel = provider(node)) return kernel;
   if (graph.library.find(node.op)) return makeLibraryCallKernel(node);
   const KernelFactory* factory = KernelRegistry::global().find(node.op);
   if (!factory)
@@ -42,7 +44,8 @@ bool parseTensorName(const std::string& text, std::string* node, int* index) {
 
 Expected<std::unique_ptr<Plan>> Plan::build(const Graph& graph, const std::vector<std::string>& feeds,
                                             const std::vector<std::string>& fetches,
-                                            const std::vector<std::string>& targets, const OpLookup& lookup) {
+                                            const std::vector<std::string>& targets, const OpLookup& lookup,
+                                            const KernelProvider& provider) {
   auto plan = std::make_unique<Plan>();
   plan->m_graph = std::make_shared<const Graph>(graph);  // shares nodes copy-on-write
   const Graph& g = *plan->m_graph;
@@ -140,7 +143,7 @@ Expected<std::unique_ptr<Plan>> Plan::build(const Graph& graph, const std::vecto
     if (!def && !step.fed)
       return unimplemented(nodeLabel(node) + "unknown op '" + node.op + "'; the graph can be shown but this node cannot run");
     if (!step.fed) {
-      FS_ASSIGN_OR_RETURN(step.kernel, kernelFor(node, g));
+      FS_ASSIGN_OR_RETURN(step.kernel, kernelFor(node, g, provider));
     } else {
       step.numOutputs = std::max(step.numOutputs, 1);
     }

@@ -3,6 +3,7 @@
 // buffers are released as soon as their last reader ran.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,12 +29,16 @@ struct PlanStep {
   bool constantEnter = false;
 };
 
+/// Kernels from another backend: returns null for nodes it does not run (the CPU table then decides).
+using KernelProvider = std::function<std::unique_ptr<OpKernel>(const Node& node)>;
+
 class Plan {
  public:
   /// Feeds and fetches are tensor names ("x", "x:0", "y:1"); targets are node names run for their effects.
   static Expected<std::unique_ptr<Plan>> build(const Graph& graph, const std::vector<std::string>& feeds,
                                                const std::vector<std::string>& fetches,
-                                               const std::vector<std::string>& targets, const OpLookup& lookup);
+                                               const std::vector<std::string>& targets, const OpLookup& lookup,
+                                               const KernelProvider& provider = {});
 
   const Graph& graph() const { return *m_graph; }
   std::vector<PlanStep>& steps() { return m_steps; }

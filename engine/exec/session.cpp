@@ -2,6 +2,7 @@
 #include "exec/session.h"
 
 #include "exec/cpu/kernel_util.h"
+#include "exec/vulkan/vulkan_partition.h"
 #include "ops/op_registry.h"
 
 namespace flowscope {
@@ -38,6 +39,33 @@ Status Session::checkFeed(const std::string& name, const Tensor& value) const {
   return Status::ok();
 }
 
+Expected<Session::PlannedRun> Session::plan(const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
+                                            const std::vector<std::string>& targets) {
+  const OpLookup lookup = OpRegistry::global().lookupWith(&m_model->graph.library);
+  PlannedRun planned;
+  planned.fetches = fetches;
+  if (!m_options.vulkan) {
+    FS_ASSIGN_OR_RETURN(planned.plan, Plan::build(m_model->graph, feeds, fetches, targets, lookup));
+    return planned;
+  }
+  std::set<std::string> fed;
+  for (const auto& f : feeds) fed.insert(f.substr(0, f.rfind(':')));
+  FS_ASSIGN_OR_RETURN(vk::Partition part, vk::partitionForVulkan(m_model->graph, fed, fetches, m_options.vulkan));
+  for (auto& f : planned.fetches)
+    if (auto r = part.fetchRenames.find(f); r != part.fetchRenames.end()) f = r->second;
+  const OpLookup clustered = [&part, lookup](const std::string& op) -> const OpDef* {
+    auto it = part.clusterOps.find(op);
+    return it != part.clusterOps.end() ? &it->second : lookup(op);
+  };
+  const KernelProvider provider = [&part](const Node& node) -> std::unique_ptr<OpKernel> {
+    auto it = part.programs.find(node.name);
+    return it != part.programs.end() ? vk::makeClusterKernel(it->second) : nullptr;
+  };
+  FS_ASSIGN_OR_RETURN(planned.plan, Plan::build(part.graph, feeds, planned.fetches, targets, clustered, provider));
+  m_placement = std::move(part.placement);
+  return planned;
+}
+
 Expected<std::vector<Tensor>> Session::run(const std::vector<std::pair<std::string, Tensor>>& feeds,
                                            const std::vector<std::string>& fetches,
                                            const std::vector<std::string>& targets, Trace* trace, int runIndex) {
@@ -60,9 +88,9 @@ Expected<std::vector<Tensor>> Session::run(const std::vector<std::pair<std::stri
   std::lock_guard<std::mutex> lock(m_mutex);  // plans hold kernel caches: one run at a time per session
   auto it = m_plans.find(key);
   if (it == m_plans.end()) {
-    auto plan = Plan::build(m_model->graph, feedNames, fetches, targets, OpRegistry::global().lookupWith(&m_model->graph.library));
-    if (!plan) return plan.status();
-    it = m_plans.emplace(key, std::move(plan).value()).first;
+    auto planned = plan(feedNames, fetches, targets);
+    if (!planned) return planned.status();
+    it = m_plans.emplace(key, std::move(planned).value()).first;
   }
   setIntraOpThreads(m_options.intraOpThreads);
   m_cancelled = false;
@@ -74,7 +102,7 @@ Expected<std::vector<Tensor>> Session::run(const std::vector<std::pair<std::stri
   ctx.cancelled = &m_cancelled;
   ctx.rng.seed(m_options.seed + m_runs++);
   std::vector<Tensor> outputs;
-  Status s = executePlan(*it->second, std::move(feedValues), &outputs, ctx, {m_options.interOpThreads});
+  Status s = executePlan(*it->second.plan, std::move(feedValues), &outputs, ctx, {m_options.interOpThreads});
   m_resources.endRun();
   if (!s.isOk()) return s;
   return outputs;

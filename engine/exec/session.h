@@ -17,10 +17,16 @@ namespace flowscope {
 
 class Trace;
 
+namespace vk {
+class VulkanDevice;
+}
+
 struct SessionOptions {
   int intraOpThreads = 1;  ///< threads inside one op (oneDNN, big elementwise loops)
   int interOpThreads = 1;  ///< independent ops at once
   uint64_t seed = 0x5eed;
+  /// Set: nodes the Vulkan backend supports run there in clusters, the rest on the CPU (see vk::partitionForVulkan).
+  std::shared_ptr<vk::VulkanDevice> vulkan;
 };
 
 class Session {
@@ -37,6 +43,9 @@ class Session {
   ResourceManager& resources() { return m_resources; }
   /// Asks a running run() to stop at the next node; the run returns a Cancelled status.
   void cancel() { m_cancelled = true; }
+  /// Where each node of the last planned run was placed ("vulkan (vulkan_cluster_0)" or "cpu: why"); empty
+  /// without a Vulkan device.
+  const std::map<std::string, std::string>& placement() const { return m_placement; }
 
  private:
   Status checkFeed(const std::string& name, const Tensor& value) const;
@@ -47,7 +56,14 @@ class Session {
   FunctionRuntime m_functions;
   std::atomic<bool> m_cancelled{false};
   std::mutex m_mutex;
-  std::map<std::string, std::unique_ptr<Plan>> m_plans;
+  struct PlannedRun {
+    std::unique_ptr<Plan> plan;
+    std::vector<std::string> fetches;  // as the plan names them (fetches inside a Vulkan cluster renamed)
+  };
+  Expected<PlannedRun> plan(const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
+                            const std::vector<std::string>& targets);
+  std::map<std::string, PlannedRun> m_plans;
+  std::map<std::string, std::string> m_placement;
   uint64_t m_runs = 0;
 };
 

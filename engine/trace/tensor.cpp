@@ -25,6 +25,7 @@ std::string Error::typeName() const {
     case ErrorCode::kUnimplemented: return "UnimplementedError";
     case ErrorCode::kOutOfRange: return "OutOfRangeError";
     case ErrorCode::kCancelled: return "CancelledError";
+    case ErrorCode::kUnavailable: return "UnavailableError";
     case ErrorCode::kDataLoss: return "DataLossError";
     default: return "InternalError";
   }

@@ -14,8 +14,9 @@ struct Run {
   QString err;
 };
 
-Run flowscope(const QStringList& args) {
+Run flowscope(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
   QProcess p;
+  p.setProcessEnvironment(env);
   p.start(FLOWSCOPE_BINARY, args);
   p.waitForFinished(120000);
   return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
@@ -124,7 +125,7 @@ class TestCli : public QObject {
     QVERIFY(text.out.contains("slowest nodes"));
     QVERIFY2(text.out.contains("optimized first: 7 -> 5 nodes"), qPrintable(text.out));  // optimized by default
     QVERIFY(text.out.contains("_FusedMatMul"));
-    QCOMPARE(flowscope({"run", data("small_mlp.pbtxt"), "--device", "vulkan"}).code, 2);
+    QCOMPARE(flowscope({"run", data("small_mlp.pbtxt"), "--device", "vulkan:99"}).code, 2);  // no such device
   }
 
   void optimizeCommand() {
@@ -237,6 +238,39 @@ class TestCli : public QObject {
     Run self = flowscope({"convert", out, out, "--force"});
     QCOMPARE(self.code, 2);
     QVERIFY(self.err.contains("refusing to overwrite the input"));
+  }
+
+  // Without any Vulkan driver, --device vulkan says so and runs on the CPU; `devices` says why there is none.
+  void noVulkanDeviceFallsBackToCpu() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("VK_ICD_FILENAMES", "/nonexistent/flowscope-test-icd.json");
+    env.insert("VK_DRIVER_FILES", "/nonexistent/flowscope-test-icd.json");
+    Run r = flowscope({"run", data("small_mlp.pbtxt"), "--device", "vulkan"}, env);
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.contains("running on the CPU"), qPrintable(r.err));
+    QVERIFY(r.out.contains("probs:0"));
+    Run d = flowscope({"devices"}, env);
+    QCOMPARE(d.code, 0);
+    QVERIFY2(d.out.contains("vulkan     not available"), qPrintable(d.out));
+    Run bad = flowscope({"run", data("small_mlp.pbtxt"), "--device", "gpu"});
+    QCOMPARE(bad.code, 2);
+    QVERIFY(bad.err.contains("cpu, vulkan or vulkan:INDEX"));
+  }
+
+  // With a device (lavapipe in CI): the profile names the device, the backend of each op and the placement.
+  void profileOnVulkanShowsPlacement() {
+    Run d = flowscope({"devices", "--json"});
+    QCOMPARE(d.code, 0);
+    auto devices = nlohmann::json::parse(d.out.toStdString());
+    if (devices["vulkan"].empty()) QSKIP("no Vulkan device on this machine; CI installs mesa-vulkan-drivers");
+    Run r = flowscope({"profile", data("small_mlp.pbtxt"), "--device", "vulkan", "--runs", "3", "--json"});
+    QCOMPARE(r.code, 0);
+    auto j = nlohmann::json::parse(r.out.toStdString());
+    QVERIFY(j["device"].get<std::string>().rfind("vulkan:", 0) == 0);
+    QCOMPARE(j["placement"]["x"].get<std::string>(), std::string("cpu: fed"));
+    bool vulkanOp = false;
+    for (const auto& op : j["ops"]) vulkanOp |= op["backend"] == "vulkan";
+    QVERIFY(vulkanOp);
   }
 };
 

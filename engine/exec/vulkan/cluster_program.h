@@ -1,0 +1,57 @@
+// ClusterProgram: a connected set of graph nodes compiled for a Vulkan device. For each set of input shapes it is
+// compiled once (output shapes, device buffers from the device's pool, descriptor sets, and ONE command buffer that
+// uploads the inputs, runs every node with barriers only where a node reads what an earlier one wrote, and downloads
+// the outputs); a run is then a memcpy in, one submit, a memcpy out. Timestamp queries around every node give the
+// GPU time of each node to the profiler.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exec/vulkan/vulkan_device.h"
+#include "exec/vulkan/vulkan_ops.h"
+#include "profile/trace.h"
+
+namespace flowscope::vk {
+
+/// Where a cluster node's input comes from.
+struct ValueRef {
+  enum Kind { kExternal, kConstant, kNode } kind = kExternal;
+  int index = 0;   ///< external input, constant, or cluster node
+  int output = 0;  ///< for kNode
+};
+
+struct ClusterSpec {
+  std::string name;
+  std::vector<Node> nodes;                          ///< topologically ordered
+  std::vector<std::vector<ValueRef>> inputs;        ///< per node, per buffer input (parameters excluded)
+  std::vector<std::vector<const Tensor*>> params;   ///< per node, per input: Const values (parameters, and nulls)
+  std::vector<std::vector<int>> bufferInputIndex;   ///< per node: graph input index of each buffer input
+  std::vector<Tensor> constants;                    ///< float Consts inside the cluster (uploaded once per compile)
+  std::vector<ValueRef> outputs;                    ///< what the cluster node returns
+  size_t externalInputs = 0;
+};
+
+class ClusterProgram {
+ public:
+  ClusterProgram(std::shared_ptr<VulkanDevice> device, ClusterSpec spec);
+  ~ClusterProgram();
+  const ClusterSpec& spec() const { return m_spec; }
+  /// Runs the cluster on `inputs` (float32, one per external input); events (backend "vulkan", GPU time) go to
+  /// `trace` when set.
+  Status run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, Trace* trace, int runIndex,
+             const std::string& tracePrefix);
+
+ private:
+  struct Compiled;
+  Expected<Compiled*> compiled(const std::vector<Tensor>& inputs);
+  Expected<std::unique_ptr<Compiled>> compile(const std::vector<Shape>& shapes);
+
+  std::shared_ptr<VulkanDevice> m_device;
+  ClusterSpec m_spec;
+  std::map<std::string, std::unique_ptr<Compiled>> m_compiled;  // by input shapes
+};
+
+}  // namespace flowscope::vk

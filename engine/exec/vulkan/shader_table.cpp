@@ -1,0 +1,48 @@
+// SPIR-V words of every shader, as glslc -mfmt=c wrote them.
+#include "exec/vulkan/shader_table.h"
+
+namespace flowscope::vk {
+namespace {
+
+const uint32_t kBinary[] =
+#include "binary.comp.inc"
+    ;
+const uint32_t kUnary[] =
+#include "unary.comp.inc"
+    ;
+const uint32_t kBiasAct[] =
+#include "bias_act.comp.inc"
+    ;
+const uint32_t kMatMul[] =
+#include "matmul.comp.inc"
+    ;
+const uint32_t kConv2D[] =
+#include "conv2d.comp.inc"
+    ;
+const uint32_t kPool[] =
+#include "pool.comp.inc"
+    ;
+const uint32_t kReduce[] =
+#include "reduce.comp.inc"
+    ;
+const uint32_t kSoftmax[] =
+#include "softmax.comp.inc"
+    ;
+const uint32_t kGather[] =
+#include "gather.comp.inc"
+    ;
+
+const ShaderCode kTable[] = {
+    {"binary", kBinary, sizeof(kBinary), 3},   {"unary", kUnary, sizeof(kUnary), 2},
+    {"bias_act", kBiasAct, sizeof(kBiasAct), 3}, {"matmul", kMatMul, sizeof(kMatMul), 4},
+    {"conv2d", kConv2D, sizeof(kConv2D), 4},   {"pool", kPool, sizeof(kPool), 2},
+    {"reduce", kReduce, sizeof(kReduce), 2},   {"softmax", kSoftmax, sizeof(kSoftmax), 2},
+    {"gather", kGather, sizeof(kGather), 2},
+};
+static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(ShaderId::kCount));
+
+}  // namespace
+
+const ShaderCode& shaderCode(ShaderId id) { return kTable[static_cast<size_t>(id)]; }
+
+}  // namespace flowscope::vk

@@ -1,0 +1,309 @@
+// Vulkan instance, device selection, pipelines and buffers.
+#include "exec/vulkan/vulkan_device.h"
+
+#include <algorithm>
+
+namespace flowscope::vk {
+namespace {
+
+std::string typeName(VkPhysicalDeviceType type) {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU";
+    default: return "other";
+  }
+}
+
+// Discrete first, then integrated, virtual, and the CPU device last.
+int preference(VkPhysicalDeviceType type) {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+    default: return 4;
+  }
+}
+
+Status vkError(const std::string& what, VkResult r) { return unavailable("Vulkan: " + what + " failed: " + resultName(r)); }
+
+Expected<VkInstance> createInstance() {
+  VkApplicationInfo app{};
+  app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+  app.pApplicationName = "Flowscope";
+  app.apiVersion = VK_API_VERSION_1_1;
+  VkInstanceCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+  info.pApplicationInfo = &app;
+  VkInstance instance = VK_NULL_HANDLE;
+  VkResult r = vkCreateInstance(&info, nullptr, &instance);
+  if (r != VK_SUCCESS)
+    return unavailable("no Vulkan driver could be loaded (vkCreateInstance: " + resultName(r) +
+                       "); install mesa-vulkan-drivers for a CPU device, or a GPU driver");
+  return instance;
+}
+
+struct Physical {
+  VkPhysicalDevice device;
+  DeviceInfo info;
+  VkPhysicalDeviceType type;
+  uint32_t computeFamily;
+};
+
+std::vector<Physical> enumerate(VkInstance instance) {
+  uint32_t count = 0;
+  vkEnumeratePhysicalDevices(instance, &count, nullptr);
+  std::vector<VkPhysicalDevice> devices(count);
+  vkEnumeratePhysicalDevices(instance, &count, devices.data());
+  std::vector<Physical> out;
+  for (uint32_t i = 0; i < count; ++i) {
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(devices[i], &props);
+    Physical p{devices[i], {}, props.deviceType, UINT32_MAX};
+    p.info.index = static_cast<int>(i);
+    p.info.name = props.deviceName;
+    p.info.type = typeName(props.deviceType);
+    p.info.apiVersion = std::to_string(VK_API_VERSION_MAJOR(props.apiVersion)) + "." +
+                        std::to_string(VK_API_VERSION_MINOR(props.apiVersion)) + "." +
+                        std::to_string(VK_API_VERSION_PATCH(props.apiVersion));
+    VkPhysicalDeviceMemoryProperties memory;
+    vkGetPhysicalDeviceMemoryProperties(devices[i], &memory);
+    for (uint32_t h = 0; h < memory.memoryHeapCount; ++h)
+      if (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) p.info.memoryBytes = std::max<uint64_t>(p.info.memoryBytes, memory.memoryHeaps[h].size);
+    uint32_t families = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &families, nullptr);
+    std::vector<VkQueueFamilyProperties> props2(families);
+    vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &families, props2.data());
+    for (uint32_t f = 0; f < families && p.computeFamily == UINT32_MAX; ++f)
+      if (props2[f].queueFlags & VK_QUEUE_COMPUTE_BIT) p.computeFamily = f;
+    p.info.hasCompute = p.computeFamily != UINT32_MAX;
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string resultName(VkResult result) {
+  switch (result) {
+    case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+    case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
+    case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
+    case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
+    case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
+    case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
+    case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
+    case VK_TIMEOUT: return "VK_TIMEOUT";
+    default: return "VkResult " + std::to_string(static_cast<int>(result));
+  }
+}
+
+Expected<std::vector<DeviceInfo>> listDevices() {
+  FS_ASSIGN_OR_RETURN(VkInstance instance, createInstance());
+  std::vector<DeviceInfo> out;
+  for (const auto& p : enumerate(instance)) out.push_back(p.info);
+  vkDestroyInstance(instance, nullptr);
+  if (out.empty()) return unavailable("the Vulkan loader found no device; install mesa-vulkan-drivers for a CPU device");
+  return out;
+}
+
+Expected<std::shared_ptr<VulkanDevice>> VulkanDevice::open(int index) {
+  FS_ASSIGN_OR_RETURN(VkInstance instance, createInstance());
+  std::shared_ptr<VulkanDevice> d(new VulkanDevice());
+  d->m_instance = instance;  // destroyed with d from here on
+  std::vector<Physical> all = enumerate(instance);
+  std::vector<Physical> usable;
+  for (const auto& p : all)
+    if (p.info.hasCompute) usable.push_back(p);
+  if (usable.empty()) return unavailable("no Vulkan device with a compute queue; install mesa-vulkan-drivers for a CPU device");
+  const Physical* chosen = nullptr;
+  if (index >= 0) {
+    for (const auto& p : usable)
+      if (p.info.index == index) chosen = &p;
+    if (!chosen) return notFound("no Vulkan device " + std::to_string(index) + " (`flowscope devices` lists them)");
+  } else {
+    chosen = &*std::min_element(usable.begin(), usable.end(),
+                                [](const Physical& a, const Physical& b) { return preference(a.type) < preference(b.type); });
+  }
+  d->m_physical = chosen->device;
+  d->m_info = chosen->info;
+  d->m_queueFamily = chosen->computeFamily;
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(d->m_physical, &props);
+  d->m_timestampPeriod = props.limits.timestampPeriod;
+  uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(d->m_physical, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> familyProps(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(d->m_physical, &families, familyProps.data());
+  d->m_timestamps = props.limits.timestampComputeAndGraphics || familyProps[d->m_queueFamily].timestampValidBits > 0;
+  vkGetPhysicalDeviceMemoryProperties(d->m_physical, &d->m_memory);
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue{};
+  queue.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  queue.queueFamilyIndex = d->m_queueFamily;
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue;
+  if (VkResult r = vkCreateDevice(d->m_physical, &info, nullptr, &d->m_device); r != VK_SUCCESS) return vkError("vkCreateDevice", r);
+  vkGetDeviceQueue(d->m_device, d->m_queueFamily, 0, &d->m_queue);
+  VkCommandPoolCreateInfo pool{};
+  pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+  pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool.queueFamilyIndex = d->m_queueFamily;
+  if (VkResult r = vkCreateCommandPool(d->m_device, &pool, nullptr, &d->m_commandPool); r != VK_SUCCESS)
+    return vkError("vkCreateCommandPool", r);
+  VkPipelineCacheCreateInfo cache{};
+  cache.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
+  if (VkResult r = vkCreatePipelineCache(d->m_device, &cache, nullptr, &d->m_pipelineCache); r != VK_SUCCESS)
+    return vkError("vkCreatePipelineCache", r);
+  return d;
+}
+
+Expected<Buffer> VulkanDevice::acquire(VkDeviceSize bytes) {
+  VkDeviceSize size = 256;
+  while (size < bytes) size *= 2;
+  {
+    std::lock_guard lock(m_mutex);
+    auto it = m_free.find(size);
+    if (it != m_free.end()) {
+      Buffer b = it->second;
+      m_free.erase(it);
+      return b;
+    }
+  }
+  return createBuffer(size, false);
+}
+
+void VulkanDevice::release(Buffer buffer) {
+  if (!buffer.buffer) return;
+  std::lock_guard lock(m_mutex);
+  m_free.emplace(buffer.size, buffer);
+}
+
+Status VulkanDevice::submitAndWait(VkCommandBuffer commands) {
+  VkFenceCreateInfo fenceInfo{};
+  fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+  VkFence fence = VK_NULL_HANDLE;
+  if (VkResult r = vkCreateFence(m_device, &fenceInfo, nullptr, &fence); r != VK_SUCCESS) return vkError("vkCreateFence", r);
+  VkSubmitInfo submit{};
+  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &commands;
+  VkResult r;
+  {
+    std::lock_guard lock(m_mutex);  // one queue, many sessions
+    r = vkQueueSubmit(m_queue, 1, &submit, fence);
+  }
+  if (r == VK_SUCCESS) r = vkWaitForFences(m_device, 1, &fence, VK_TRUE, UINT64_MAX);
+  vkDestroyFence(m_device, fence, nullptr);
+  return r == VK_SUCCESS ? Status::ok() : vkError("vkQueueSubmit", r);
+}
+
+VulkanDevice::~VulkanDevice() {
+  if (m_device) {
+    vkDeviceWaitIdle(m_device);
+    for (auto& [size, buffer] : m_free) destroyBuffer(buffer);
+    for (auto& p : m_pipelines) {
+      if (p.pipeline) vkDestroyPipeline(m_device, p.pipeline, nullptr);
+      if (p.layout) vkDestroyPipelineLayout(m_device, p.layout, nullptr);
+      if (p.setLayout) vkDestroyDescriptorSetLayout(m_device, p.setLayout, nullptr);
+    }
+    if (m_pipelineCache) vkDestroyPipelineCache(m_device, m_pipelineCache, nullptr);
+    if (m_commandPool) vkDestroyCommandPool(m_device, m_commandPool, nullptr);
+    vkDestroyDevice(m_device, nullptr);
+  }
+  if (m_instance) vkDestroyInstance(m_instance, nullptr);
+}
+
+Expected<uint32_t> VulkanDevice::memoryType(uint32_t allowed, VkMemoryPropertyFlags wanted) const {
+  for (uint32_t i = 0; i < m_memory.memoryTypeCount; ++i)
+    if ((allowed & (1u << i)) && (m_memory.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
+  return unavailable("Vulkan: no memory type with the properties a buffer needs");
+}
+
+Expected<Buffer> VulkanDevice::createBuffer(VkDeviceSize bytes, bool hostVisible) {
+  Buffer b;
+  b.size = std::max<VkDeviceSize>(bytes, 4);
+  VkBufferCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  info.size = b.size;
+  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  if (VkResult r = vkCreateBuffer(m_device, &info, nullptr, &b.buffer); r != VK_SUCCESS) return vkError("vkCreateBuffer", r);
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(m_device, b.buffer, &req);
+  const VkMemoryPropertyFlags wanted = hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                                                   : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  auto type = memoryType(req.memoryTypeBits, wanted);
+  if (!type) {
+    destroyBuffer(b);
+    return type.status();
+  }
+  VkMemoryAllocateInfo alloc{};
+  alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  alloc.allocationSize = req.size;
+  alloc.memoryTypeIndex = *type;
+  if (VkResult r = vkAllocateMemory(m_device, &alloc, nullptr, &b.memory); r != VK_SUCCESS) {
+    destroyBuffer(b);
+    return vkError("vkAllocateMemory of " + std::to_string(req.size) + " bytes", r);
+  }
+  vkBindBufferMemory(m_device, b.buffer, b.memory, 0);
+  if (hostVisible) vkMapMemory(m_device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped);
+  return b;
+}
+
+void VulkanDevice::destroyBuffer(Buffer& b) {
+  if (b.mapped) vkUnmapMemory(m_device, b.memory);
+  if (b.buffer) vkDestroyBuffer(m_device, b.buffer, nullptr);
+  if (b.memory) vkFreeMemory(m_device, b.memory, nullptr);
+  b = Buffer{};
+}
+
+Expected<const VulkanDevice::Pipeline*> VulkanDevice::pipeline(ShaderId id) {
+  std::lock_guard lock(m_mutex);
+  Pipeline& p = m_pipelines[static_cast<size_t>(id)];
+  if (p.pipeline) return &p;
+  const ShaderCode& code = shaderCode(id);
+  std::vector<VkDescriptorSetLayoutBinding> bindings(code.bindings);
+  for (uint32_t i = 0; i < code.bindings; ++i)
+    bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutCreateInfo setInfo{};
+  setInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+  setInfo.bindingCount = code.bindings;
+  setInfo.pBindings = bindings.data();
+  if (VkResult r = vkCreateDescriptorSetLayout(m_device, &setInfo, nullptr, &p.setLayout); r != VK_SUCCESS)
+    return vkError("vkCreateDescriptorSetLayout", r);
+  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 128};
+  VkPipelineLayoutCreateInfo layoutInfo{};
+  layoutInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+  layoutInfo.setLayoutCount = 1;
+  layoutInfo.pSetLayouts = &p.setLayout;
+  layoutInfo.pushConstantRangeCount = 1;
+  layoutInfo.pPushConstantRanges = &push;
+  if (VkResult r = vkCreatePipelineLayout(m_device, &layoutInfo, nullptr, &p.layout); r != VK_SUCCESS)
+    return vkError("vkCreatePipelineLayout", r);
+  VkShaderModuleCreateInfo moduleInfo{};
+  moduleInfo.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  moduleInfo.codeSize = code.bytes;
+  moduleInfo.pCode = code.words;
+  VkShaderModule module = VK_NULL_HANDLE;
+  if (VkResult r = vkCreateShaderModule(m_device, &moduleInfo, nullptr, &module); r != VK_SUCCESS)
+    return vkError(std::string("vkCreateShaderModule (") + code.name + ")", r);
+  VkComputePipelineCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
+  info.layout = p.layout;
+  VkResult r = vkCreateComputePipelines(m_device, m_pipelineCache, 1, &info, nullptr, &p.pipeline);
+  vkDestroyShaderModule(m_device, module, nullptr);
+  if (r != VK_SUCCESS) return vkError(std::string("vkCreateComputePipelines (") + code.name + ")", r);
+  return &p;
+}
+
+}  // namespace flowscope::vk

@@ -1,0 +1,298 @@
+// The Vulkan backend against the CPU backend: every op with a Vulkan kernel, one graph per case, run on both with
+// the same inputs and compared with a per-op tolerance (on lavapipe in CI; on any Vulkan device); the node must be
+// placed on Vulkan, so the comparison is never CPU against CPU. Then whole corpus models on Vulkan vs the CPU.
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+#include <random>
+
+#include "exec/run_request.h"
+#include "exec/session.h"
+#include "exec/vulkan/vulkan_device.h"
+#include "exec/vulkan/vulkan_ops.h"
+#include "io/loader.h"
+#include "profile/trace.h"
+
+using namespace flowscope;
+
+namespace {
+
+// A small graph builder: placeholders fed with random floats, Consts, and the op under test named "op".
+struct Case {
+  Graph graph;
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  std::mt19937 rng{7};
+  bool positive = false;  // inputs in (0.5, 1.5) for Log, Sqrt, Pow, ...
+
+  Tensor randomTensor(const Shape& shape) {
+    Tensor t(DType::kFloat, shape);
+    std::uniform_real_distribution<float> u(positive ? 0.5f : -1.5f, 1.5f);
+    for (int64_t i = 0; i < t.numElements(); ++i) t.data<float>()[i] = u(rng);
+    return t;
+  }
+  std::string input(const std::string& name, const Shape& shape, bool anyShape = false) {
+    Node n;
+    n.name = name;
+    n.op = "Placeholder";
+    n.attrs["dtype"] = AttrValue::fromType(DType::kFloat);
+    n.attrs["shape"] = AttrValue::fromShape(anyShape ? Shape::unknownRank() : shape);
+    graph.addNode(std::move(n));
+    feeds.emplace_back(name, randomTensor(shape));
+    return name;
+  }
+  std::string constant(const std::string& name, Tensor value) {
+    Node n;
+    n.name = name;
+    n.op = "Const";
+    n.attrs["dtype"] = AttrValue::fromType(value.dtype());
+    n.attrs["value"] = AttrValue::fromTensor(std::move(value));
+    graph.addNode(std::move(n));
+    return name;
+  }
+  std::string weights(const std::string& name, const Shape& shape) { return constant(name, randomTensor(shape)); }
+  std::string ints(const std::string& name, std::vector<int32_t> values, Shape shape = Shape::unknownRank()) {
+    Tensor t(DType::kInt32, shape.hasUnknownRank() ? Shape{static_cast<int64_t>(values.size())} : shape);
+    for (size_t i = 0; i < values.size(); ++i) t.data<int32_t>()[i] = values[i];
+    return constant(name, std::move(t));
+  }
+  void op(const std::string& type, std::vector<std::string> inputs, std::map<std::string, AttrValue> attrs = {}) {
+    Node n;
+    n.name = "op";
+    n.op = type;
+    for (const auto& i : inputs) n.inputs.push_back(TensorRef{i, 0, ""});
+    n.attrs["T"] = AttrValue::fromType(DType::kFloat);
+    for (auto& [k, v] : attrs) n.attrs[k] = std::move(v);
+    graph.addNode(std::move(n));
+  }
+};
+
+AttrValue ints(std::vector<int64_t> v) {
+  AttrList l;
+  l.i = std::move(v);
+  return AttrValue::fromList(std::move(l));
+}
+AttrValue strings(std::vector<std::string> v) {
+  AttrList l;
+  l.s = std::move(v);
+  return AttrValue::fromList(std::move(l));
+}
+
+using Builder = std::function<void(Case&)>;
+
+std::map<std::string, Builder> cases() {
+  std::map<std::string, Builder> c;
+  for (const char* op : {"Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "Maximum", "Minimum", "SquaredDifference"})
+    c[op] = [op](Case& k) { k.op(op, {k.input("a", {2, 3, 4}), k.input("b", {3, 1})}); };
+  c["Pow"] = [](Case& k) {
+    k.positive = true;
+    k.op("Pow", {k.input("a", {4, 5}), k.input("b", {5})});
+  };
+  for (const char* op : {"Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "Exp", "Neg", "Square", "Abs", "Softplus", "Identity",
+                         "Snapshot", "StopGradient"})
+    c[op] = [op](Case& k) { k.op(op, {k.input("x", {3, 70})}); };
+  for (const char* op : {"Log", "Sqrt", "Rsqrt", "Reciprocal", "Inv"})
+    c[op] = [op](Case& k) {
+      k.positive = true;
+      k.op(op, {k.input("x", {3, 70})});
+    };
+  c["LeakyRelu"] = [](Case& k) { k.op("LeakyRelu", {k.input("x", {3, 70})}, {{"alpha", AttrValue::fromFloat(0.1f)}}); };
+  c["BiasAdd"] = [](Case& k) { k.op("BiasAdd", {k.input("x", {2, 5, 7}), k.weights("b", {7})}); };
+  c["MatMul"] = [](Case& k) {
+    k.op("MatMul", {k.input("a", {7, 37}), k.weights("b", {19, 37})}, {{"transpose_b", AttrValue::fromBool(true)}});
+  };
+  for (const char* op : {"BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"})
+    c[op] = [op](Case& k) {
+      const AttrValue f = AttrValue::fromType(DType::kFloat);
+      k.op(op, {k.input("a", {3, 5, 17}), k.weights("b", {17, 6})}, {{"adj_x", AttrValue::fromBool(false)}, {"Ta", f}, {"Tb", f}, {"Tout", f}});
+    };
+  c["_FusedMatMul"] = [](Case& k) {
+    k.op("_FusedMatMul", {k.input("a", {6, 20}), k.weights("b", {20, 9}), k.weights("bias", {9})},
+         {{"fused_ops", strings({"BiasAdd", "Relu"})}, {"num_args", AttrValue::fromInt(1)}});
+  };
+  auto conv = [](const char* op, Shape filter, std::vector<std::string> fused) {
+    return [op, filter, fused](Case& k) {
+      std::vector<std::string> inputs{k.input("x", {2, 9, 10, 3}), k.weights("w", filter)};
+      std::map<std::string, AttrValue> attrs{{"strides", ints({1, 2, 2, 1})}, {"padding", AttrValue::fromString("SAME")},
+                                             {"dilations", ints({1, 1, 1, 1})}};
+      if (!fused.empty()) {
+        inputs.push_back(k.weights("bias", {std::string(op).find("Depthwise") != std::string::npos ? filter.dim(2) * filter.dim(3) : filter.dim(3)}));
+        attrs["fused_ops"] = strings(fused);
+        attrs["num_args"] = AttrValue::fromInt(1);
+      }
+      k.op(op, inputs, attrs);
+    };
+  };
+  c["Conv2D"] = conv("Conv2D", {3, 3, 3, 4}, {});
+  c["_FusedConv2D"] = conv("_FusedConv2D", {3, 3, 3, 4}, {"BiasAdd", "Relu6"});
+  c["DepthwiseConv2dNative"] = conv("DepthwiseConv2dNative", {3, 3, 3, 2}, {});
+  c["_FusedDepthwiseConv2dNative"] = conv("_FusedDepthwiseConv2dNative", {3, 3, 3, 2}, {"BiasAdd", "Relu"});
+  for (const char* op : {"MaxPool", "AvgPool"})
+    c[op] = [op](Case& k) {
+      k.op(op, {k.input("x", {2, 9, 9, 4})},
+           {{"ksize", ints({1, 3, 3, 1})}, {"strides", ints({1, 2, 2, 1})}, {"padding", AttrValue::fromString("SAME")}});
+    };
+  for (const char* op : {"Sum", "Mean", "Max", "Min", "Prod"})
+    c[op] = [op](Case& k) {
+      k.positive = std::string(op) == "Prod";
+      k.op(op, {k.input("x", {2, 6, 5, 3}), k.ints("axes", {1, 2})}, {{"keep_dims", AttrValue::fromBool(true)}});
+    };
+  for (const char* op : {"Softmax", "LogSoftmax"}) c[op] = [op](Case& k) { k.op(op, {k.input("x", {4, 10})}); };
+  c["Reshape"] = [](Case& k) { k.op("Reshape", {k.input("x", {2, 3, 4}), k.ints("shape", {4, -1})}); };
+  c["Squeeze"] = [](Case& k) { k.op("Squeeze", {k.input("x", {2, 1, 4})}, {{"squeeze_dims", ints({1})}}); };
+  c["ExpandDims"] = [](Case& k) { k.op("ExpandDims", {k.input("x", {2, 4}), k.ints("axis", {1}, Shape{})}); };
+  c["Transpose"] = [](Case& k) { k.op("Transpose", {k.input("x", {2, 3, 4}), k.ints("perm", {2, 0, 1})}); };
+  c["Slice"] = [](Case& k) { k.op("Slice", {k.input("x", {4, 5, 6}), k.ints("begin", {1, 0, 2}), k.ints("size", {2, -1, 3})}); };
+  c["Pad"] = [](Case& k) { k.op("Pad", {k.input("x", {2, 3}), k.ints("paddings", {1, 0, 2, 1}, Shape{2, 2})}); };
+  c["PadV2"] = [](Case& k) {
+    k.op("PadV2", {k.input("x", {2, 3}), k.ints("paddings", {0, 1, 1, 1}, Shape{2, 2}), k.constant("value", Tensor::scalar(DType::kFloat, 0.5f))});
+  };
+  c["ConcatV2"] = [](Case& k) {
+    k.op("ConcatV2", {k.input("a", {2, 3, 4}), k.input("b", {2, 1, 4}), k.weights("c", {2, 2, 4}), k.ints("axis", {1}, Shape{})},
+         {{"N", AttrValue::fromInt(3)}});
+  };
+  return c;
+}
+
+std::shared_ptr<vk::VulkanDevice> device() {
+  static auto opened = vk::VulkanDevice::open();
+  return opened ? *opened : nullptr;
+}
+
+// Largest difference relative to the reference's magnitude.
+double relativeError(const Tensor& ref, const Tensor& got) {
+  double worst = 0, scale = 1e-6;
+  for (int64_t i = 0; i < ref.numElements(); ++i) scale = std::max(scale, std::abs(static_cast<double>(ref.data<float>()[i])));
+  for (int64_t i = 0; i < ref.numElements(); ++i)
+    worst = std::max(worst, std::abs(static_cast<double>(ref.data<float>()[i]) - got.data<float>()[i]) / scale);
+  return worst;
+}
+
+}  // namespace
+
+class TestVulkan : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    if (!device())
+      QSKIP(qPrintable("no Vulkan device on this machine (" + QString::fromStdString(vk::VulkanDevice::open().status().message()) +
+                       "); CI installs mesa-vulkan-drivers for lavapipe"));
+    qInfo("Vulkan device: %s (%s)", device()->info().name.c_str(), device()->info().type.c_str());
+  }
+
+  void everyVulkanOpHasACase() {
+    const auto all = cases();
+    for (const auto& op : vk::supportedOps()) QVERIFY2(all.count(op), op.c_str());
+  }
+
+  void opMatchesCpu_data() {
+    QTest::addColumn<QString>("op");
+    for (const auto& [op, builder] : cases()) QTest::newRow(op.c_str()) << QString::fromStdString(op);
+  }
+
+  void opMatchesCpu() {
+    QFETCH(QString, op);
+    Case k;
+    cases().at(op.toStdString())(k);
+    auto model = std::make_shared<Model>();
+    model->graph = k.graph;
+    Session cpu(model);
+    SessionOptions options;
+    options.vulkan = device();
+    Session gpu(model, options);
+    auto expected = cpu.run(k.feeds, {"op:0"});
+    QVERIFY2(expected, expected.status().message().c_str());
+    auto got = gpu.run(k.feeds, {"op:0"});
+    QVERIFY2(got, got.status().message().c_str());
+    QVERIFY2(gpu.placement().at("op").rfind("vulkan", 0) == 0, gpu.placement().at("op").c_str());
+    QCOMPARE(got->at(0).shape(), expected->at(0).shape());
+    const double tolerance = op == "Pow" || op == "Exp" || op == "Softplus" ? 1e-4 : 2e-5;
+    const double error = relativeError(expected->at(0), got->at(0));
+    QVERIFY2(error <= tolerance, qPrintable(QString("relative error %1 > %2").arg(error).arg(tolerance)));
+  }
+
+  // A different input shape compiles the cluster again; the same shape reuses it.
+  void newShapesRecompile() {
+    Case k;
+    k.op("Conv2D", {k.input("x", {1, 9, 9, 3}, true), k.weights("w", {3, 3, 3, 4})},
+         {{"strides", ints({1, 1, 1, 1})}, {"padding", AttrValue::fromString("SAME")}});
+    auto model = std::make_shared<Model>();
+    model->graph = k.graph;
+    SessionOptions options;
+    options.vulkan = device();
+    Session gpu(model, options);
+    Session cpu(model);
+    for (int64_t size : {9, 16, 9}) {
+      std::vector<std::pair<std::string, Tensor>> feeds{{"x", k.randomTensor({1, size, size, 3})}};
+      auto got = gpu.run(feeds, {"op:0"});
+      auto expected = cpu.run(feeds, {"op:0"});
+      QVERIFY(got && expected);
+      QVERIFY(relativeError(expected->at(0), got->at(0)) < 2e-5);
+    }
+  }
+
+  // Per-node GPU times from timestamp queries reach the trace, marked as Vulkan.
+  void timestampsReachTheTrace() {
+    Case k;
+    cases().at("_FusedMatMul")(k);
+    auto model = std::make_shared<Model>();
+    model->graph = k.graph;
+    SessionOptions options;
+    options.vulkan = device();
+    Session gpu(model, options);
+    Trace trace;
+    QVERIFY(gpu.run(k.feeds, {"op:0"}, {}, &trace, 0));
+    if (!device()->hasTimestamps()) QSKIP("this device has no timestamp queries");
+    bool found = false;
+    for (const auto& e : trace.events())
+      if (e.name == "op") {
+        found = true;
+        QCOMPARE(e.backend, std::string("vulkan"));
+        QVERIFY(e.endNs >= e.startNs);
+      }
+    QVERIFY(found);
+  }
+
+  // Whole models: the corpus's runnable float models on Vulkan (with CPU fallback) match the CPU.
+  void corpusModelsMatchCpu_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QStringList>("inputs");
+    const QString root = FLOWSCOPE_SHARED_GRAPHS;
+    QTest::newRow("cpm_model") << root + "/pose-estimation-for-mobile/release/cpm_model/model.pb" << QStringList{};
+    QTest::newRow("DS_CNN") << root + "/ml-kws-for-mcu/Pretrained_models/DS_CNN/DS_CNN_S.pb" << QStringList{"Mfcc=random"};
+    QTest::newRow("mnist_cnn") << QString(FLOWSCOPE_TEST_DATA) + "/../../resources/examples/mnist_cnn.pb" << QStringList{};
+  }
+
+  void corpusModelsMatchCpu() {
+    QFETCH(QString, path);
+    QFETCH(QStringList, inputs);
+    if (!QFileInfo::exists(path)) QSKIP(qPrintable(path + " is absent (../shared/graphs is not beside the checkout)"));
+    auto loaded = loadModel(path.toStdString());
+    QVERIFY2(loaded, loaded.status().message().c_str());
+    auto model = std::make_shared<const Model>(std::move(loaded).value());
+    RunSpecOptions spec;
+    for (const QString& in : inputs) spec.inputs[in.section('=', 0, 0).toStdString()] = in.section('=', 1).toStdString();
+    auto request = makeRunRequest(*model, spec);
+    QVERIFY2(request, request.status().message().c_str());
+    Session cpu(model);
+    SessionOptions options;
+    options.vulkan = device();
+    Session gpu(model, options);
+    auto expected = cpu.run(request->feeds, request->fetches);
+    QVERIFY2(expected, expected.status().message().c_str());
+    auto got = gpu.run(request->feeds, request->fetches);
+    QVERIFY2(got, got.status().message().c_str());
+    size_t onVulkan = 0;
+    for (const auto& [node, where] : gpu.placement()) onVulkan += where.rfind("vulkan", 0) == 0;
+    QVERIFY2(onVulkan > 10, qPrintable(QString("only %1 nodes on Vulkan").arg(onVulkan)));
+    for (size_t i = 0; i < expected->size(); ++i) {
+      if (expected->at(i).dtype() != DType::kFloat) continue;
+      const double error = relativeError(expected->at(i), got->at(i));
+      QVERIFY2(error < 1e-3, qPrintable(QString("output %1: relative error %2").arg(i).arg(error)));
+    }
+  }
+};
+
+QTEST_MAIN(TestVulkan)
+#include "tst_vulkan.moc"
