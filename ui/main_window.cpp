@@ -153,6 +153,11 @@ void MainWindow::buildDocks() {
     m_rootTimes = std::move(seconds);
     if (m_nav.atRoot()) m_canvas->setNodeTimes(m_rootTimes);
   });
+  connect(m_profile, &ProfilePanel::deviceColoursChanged, this, [this](const std::vector<std::pair<size_t, QColor>>& colours) {
+    if (!m_nav.atRoot()) return;
+    m_canvas->setNodeTimes(colours.empty() ? m_rootTimes : std::vector<double>{});  // device colours replace the heat
+    m_canvas->setNodeColors(colours);
+  });
   connect(m_profile, &ProfilePanel::nodeClicked, this, [this](size_t node) {
     if (!m_nav.atRoot()) goToLevel(0);  // profiles are of the opened graph
     m_canvas->selectNode(node);

@@ -332,6 +332,33 @@ class TestMainWindow : public QObject {
     QVERIFY(loaded.wait(10000));
     QVERIFY(window.model()->graph.find("cond") >= 0);
   }
+
+  // Profiling on a Vulkan device (lavapipe in CI): GPU events in the timeline, device colours on the canvas.
+  void profileOnVulkanWithDeviceColours() {
+    MainWindow window;
+    window.resize(1200, 800);
+    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
+    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt");
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(ready.count() > 0 || ready.wait(10000));
+    ProfilePanel* panel = window.profilePanel();
+    if (panel->deviceCount() < 2) QSKIP("no Vulkan device on this machine; CI installs mesa-vulkan-drivers");
+    panel->setDevice(1);
+    QSignalSpy profiled(panel, &ProfilePanel::profiled);
+    panel->profile(2);
+    QVERIFY(profiled.wait(30000));
+    size_t vulkanEvents = 0;
+    for (const auto& e : panel->trace()->events()) vulkanEvents += e.backend == "vulkan";
+    QVERIFY(vulkanEvents > 0);
+    window.canvas()->expandAll();
+    QVERIFY(ready.wait(10000));
+    panel->setDeviceColours(true);
+    const auto& fills = window.canvas()->overlay().itemFill;
+    QVERIFY(std::count(fills.begin(), fills.end(), ProfilePanel::vulkanColour()) > 0);
+    panel->setDeviceColours(false);
+    QVERIFY(std::count(window.canvas()->overlay().itemFill.begin(), window.canvas()->overlay().itemFill.end(), ProfilePanel::vulkanColour()) == 0);
+  }
 };
 
 QTEST_MAIN(TestMainWindow)

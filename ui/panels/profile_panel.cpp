@@ -1,6 +1,8 @@
 // The profiling panel.
 #include "panels/profile_panel.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -15,6 +17,7 @@
 
 #include "exec/run_request.h"
 #include "exec/session.h"
+#include "exec/vulkan/vulkan_device.h"
 #include "io/atomic_file.h"
 #include "models/op_stats_model.h"
 #include "panels/inputs_dialog.h"
@@ -25,7 +28,8 @@ namespace flowscope {
 ProfilePanel::ProfilePanel(QWidget* parent)
     : QWidget(parent), m_stats(new OpStatsModel(this)), m_sorted(new QSortFilterProxyModel(this)), m_table(new QTableView(this)),
       m_timeline(new TimelineView(this)), m_runs(new QSpinBox(this)), m_run(new QPushButton(tr("Profile"), this)),
-      m_inputs(new QPushButton(tr("Inputs..."), this)), m_cancelButton(new QPushButton(tr("Cancel"), this)),
+      m_inputs(new QPushButton(tr("Inputs..."), this)), m_device(new QComboBox(this)),
+      m_deviceColours(new QCheckBox(tr("Device colours"), this)), m_cancelButton(new QPushButton(tr("Cancel"), this)),
       m_status(new QLabel(this)) {
   m_sorted->setSourceModel(m_stats);
   m_sorted->setSortRole(Qt::UserRole);
@@ -41,6 +45,8 @@ ProfilePanel::ProfilePanel(QWidget* parent)
   controls->addWidget(m_runs);
   controls->addWidget(m_run);
   controls->addWidget(m_inputs);
+  controls->addWidget(m_device);
+  controls->addWidget(m_deviceColours);
   controls->addWidget(m_cancelButton);
   controls->addWidget(m_status, 1);
   auto* split = new QSplitter(Qt::Vertical, this);
@@ -53,6 +59,18 @@ ProfilePanel::ProfilePanel(QWidget* parent)
   m_status->setText(tr("Runs the graph on the CPU, with random inputs (1 per unknown dim) unless Inputs... says otherwise."));
   connect(m_run, &QPushButton::clicked, this, [this] { profile(m_runs->value()); });
   connect(m_cancelButton, &QPushButton::clicked, this, &ProfilePanel::cancel);
+  m_device->addItem(tr("CPU"));
+  if (auto devices = vk::listDevices()) {
+    for (const auto& d : *devices) {
+      if (!d.hasCompute) continue;
+      m_device->addItem(tr("Vulkan %1: %2").arg(d.index).arg(QString::fromStdString(d.name)));
+      m_vulkanIndex.push_back(d.index);
+    }
+  } else {
+    m_device->setToolTip(QString::fromStdString(devices.status().message()));
+  }
+  m_deviceColours->setToolTip(tr("Colour nodes by the backend that ran them (Vulkan purple, CPU slate) instead of by time"));
+  connect(m_deviceColours, &QCheckBox::toggled, this, &ProfilePanel::setDeviceColours);
   m_inputs->setToolTip(tr("Feed inputs from .npy files or literals instead of random values"));
   connect(m_inputs, &QPushButton::clicked, this, [this] {
     if (!m_model) return;
@@ -112,9 +130,23 @@ void ProfilePanel::profile(int runs) {
   auto model = m_model;
   RunSpecOptions spec;
   spec.inputs = m_inputSpecs;
-  m_watcher.setFuture(QtConcurrent::run([model, runs, spec, this]() -> Expected<std::shared_ptr<Trace>> {
+  SessionOptions options;
+  if (m_device->currentIndex() > 0) {
+    const int index = m_vulkanIndex[static_cast<size_t>(m_device->currentIndex() - 1)];
+    if (!m_vulkan || m_vulkan->info().index != index) {
+      auto opened = vk::VulkanDevice::open(index);
+      if (!opened) {
+        m_status->setText(tr("Vulkan is not available (%1); profiling on the CPU").arg(QString::fromStdString(opened.status().message())));
+        m_device->setCurrentIndex(0);
+      } else {
+        m_vulkan = *opened;
+      }
+    }
+    if (m_device->currentIndex() > 0) options.vulkan = m_vulkan;
+  }
+  m_watcher.setFuture(QtConcurrent::run([model, runs, spec, options, this]() -> Expected<std::shared_ptr<Trace>> {
     FS_ASSIGN_OR_RETURN(RunRequest request, makeRunRequest(*model, spec));
-    Session session(model);
+    Session session(model, options);
     FS_RETURN_IF_ERROR(session.run(request.feeds, request.fetches).status());  // warm-up: plans, kernels
     auto trace = std::make_shared<Trace>();
     for (int r = 0; r < runs; ++r) {
@@ -138,11 +170,16 @@ void ProfilePanel::showTrace(std::shared_ptr<const Trace> trace, int runs) {
     if (node >= 0) m_nodeSeconds[static_cast<size_t>(node)] += static_cast<double>(e.durationNs()) * 1e-9 / std::max(1, runs);
   }
   m_table->resizeColumnsToContents();
-  m_status->setText(tr("%1 runs, %2 events, %3 us of node time per run")
+  size_t vulkanEvents = 0;
+  for (const auto& e : m_trace->events()) vulkanEvents += e.backend == "vulkan";
+  m_status->setText(tr("%1 runs, %2 events, %3 us of node time per run%4")
                         .arg(runs)
                         .arg(m_trace->size())
-                        .arg(static_cast<double>(total) / 1000.0 / std::max(1, runs), 0, 'f', 1));
+                        .arg(static_cast<double>(total) / 1000.0 / std::max(1, runs), 0, 'f', 1)
+                        .arg(vulkanEvents ? tr("; %1 of %2 node runs on Vulkan (GPU time from timestamps)").arg(vulkanEvents).arg(m_trace->size())
+                                          : QString()));
   emit nodeTimesReady(m_nodeSeconds);
+  if (m_deviceColours->isChecked()) setDeviceColours(true);
 }
 
 Status ProfilePanel::exportChromeTrace(const QString& path) const {
@@ -158,6 +195,22 @@ Status ProfilePanel::importChromeTrace(const QString& path) {
   for (const auto& e : trace.events()) runs = std::max(runs, e.run + 1);
   showTrace(std::make_shared<const Trace>(std::move(trace)), runs);
   return Status::ok();
+}
+
+void ProfilePanel::setDevice(int choice) { m_device->setCurrentIndex(choice); }
+
+int ProfilePanel::deviceCount() const { return m_device->count(); }
+
+void ProfilePanel::setDeviceColours(bool on) {
+  if (m_deviceColours->isChecked() != on) return m_deviceColours->setChecked(on);  // toggled() comes back here
+  std::vector<std::pair<size_t, QColor>> colours;
+  if (on && m_trace && m_model) {
+    std::map<size_t, bool> onVulkan;
+    for (const auto& e : m_trace->events())
+      if (int64_t node = m_model->graph.find(e.name); node >= 0) onVulkan[static_cast<size_t>(node)] |= e.backend == "vulkan";
+    for (const auto& [node, vulkan] : onVulkan) colours.emplace_back(node, vulkan ? vulkanColour() : cpuColour());
+  }
+  emit deviceColoursChanged(colours);
 }
 
 void ProfilePanel::highlightNode(size_t node) {

@@ -12,6 +12,8 @@
 #include "io/model.h"
 #include "profile/trace.h"
 
+class QCheckBox;
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -20,6 +22,9 @@ class QTableView;
 
 namespace flowscope {
 
+namespace vk {
+class VulkanDevice;
+}
 class OpStatsModel;
 class TimelineView;
 
@@ -46,12 +51,21 @@ class ProfilePanel : public QWidget {
   /// Seconds per graph node, averaged over the runs (for the canvas overlay).
   const std::vector<double>& nodeSeconds() const { return m_nodeSeconds; }
   void highlightNode(size_t node);
+  /// Chooses the device: 0 is the CPU, k > 0 the k-th Vulkan device listed in the panel's device box.
+  void setDevice(int choice);
+  int deviceCount() const;
+  /// Shows which backend ran each node as colours on the canvas (Vulkan purple, CPU slate) instead of heat.
+  void setDeviceColours(bool on);
+  static QColor vulkanColour() { return QColor("#8e24aa"); }
+  static QColor cpuColour() { return QColor("#78909c"); }
 
  signals:
   void profiled();
   void failed(const QString& message);
   void nodeTimesReady(const std::vector<double>& seconds);
   void nodeClicked(size_t node);
+  /// Device colours per node (empty when they are off: show the heat overlay again).
+  void deviceColoursChanged(const std::vector<std::pair<size_t, QColor>>& colours);
 
  private:
   std::shared_ptr<const Model> m_model;
@@ -64,6 +78,10 @@ class ProfilePanel : public QWidget {
   QSpinBox* m_runs;
   QPushButton* m_run;
   QPushButton* m_inputs;
+  QComboBox* m_device;
+  QCheckBox* m_deviceColours;
+  std::vector<int> m_vulkanIndex;  // device box entry -> Vulkan device index
+  std::shared_ptr<vk::VulkanDevice> m_vulkan;
   std::map<std::string, std::string> m_inputSpecs;
   QPushButton* m_cancelButton;
   QLabel* m_status;
