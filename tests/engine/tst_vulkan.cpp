@@ -232,6 +232,22 @@ class TestVulkan : public QObject {
     }
   }
 
+  // Shapes that do not fit are an error naming the node, not a crash (and the device stays usable).
+  void badShapesAreAnError() {
+    Case k;
+    k.op("MatMul", {k.input("a", {2, 3}, true), k.input("b", {4, 5}, true)});
+    auto model = std::make_shared<Model>();
+    model->graph = k.graph;
+    SessionOptions options;
+    options.vulkan = device();
+    Session gpu(model, options);
+    auto got = gpu.run(k.feeds, {"op:0"});
+    QVERIFY(!got);
+    QVERIFY2(got.status().message().find("'op'") != std::string::npos, got.status().message().c_str());
+    std::vector<std::pair<std::string, Tensor>> fitting{{"a", k.randomTensor({2, 4})}, {"b", k.randomTensor({4, 5})}};
+    QVERIFY(gpu.run(fitting, {"op:0"}));
+  }
+
   // Per-node GPU times from timestamp queries reach the trace, marked as Vulkan.
   void timestampsReachTheTrace() {
     Case k;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 namespace flowscope::vk {
 namespace {
@@ -40,6 +41,7 @@ struct ClusterProgram::Compiled {
   uint32_t queryCount = 0;
 
   ~Compiled() {
+    std::lock_guard lock(device->commandMutex());
     VkDevice d = device->device();
     for (Buffer& b : pooled) device->release(b);
     device->destroyBuffer(stagingIn);
@@ -61,6 +63,7 @@ Expected<ClusterProgram::Compiled*> ClusterProgram::compiled(const std::vector<T
   const std::string key = shapesKey(shapes);
   auto it = m_compiled.find(key);
   if (it == m_compiled.end()) {
+    std::lock_guard lock(m_device->commandMutex());
     FS_ASSIGN_OR_RETURN(auto program, compile(shapes));
     it = m_compiled.emplace(key, std::move(program)).first;
   }

@@ -2,6 +2,12 @@
 #include "exec/vulkan/vulkan_device.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "io/atomic_file.h"
 
 namespace flowscope::vk {
 namespace {
@@ -25,6 +31,19 @@ int preference(VkPhysicalDeviceType type) {
     case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
     default: return 4;
   }
+}
+
+// $XDG_CACHE_HOME/flowscope (or ~/.cache/flowscope)/vulkan-pipelines-<vendor>-<device>.bin. The driver checks the
+// header (vendor, device, driver UUID) and ignores a cache from another driver.
+std::string pipelineCachePath(const VkPhysicalDeviceProperties& props) {
+  std::string base;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) base = xdg;
+  else if (const char* home = std::getenv("HOME"); home && *home) base = std::string(home) + "/.cache";
+  else return "";
+  std::error_code ec;
+  std::filesystem::create_directories(base + "/flowscope", ec);
+  if (ec) return "";
+  return base + "/flowscope/vulkan-pipelines-" + std::to_string(props.vendorID) + "-" + std::to_string(props.deviceID) + ".bin";
 }
 
 Status vkError(const std::string& what, VkResult r) { return unavailable("Vulkan: " + what + " failed: " + resultName(r)); }
@@ -161,6 +180,16 @@ Expected<std::shared_ptr<VulkanDevice>> VulkanDevice::open(int index) {
     return vkError("vkCreateCommandPool", r);
   VkPipelineCacheCreateInfo cache{};
   cache.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
+  d->m_cachePath = pipelineCachePath(props);
+  std::string saved;
+  if (!d->m_cachePath.empty()) {
+    std::ifstream in(d->m_cachePath, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    saved = bytes.str();
+  }
+  cache.initialDataSize = saved.size();
+  cache.pInitialData = saved.empty() ? nullptr : saved.data();
   if (VkResult r = vkCreatePipelineCache(d->m_device, &cache, nullptr, &d->m_pipelineCache); r != VK_SUCCESS)
     return vkError("vkCreatePipelineCache", r);
   return d;
@@ -215,7 +244,15 @@ VulkanDevice::~VulkanDevice() {
       if (p.layout) vkDestroyPipelineLayout(m_device, p.layout, nullptr);
       if (p.setLayout) vkDestroyDescriptorSetLayout(m_device, p.setLayout, nullptr);
     }
-    if (m_pipelineCache) vkDestroyPipelineCache(m_device, m_pipelineCache, nullptr);
+    if (m_pipelineCache) {
+      size_t size = 0;
+      if (!m_cachePath.empty() && vkGetPipelineCacheData(m_device, m_pipelineCache, &size, nullptr) == VK_SUCCESS && size > 0) {
+        std::string data(size, '\0');
+        if (vkGetPipelineCacheData(m_device, m_pipelineCache, &size, data.data()) == VK_SUCCESS)
+          (void)writeFileAtomically(m_cachePath, std::string_view(data.data(), size));  // a cache: losing it costs time only
+      }
+      vkDestroyPipelineCache(m_device, m_pipelineCache, nullptr);
+    }
     if (m_commandPool) vkDestroyCommandPool(m_device, m_commandPool, nullptr);
     vkDestroyDevice(m_device, nullptr);
   }

@@ -68,6 +68,8 @@ class VulkanDevice {
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
   };
   Expected<const Pipeline*> pipeline(ShaderId id);
+  /// Held while recording or freeing command buffers (the command pool is shared by every program on the device).
+  std::recursive_mutex& commandMutex() { return m_commandMutex; }
 
  private:
   VulkanDevice() = default;
@@ -85,6 +87,8 @@ class VulkanDevice {
   double m_timestampPeriod = 1;
   bool m_timestamps = false;
   std::mutex m_mutex;
+  std::recursive_mutex m_commandMutex;  // recursive: a failed compile frees what it made while holding it
+  std::string m_cachePath;  // where the pipeline cache persists between runs (empty: nowhere writable)
   std::array<Pipeline, static_cast<size_t>(ShaderId::kCount)> m_pipelines{};
   std::multimap<VkDeviceSize, Buffer> m_free;  // released device-local buffers by size class
 };
