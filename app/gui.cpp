@@ -5,6 +5,7 @@
 // FLOWSCOPE_SCREENSHOT_COMPARE=NAME (no file needed) shows the Eager vs Graph tab after comparing that gallery
 // function (FLOWSCOPE_SCREENSHOT_CALLS calls, default 200). FLOWSCOPE_SCREENSHOT_SIZE=WxH sizes the window.
 // FLOWSCOPE_SCREENSHOT_EXPAND=SCOPE expands that scope and shows it at 100% (the minimap and outline then show).
+// FLOWSCOPE_SCREENSHOT_FUNCTION=NAME opens that library function's body (the breadcrumb then shows).
 #include "gui.h"
 
 #include <QApplication>
@@ -36,8 +37,12 @@ int runGui(int argc, char** argv) {
     };
     const int profileRuns = qEnvironmentVariableIntValue("FLOWSCOPE_SCREENSHOT_PROFILE");
     const std::string expand = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_EXPAND").toStdString();
-    QObject::connect(window.canvas(), &GraphCanvas::sceneReady, &window, [&window, saveAndQuit, profileRuns, expand] {
+    const std::string function = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_FUNCTION").toStdString();
+    QObject::connect(window.canvas(), &GraphCanvas::sceneReady, &window, [&window, saveAndQuit, profileRuns, expand, function] {
       GraphCanvas* canvas = window.canvas();
+      if (!function.empty() && window.navigation().atRoot()) {
+        if (window.openFunction(function)) return;  // the body's scene comes next
+      }
       if (!expand.empty() && !canvas->expanded().count(expand)) {
         std::set<std::string> scopes{expand};  // the scope and the scopes around it
         for (size_t at = expand.find('/'); at != std::string::npos; at = expand.find('/', at + 1)) scopes.insert(expand.substr(0, at));
