@@ -40,6 +40,9 @@ Expected<InstantiatedFunction> instantiateFunction(const FunctionDef& f, const A
       DType t = flat && k < flat->size() ? (*flat)[k].dtype : arg.type;
       node.attrs["T"] = AttrValue::fromType(t);
       node.attrs["index"] = AttrValue::fromInt(static_cast<int64_t>(out.argNodes.size()));
+      // The argument's declared shape (TensorFlow writes it as the arg attr _output_shapes), for shape inference.
+      if (auto attrs = f.argAttrs.find(static_cast<uint32_t>(i)); attrs != f.argAttrs.end() && count == 1)
+        if (auto shapes = attrs->second.find("_output_shapes"); shapes != attrs->second.end()) node.attrs["_output_shapes"] = shapes->second;
       argElements[arg.name].push_back(node.name);
       out.argNodes.push_back(node.name);
       out.graph.addNode(std::move(node));

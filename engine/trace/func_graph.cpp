@@ -150,6 +150,11 @@ Expected<FunctionDef> FuncGraph::toFunctionDef(const std::string& name, const st
     f.signature.inputs.push_back(arg);
     argOf[m_inputs[i]] = arg.name;
     if (const AttrValue* user = p->attr("_user_specified_name")) f.argAttrs[static_cast<uint32_t>(i)]["_user_specified_name"] = *user;
+    if (const AttrValue* shape = p->attr("shape"); shape && shape->kind() == AttrValue::Kind::kShape) {
+      AttrList shapes;  // as TensorFlow records a function argument's shape
+      shapes.shape.push_back(shape->shape());
+      f.argAttrs[static_cast<uint32_t>(i)]["_output_shapes"] = AttrValue::fromList(std::move(shapes));
+    }
   }
   auto functionRef = [&](const TensorRef& ref) -> Expected<TensorRef> {
     if (auto a = argOf.find(ref.node); a != argOf.end()) return TensorRef{a->second, 0, ""};

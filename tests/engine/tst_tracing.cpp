@@ -9,7 +9,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "exec/function_runtime.h"
 #include "exec/session.h"
+#include "ops/shape_inference.h"
 #include "io/graph_writer.h"
 #include "io/loader.h"
 #include "trace/control_flow.h"
@@ -287,6 +289,26 @@ class TestTracing : public QObject {
       QCOMPARE(g.shape(), eager.shape());
       for (int64_t i = 0; i < g.numElements(); ++i) QVERIFY(std::fabs(g.elementAsDouble(i) - eager.elementAsDouble(i)) <= 1e-5);
     }
+  }
+
+  // A traced function records its arguments' shapes (arg attr _output_shapes, as TensorFlow does), so a body
+  // opened for viewing shows them on its _Arg nodes.
+  void functionBodiesKnowTheirArgumentShapes() {
+    const auto& e = entry("sum_to");
+    auto f = e.make();
+    auto concrete = f.getConcreteFunction(e.exampleArgs());
+    QVERIFY2(concrete.hasValue(), concrete.status().message().c_str());
+    const Graph& g = (*concrete)->graph();
+    const FunctionDef* body = nullptr;
+    for (const auto& fn : g.library.functions())
+      if (fn.name().rfind("while_body_", 0) == 0) body = &fn;
+    QVERIFY(body);
+    auto shown = functionBodyGraph(*body, g.library);
+    QVERIFY2(shown.hasValue(), shown.status().message().c_str());
+    const GraphShapes shapes = inferShapes(*shown);
+    const auto arg = static_cast<size_t>(shown->find(body->signature.inputs[0].name));
+    QCOMPARE(shown->node(arg).op, std::string("_Arg"));
+    QCOMPARE(shapes.find(arg, 0)->shape.toString(), std::string("[]"));  // a scalar loop variable
   }
 };
 
