@@ -21,6 +21,15 @@ size_t groupBoxes(const Scene& s) {
   return static_cast<size_t>(std::count_if(s.items.begin(), s.items.end(), [](const SceneItem& i) { return i.kind == SceneItem::Kind::kGroup; }));
 }
 
+// Lays out a synthetic graph on the canvas with every group expanded; false if a layout did not arrive.
+bool showExpanded(GraphCanvas& canvas, size_t nodes) {
+  QSignalSpy ready(&canvas, &GraphCanvas::sceneReady);
+  canvas.setGraph(synthetic(nodes));
+  if (!ready.wait(10000)) return false;
+  canvas.expandAll();
+  return ready.wait(20000);
+}
+
 // Share of pixels that differ noticeably between two images of the same size.
 double differingShare(const QImage& a, const QImage& b) {
   size_t differ = 0, total = 0;
@@ -98,11 +107,7 @@ class TestCanvas : public QObject {
   void rendersStructureInBothThemes() {
     GraphCanvas canvas;
     canvas.resize(800, 600);
-    QSignalSpy ready(&canvas, &GraphCanvas::sceneReady);
-    canvas.setGraph(synthetic(300));
-    QVERIFY(ready.wait(10000));
-    canvas.expandAll();
-    QVERIFY(ready.wait(10000));
+    QVERIFY(showExpanded(canvas, 300));
     QImage light = canvas.grab().toImage();
     QVERIFY(distinctColours(light) > 8);
     canvas.setTheme("dark");
@@ -119,11 +124,7 @@ class TestCanvas : public QObject {
     GraphCanvas canvas;
     canvas.resize(900, 650);
     canvas.setMinimapVisible(false);
-    QSignalSpy ready(&canvas, &GraphCanvas::sceneReady);
-    canvas.setGraph(synthetic(300));
-    QVERIFY(ready.wait(10000));
-    canvas.expandAll();
-    QVERIFY(ready.wait(20000));
+    QVERIFY(showExpanded(canvas, 300));
     for (double zoom : {canvas.zoom(), 1.0}) {  // far out (boxes) and close up (labels)
       canvas.setView(zoom, canvas.topLeft());
       const Rect& b = canvas.scene()->bounds;
@@ -168,11 +169,7 @@ class TestCanvas : public QObject {
   void minimapMovesTheView() {
     GraphCanvas canvas;
     canvas.resize(900, 650);
-    QSignalSpy ready(&canvas, &GraphCanvas::sceneReady);
-    canvas.setGraph(synthetic(600));
-    QVERIFY(ready.wait(10000));
-    canvas.expandAll();
-    QVERIFY(ready.wait(20000));
+    QVERIFY(showExpanded(canvas, 600));
     auto* minimap = canvas.findChild<Minimap*>();
     QVERIFY(minimap);
     QVERIFY(!minimap->isVisibleTo(&canvas));  // the whole graph is in view: no minimap

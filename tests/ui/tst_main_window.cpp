@@ -31,6 +31,20 @@
 
 using namespace flowscope;
 
+namespace {
+
+// Opens `path` in a shown 1200x800 window and waits until it is loaded and its first scene is laid out.
+bool openAndLayOut(MainWindow& window, const QString& path) {
+  window.resize(1200, 800);
+  window.show();
+  QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+  QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
+  window.openFile(path);
+  return loaded.wait(10000) && (ready.count() > 0 || ready.wait(10000));
+}
+
+}  // namespace
+
 class TestMainWindow : public QObject {
   Q_OBJECT
 
@@ -55,13 +69,8 @@ class TestMainWindow : public QObject {
 
   void searchSelectInspect() {
     MainWindow window;
-    window.resize(1200, 800);
-    window.show();
-    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    QVERIFY(openAndLayOut(window, QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt"));
     QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
-    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt");
-    QVERIFY(loaded.wait(10000));
-    QVERIFY(ready.count() > 0 || ready.wait(10000));
     auto* table = window.findChild<QTableView*>("nodeTable");
     auto* search = window.findChild<QLineEdit*>("nodeSearch");
     auto* regex = window.findChild<QCheckBox*>();
@@ -82,13 +91,8 @@ class TestMainWindow : public QObject {
 
   void profileOverlayTimelineExports() {
     MainWindow window;
-    window.resize(1200, 800);
-    window.show();
-    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    QVERIFY(openAndLayOut(window, QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt"));
     QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
-    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt");
-    QVERIFY(loaded.wait(10000));
-    QVERIFY(ready.count() > 0 || ready.wait(10000));
     ProfilePanel* panel = window.profilePanel();
     QSignalSpy profiled(panel, &ProfilePanel::profiled);
     panel->profile(3);
@@ -167,13 +171,8 @@ class TestMainWindow : public QObject {
   // If branches open as subgraphs (from the inspector's Calls list or a double-click's menu) with a breadcrumb back.
   void opensFunctionBodiesWithBreadcrumb() {
     MainWindow window;
-    window.resize(1200, 800);
-    window.show();
-    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    QVERIFY(openAndLayOut(window, QString(FLOWSCOPE_TEST_DATA) + "/functions.pbtxt"));
     QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
-    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/functions.pbtxt");
-    QVERIFY(loaded.wait(10000));
-    QVERIFY(ready.count() > 0 || ready.wait(10000));
     const size_t cond = static_cast<size_t>(window.model()->graph.find("cond"));
     window.inspector()->showNode(cond);
     QVERIFY(window.inspector()->toHtml().contains("function:cond_true_1"));
@@ -224,13 +223,8 @@ class TestMainWindow : public QObject {
     const QString path = dir.filePath("synthetic.pb");
     QVERIFY(writeGraph(makeSyntheticGraph(options), path.toStdString()));
     MainWindow window;
-    window.resize(1200, 800);
-    window.show();
-    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    QVERIFY(openAndLayOut(window, path));
     QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
-    window.openFile(path);
-    QVERIFY(loaded.wait(10000));
-    QVERIFY(ready.count() > 0 || ready.wait(10000));
     OutlinePanel* outline = window.outline();
     OutlineModel* model = outline->outline();
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -336,12 +330,8 @@ class TestMainWindow : public QObject {
   // Profiling on a Vulkan device (lavapipe in CI): GPU events in the timeline, device colours on the canvas.
   void profileOnVulkanWithDeviceColours() {
     MainWindow window;
-    window.resize(1200, 800);
-    QSignalSpy loaded(&window, &MainWindow::modelLoaded);
+    QVERIFY(openAndLayOut(window, QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt"));
     QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
-    window.openFile(QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt");
-    QVERIFY(loaded.wait(10000));
-    QVERIFY(ready.count() > 0 || ready.wait(10000));
     ProfilePanel* panel = window.profilePanel();
     if (panel->deviceCount() < 2) QSKIP("no Vulkan device on this machine; CI installs mesa-vulkan-drivers");
     panel->setDevice(1);
