@@ -27,13 +27,13 @@ GraphCanvas::GraphCanvas(QWidget* parent)
     if (!m_layout) m_layout = job.layout;
     auto& result = job.scene;
     if (!result) {
-      if (result.status().code() == ErrorCode::kCancelled) {
-        m_expanded = m_sceneExpanded;
-        update();
-        emit layoutCancelled();
-      } else {
-        emit layoutFailed(QString::fromStdString(result.status().message()));
-      }
+      const bool cancelled = result.status().code() == ErrorCode::kCancelled;
+      m_expanded = m_sceneExpanded;
+      m_emptyText = cancelled ? tr("Layout cancelled: View > Collapse all groups lays it out again")
+                              : tr("Layout failed: %1").arg(QString::fromStdString(result.status().message()));
+      update();
+      if (cancelled) emit layoutCancelled();
+      else emit layoutFailed(QString::fromStdString(result.status().message()));
       return;
     }
     m_scene = *result;
@@ -257,9 +257,7 @@ void GraphCanvas::paintEvent(QPaintEvent*) {
   painter.fillRect(rect(), m_theme->background);
   if (!m_scene) {
     painter.setPen(m_theme->muted);
-    const QString text = !m_graph ? tr("No graph") : isLayingOut() ? tr("Laying out...")
-                                                   : tr("Layout cancelled: View > Collapse all groups lays it out again");
-    painter.drawText(rect(), Qt::AlignCenter, text);
+    painter.drawText(rect(), Qt::AlignCenter, !m_graph ? tr("No graph") : isLayingOut() ? tr("Laying out...") : m_emptyText);
     return;
   }
   if (paintFromCache(painter)) return paintSelectionOver(painter);

@@ -111,6 +111,7 @@ class GraphCanvas : public QWidget {
   std::set<std::string> m_expanded;
   std::set<std::string> m_sceneExpanded;  // what m_scene shows (a cancelled layout goes back to it)
   std::atomic<bool> m_layoutCancelled{false};
+  QString m_emptyText;  // what an empty canvas says after a layout was cancelled or failed
   struct LayoutJob {
     std::shared_ptr<GraphLayout> layout;  ///< built in the job the first time (shape inference on big graphs is slow)
     Expected<std::shared_ptr<const Scene>> scene;

@@ -17,8 +17,9 @@ Minimap::Minimap(GraphCanvas* canvas) : QWidget(canvas), m_canvas(canvas) {
 void Minimap::updateThumbnail() {
   auto scene = m_canvas->scene();
   const SceneRasterCache::Key key{scene.get(), &m_canvas->theme(), m_canvas->overlayVersion(), devicePixelRatioF()};
-  if (key == m_key && !m_thumbnail.isNull()) return;
+  if (key == m_key && size() == m_thumbnailFor && !m_thumbnail.isNull()) return;
   m_key = key;
+  m_thumbnailFor = size();  // the canvas resizes the minimap to the scene's shape
   const Rect& b = scene->bounds;
   const double inner = 6;
   m_scale = std::min((width() - 2 * inner) / b.w, (height() - 2 * inner) / b.h);

@@ -31,6 +31,7 @@ class Minimap : public QWidget {
   GraphCanvas* m_canvas;
   SceneRasterCache::Key m_key;
   QImage m_thumbnail;
+  QSize m_thumbnailFor;
   double m_scale = 1;
   QPointF m_origin;  // widget position of the scene bounds' top-left
 };

@@ -60,15 +60,10 @@ ProfilePanel::ProfilePanel(QWidget* parent)
   connect(m_run, &QPushButton::clicked, this, [this] { profile(m_runs->value()); });
   connect(m_cancelButton, &QPushButton::clicked, this, &ProfilePanel::cancel);
   m_device->addItem(tr("CPU"));
-  if (auto devices = vk::listDevices()) {
-    for (const auto& d : *devices) {
-      if (!d.hasCompute) continue;
-      m_device->addItem(tr("Vulkan %1: %2").arg(d.index).arg(QString::fromStdString(d.name)));
-      m_vulkanIndex.push_back(d.index);
-    }
-  } else {
-    m_device->setToolTip(QString::fromStdString(devices.status().message()));
-  }
+  m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // grows when the Vulkan devices arrive
+  // Listing Vulkan devices loads the drivers (tens of milliseconds): off the UI thread, not at start-up.
+  m_devicesWatcher.setFuture(QtConcurrent::run([] { return std::make_shared<Expected<std::vector<vk::DeviceInfo>>>(vk::listDevices()); }));
+  connect(&m_devicesWatcher, &QFutureWatcherBase::finished, this, &ProfilePanel::addVulkanDevices);
   m_deviceColours->setToolTip(tr("Colour nodes by the backend that ran them (Vulkan purple, CPU slate) instead of by time"));
   connect(m_deviceColours, &QCheckBox::toggled, this, &ProfilePanel::setDeviceColours);
   m_inputs->setToolTip(tr("Feed inputs from .npy files or literals instead of random values"));
@@ -99,6 +94,7 @@ ProfilePanel::ProfilePanel(QWidget* parent)
 }
 
 ProfilePanel::~ProfilePanel() {
+  m_devicesWatcher.waitForFinished();
   m_cancelled = true;
   m_watcher.waitForFinished();
 }
@@ -197,9 +193,28 @@ Status ProfilePanel::importChromeTrace(const QString& path) {
   return Status::ok();
 }
 
-void ProfilePanel::setDevice(int choice) { m_device->setCurrentIndex(choice); }
+void ProfilePanel::addVulkanDevices() {
+  if (m_devicesAdded) return;
+  m_devicesWatcher.waitForFinished();
+  m_devicesAdded = true;
+  const auto& devices = *m_devicesWatcher.result();
+  if (!devices) return m_device->setToolTip(QString::fromStdString(devices.status().message()));
+  for (const auto& d : *devices) {
+    if (!d.hasCompute) continue;
+    m_device->addItem(tr("Vulkan %1: %2").arg(d.index).arg(QString::fromStdString(d.name)));
+    m_vulkanIndex.push_back(d.index);
+  }
+}
 
-int ProfilePanel::deviceCount() const { return m_device->count(); }
+void ProfilePanel::setDevice(int choice) {
+  addVulkanDevices();
+  m_device->setCurrentIndex(choice);
+}
+
+int ProfilePanel::deviceCount() {
+  addVulkanDevices();
+  return m_device->count();
+}
 
 void ProfilePanel::setDeviceColours(bool on) {
   if (m_deviceColours->isChecked() != on) return m_deviceColours->setChecked(on);  // toggled() comes back here

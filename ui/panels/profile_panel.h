@@ -24,6 +24,7 @@ namespace flowscope {
 
 namespace vk {
 class VulkanDevice;
+struct DeviceInfo;
 }
 class OpStatsModel;
 class TimelineView;
@@ -53,7 +54,8 @@ class ProfilePanel : public QWidget {
   void highlightNode(size_t node);
   /// Chooses the device: 0 is the CPU, k > 0 the k-th Vulkan device listed in the panel's device box.
   void setDevice(int choice);
-  int deviceCount() const;
+  /// Entries of the device box (waits for the Vulkan device list if it is still being made).
+  int deviceCount();
   /// Shows which backend ran each node as colours on the canvas (Vulkan purple, CPU slate) instead of heat.
   void setDeviceColours(bool on);
   static QColor vulkanColour() { return QColor("#8e24aa"); }
@@ -81,6 +83,9 @@ class ProfilePanel : public QWidget {
   QComboBox* m_device;
   QCheckBox* m_deviceColours;
   std::vector<int> m_vulkanIndex;  // device box entry -> Vulkan device index
+  QFutureWatcher<std::shared_ptr<Expected<std::vector<vk::DeviceInfo>>>> m_devicesWatcher;
+  bool m_devicesAdded = false;
+  void addVulkanDevices();
   std::shared_ptr<vk::VulkanDevice> m_vulkan;
   std::map<std::string, std::string> m_inputSpecs;
   QPushButton* m_cancelButton;

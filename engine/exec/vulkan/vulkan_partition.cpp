@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "exec/exec_context.h"
+#include "passes/graph_rewrite.h"
 #include "ops/shape_inference.h"
 
 namespace flowscope::vk {
@@ -26,11 +27,16 @@ class ClusterKernel : public OpKernel {
   std::shared_ptr<ClusterProgram> m_program;
 };
 
-const Tensor* constValue(const Graph& g, const std::string& name) {
-  const Node* n = g.findNode(name);
-  if (!n || n->op != "Const") return nullptr;
-  const AttrValue* v = n->attr("value");
+// The value of a Const node itself.
+const Tensor* constValue(const Node& node) {
+  const AttrValue* v = node.op == "Const" ? node.attr("value") : nullptr;
   return v && v->kind() == AttrValue::Kind::kTensor ? &v->tensor() : nullptr;
+}
+
+bool isTf1ControlFlow(const std::string& op) {
+  for (const char* cf : {"Switch", "Merge", "Enter", "Exit", "NextIteration"})
+    if (op == cf || op == std::string("Ref") + cf) return true;
+  return false;
 }
 
 // Inputs that read a value inside a cluster read the cluster node's output instead.
@@ -72,7 +78,7 @@ Expected<Partition> partitionForVulkan(const Graph& graph, const std::set<std::s
     const Node& node = graph.node(i);
     std::string why;
     if (node.op == "Const") {
-      const Tensor* t = constValue(graph, node.name);
+      const Tensor* t = constValue(node);
       place[i] = t && t->dtype() == DType::kFloat ? Place::kConstant : Place::kCpu;
       continue;
     }
@@ -82,7 +88,7 @@ Expected<Partition> partitionForVulkan(const Graph& graph, const std::set<std::s
       const int64_t p = graph.find(in.node);
       const TensorInfo* info = p >= 0 ? shapes.find(static_cast<size_t>(p), in.index) : nullptr;
       types.push_back(info ? info->dtype : DType::kInvalid);
-      consts.push_back(constValue(graph, in.node));
+      consts.push_back(constantInput(graph, in));
     }
     bool outputsFloat = i < shapes.outputs.size() && !shapes.outputs[i].empty();
     if (outputsFloat)
@@ -96,28 +102,19 @@ Expected<Partition> partitionForVulkan(const Graph& graph, const std::set<std::s
 
   // Clusters in topological order: a node joins the one cluster its Vulkan inputs share, unless it also reaches that
   // cluster through a CPU node (joining would make a cycle); otherwise it starts a new cluster.
-  std::vector<size_t> order;
-  {
-    std::vector<int> pending(n, 0);
-    std::vector<std::vector<size_t>> consumers(n);
-    for (size_t i = 0; i < n; ++i)
-      for (const auto& in : graph.node(i).inputs)
-        if (int64_t p = graph.find(in.node); p >= 0) {
-          ++pending[i];
-          consumers[static_cast<size_t>(p)].push_back(i);
-        }
-    for (size_t i = 0; i < n; ++i)
-      if (pending[i] == 0) order.push_back(i);
-    for (size_t k = 0; k < order.size(); ++k)
-      for (size_t c : consumers[order[k]])
-        if (--pending[c] == 0) order.push_back(c);
-    if (order.size() != n) {  // a cycle (TF1 loop): leave the graph to the CPU
-      for (size_t i = 0; i < n; ++i) part.placement[graph.node(i).name] = "cpu: the graph has a loop";
+  // TF1 control flow (frames, dead tensors, back edges) runs on the CPU as a whole.
+  for (size_t i = 0; i < n; ++i)
+    if (isTf1ControlFlow(graph.node(i).op)) {
+      for (size_t k = 0; k < n; ++k) part.placement[graph.node(k).name] = "cpu: the graph has TF1 control flow";
       part.graph = graph;
       part.cpuNodes = n;
       return part;
     }
-  }
+  const std::vector<size_t> order = topologicalOrder(graph);
+  std::vector<std::vector<size_t>> consumersOf(n);
+  for (size_t i = 0; i < n; ++i)
+    for (const auto& in : graph.node(i).inputs)
+      if (int64_t p = graph.find(in.node); p >= 0) consumersOf[static_cast<size_t>(p)].push_back(i);
   // A Vulkan node that reads only constants (an Identity of a weight in an unoptimized TF1 graph) would start a
   // cluster of its own and split the clusters it feeds: leave it to the CPU (the optimizer folds such nodes).
   std::vector<char> constOnly(n, 0);
@@ -151,9 +148,9 @@ Expected<Partition> partitionForVulkan(const Graph& graph, const std::set<std::s
       const auto p = static_cast<size_t>(p64);
       reach[i].insert(reach[p].begin(), reach[p].end());
       if (cluster[p] >= 0) reach[i].insert(cluster[p]);
+      // Through a CPU producer, everything it reaches is reached via the CPU.
       const std::set<int>& through = place[p] == Place::kVulkan ? viaCpu[p] : reach[p];
-      if (place[p] != Place::kVulkan) viaCpu[i].insert(reach[p].begin(), reach[p].end());
-      else viaCpu[i].insert(through.begin(), through.end());
+      viaCpu[i].insert(through.begin(), through.end());
       if (place[p] == Place::kVulkan && cluster[p] >= 0) inputClusters.insert(cluster[p]);
     }
     if (place[i] != Place::kVulkan) continue;
@@ -161,10 +158,6 @@ Expected<Partition> partitionForVulkan(const Graph& graph, const std::set<std::s
     else cluster[i] = clusters++;
   }
   // Float Consts join the cluster of their consumers when every consumer is in that one cluster.
-  std::vector<std::vector<size_t>> consumersOf(n);
-  for (size_t i = 0; i < n; ++i)
-    for (const auto& in : graph.node(i).inputs)
-      if (int64_t p = graph.find(in.node); p >= 0) consumersOf[static_cast<size_t>(p)].push_back(i);
   std::set<std::string> fetchedNodes;
   for (const auto& f : fetches) fetchedNodes.insert(f.substr(0, f.rfind(':')));
   for (size_t i = 0; i < n; ++i) {
@@ -206,7 +199,7 @@ Expected<Partition> partitionForVulkan(const Graph& graph, const std::set<std::s
       const Node& node = graph.node(i);
       if (place[i] == Place::kConstant) {
         local[node.name + ":0"] = {ValueRef::kConstant, static_cast<int>(spec.constants.size()), 0};
-        spec.constants.push_back(*constValue(graph, node.name));
+        spec.constants.push_back(*constValue(node));
         continue;
       }
       std::vector<ValueRef> ins;
@@ -215,7 +208,7 @@ Expected<Partition> partitionForVulkan(const Graph& graph, const std::set<std::s
       for (size_t k = 0; k < node.inputs.size(); ++k) {
         const TensorRef& ref = node.inputs[k];
         if (isParameterInput(node.op, k, node.inputs.size())) {
-          params[k] = constValue(graph, ref.node);
+          params[k] = constantInput(graph, ref);
           continue;
         }
         const std::string key = ref.node + ":" + std::to_string(ref.index);
