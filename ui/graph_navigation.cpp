@@ -3,7 +3,8 @@
 
 #include <QFileInfo>
 
-#include "exec/function_runtime.h"
+#include "ir/function_instantiation.h"
+#include "ops/op_registry.h"
 
 namespace flowscope {
 
@@ -17,7 +18,8 @@ Status GraphNavigation::openFunction(const std::string& name) {
   const Model& rootModel = *root();
   const FunctionDef* function = rootModel.graph.library.find(name);
   if (!function) return notFound("the graph's library has no function '" + name + "'");
-  auto body = functionBodyGraph(*function, rootModel.graph.library);
+  auto body = functionBodyGraph(*function, rootModel.graph.library,
+                                 OpRegistry::global().lookupWith(&rootModel.graph.library));
   if (!body) return body.status();
   auto model = std::make_shared<Model>();
   model->path = rootModel.path;

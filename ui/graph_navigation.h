@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "io/model.h"
+#include "ir/model.h"
 
 namespace flowscope {
 

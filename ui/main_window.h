@@ -8,7 +8,7 @@
 
 #include "base/status.h"
 #include "graph_navigation.h"
-#include "io/model.h"
+#include "ir/model.h"
 
 class QLabel;
 class QSortFilterProxyModel;

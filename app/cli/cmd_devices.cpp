@@ -1,37 +1,56 @@
-// `flowscope devices`: the Vulkan devices of this machine (and the CPU), as `--device` names them.
+// `flowscope devices`: every device of every backend in the table, as `--device` names them.
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
-#include "exec/vulkan/vulkan_device.h"
-#include "exec/vulkan/vulkan_ops.h"
+#include "exec/backend.h"
 
 namespace flowscope::cli {
+namespace {
+
+double gibibytes(uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024 * 1024); }
+
+int printJson() {
+  const DeviceList list = listDevices();
+  nlohmann::json j = nlohmann::json::object();
+  for (const BackendKind& kind : backendTable()) {
+    j[kind.name] = nlohmann::json::array();
+    j["ops"][kind.name] = kind.ops();
+  }
+  for (const DeviceInfo& d : list.devices)
+    j[d.backend].push_back({{"device", d.spec()}, {"name", d.name}, {"type", d.type}, {"api", d.apiVersion},
+                            {"memory_bytes", d.memoryBytes}, {"usable", d.usable}});
+  for (const auto& [backend, why] : list.unavailable) j["unavailable"][backend] = why;
+  std::printf("%s\n", j.dump(2).c_str());
+  return kExitOk;
+}
+
+}  // namespace
 
 int runDevices(const Args& args) {
-  auto devices = vk::listDevices();
-  const auto ops = vk::supportedOps();
-  if (args.flag("--json")) {
-    nlohmann::json j = {{"cpu", true}, {"vulkan_ops", ops}, {"vulkan", nlohmann::json::array()}};
-    if (!devices) j["vulkan_error"] = devices.status().message();
-    else
-      for (const auto& d : *devices)
-        j["vulkan"].push_back({{"device", "vulkan:" + std::to_string(d.index)}, {"name", d.name}, {"type", d.type},
-                               {"api", d.apiVersion}, {"memory_bytes", d.memoryBytes}, {"compute", d.hasCompute}});
-    std::printf("%s\n", j.dump(2).c_str());
-    return kExitOk;
+  if (args.flag("--json")) return printJson();
+  const DeviceList list = listDevices();
+  for (const BackendKind& kind : backendTable()) {
+    if (auto why = list.unavailable.find(kind.name); why != list.unavailable.end()) {
+      std::printf("%-10s not available: %s\n", kind.name.c_str(), why->second.c_str());
+      continue;
+    }
+    for (const DeviceInfo& d : list.devices) {
+      if (d.backend != kind.name) continue;
+      std::string detail = d.type;
+      if (!d.apiVersion.empty()) detail += ", Vulkan " + d.apiVersion;
+      char memory[32];
+      std::snprintf(memory, sizeof memory, ", %.1f GiB", gibibytes(d.memoryBytes));
+      if (d.memoryBytes) detail += memory;
+      std::printf("%-10s %s (%s)%s\n", d.spec().c_str(), d.name.c_str(), detail.c_str(),
+                  d.usable ? "" : " - not usable: no compute queue");
+    }
   }
-  std::printf("cpu        the CPU backend (oneDNN), always available\n");
-  if (!devices) {
-    std::printf("vulkan     not available: %s\n", devices.status().message().c_str());
-    return kExitOk;
-  }
-  for (const auto& d : *devices)
-    std::printf("vulkan:%-3d %s (%s, Vulkan %s, %.1f GiB)%s\n", d.index, d.name.c_str(), d.type.c_str(), d.apiVersion.c_str(),
-                static_cast<double>(d.memoryBytes) / (1024.0 * 1024 * 1024), d.hasCompute ? "" : " - no compute queue");
-  std::printf("\n`--device vulkan` picks a discrete GPU first, then integrated, then a CPU device (lavapipe).\n"
-              "%zu ops have Vulkan kernels; the rest of a graph runs on the CPU.\n", ops.size());
+  std::printf("\nBackends: ");
+  for (const BackendKind& kind : backendTable()) std::printf("\n  %-7s %s", kind.name.c_str(), kind.summary.c_str());
+  std::printf("\n\n`--device vulkan` picks a discrete GPU first, then integrated, then a CPU device (lavapipe);\n"
+              "nodes a backend does not run stay on the CPU.\n");
   return kExitOk;
 }
 

@@ -6,7 +6,7 @@
 
 #include "base/strings.h"
 #include "cli/command.h"
-#include "exec/run_request.h"
+#include "workflow/run_request.h"
 #include "io/graph_writer.h"
 #include "ir/printer.h"
 #include "trace/compare.h"
@@ -116,16 +116,16 @@ int runCompare(const Args& args) {
                         {"graph_seconds", result->graphSeconds},
                         {"graph_speedup", result->eagerSeconds / result->graphSeconds},
                         {"concrete_function", result->concrete->name()},
-                        {"eager_ops", opsJson(result->eagerTrace.byOp(), n)},
-                        {"graph_ops", opsJson(result->graphTrace.byOp(), n)}};
+                        {"eager_ops", opsJson(result->eagerProfile.byOp(), n)},
+                        {"graph_ops", opsJson(result->graphProfile.byOp(), n)}};
     std::printf("%s\n", j.dump(2).c_str());
     return kExitOk;
   }
   std::printf("%s, %lld calls\n", entry->name, static_cast<long long>(calls));
   std::printf("Eager execution: %.6f seconds\nGraph execution: %.6f seconds\n", result->eagerSeconds, result->graphSeconds);
   std::printf("graph / eager speed: %.2fx\n", result->eagerSeconds / result->graphSeconds);
-  printOps("eager, per op (profiled round):", result->eagerTrace.byOp(), n);
-  printOps("graph, per op (profiled round):", result->graphTrace.byOp(), n);
+  printOps("eager, per op (profiled round):", result->eagerProfile.byOp(), n);
+  printOps("graph, per op (profiled round):", result->graphProfile.byOp(), n);
   return kExitOk;
 }
 

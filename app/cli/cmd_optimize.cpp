@@ -8,7 +8,7 @@
 #include "cli/command.h"
 #include "io/graph_writer.h"
 #include "io/loader.h"
-#include "passes/optimize_model.h"
+#include "workflow/optimize_model.h"
 
 namespace flowscope::cli {
 namespace {
@@ -21,7 +21,7 @@ std::string statsText(const PassStats& stats) {
   return text;
 }
 
-json traceJson(const PassTrace& t) {
+json traceJson(const PassRecord& t) {
   json stats = json::object();
   for (const auto& [key, value] : t.stats) stats[key] = value;
   json j = {{"pass", t.pass},           {"iteration", t.iteration + 1}, {"changed", t.changed},
@@ -40,8 +40,8 @@ int fail(const std::string& message, int code) {
 Status dumpPasses(const PipelineResult& result, const std::string& dir) {
   std::filesystem::create_directories(dir);
   FS_RETURN_IF_ERROR(writeGraph(*result.input, (std::filesystem::path(dir) / "00_input.pbtxt").string()));
-  for (size_t i = 0; i < result.traces.size(); ++i) {
-    const PassTrace& t = result.traces[i];
+  for (size_t i = 0; i < result.records.size(); ++i) {
+    const PassRecord& t = result.records[i];
     if (!t.changed || !t.snapshot) continue;
     std::string prefix = std::to_string(i + 1);
     prefix = std::string(prefix.size() < 2 ? 2 - prefix.size() : 0, '0') + prefix + "_";
@@ -91,7 +91,7 @@ int runOptimize(const Args& args) {
   }
   if (args.flag("--json")) {
     json passes = json::array();
-    for (const auto& t : result.traces) passes.push_back(traceJson(t));
+    for (const auto& t : result.records) passes.push_back(traceJson(t));
     json j = {{"file", in}, {"nodes_before", result.input->size()}, {"nodes_after", result.output->size()},
               {"seconds", result.seconds}, {"passes", passes}};
     if (out) j["out"] = *out;
@@ -99,8 +99,8 @@ int runOptimize(const Args& args) {
     return kExitOk;
   }
   std::printf("%-3s %-28s %-4s %-7s %17s %17s %9s  %s\n", "#", "pass", "iter", "changed", "nodes", "edges", "ms", "what");
-  for (size_t i = 0; i < result.traces.size(); ++i) {
-    const PassTrace& t = result.traces[i];
+  for (size_t i = 0; i < result.records.size(); ++i) {
+    const PassRecord& t = result.records[i];
     std::string nodes = std::to_string(t.nodesBefore) + " -> " + std::to_string(t.nodesAfter);
     std::string edges = std::to_string(t.edgesBefore) + " -> " + std::to_string(t.edgesAfter);
     std::printf("%-3zu %-28s %-4d %-7s %17s %17s %9.2f  %s\n", i + 1, t.pass.c_str(), t.iteration + 1,

@@ -4,15 +4,15 @@
 
 #include "cli/command.h"
 #include "cli/run_options.h"
+#include "exec/model_runner.h"
 #include "io/npy.h"
 
 namespace flowscope::cli {
 
 int runRun(const Args& args) {
   PreparedRun prepared;
-  if (int code = prepareRun(args, "run", &prepared); code != kExitOk) return code;
-  Session session(prepared.model, prepared.session);
-  auto outputs = session.run(prepared.request.feeds, prepared.request.fetches);
+  if (int code = prepareRunFromArgs(args, "run", &prepared); code != kExitOk) return code;
+  auto outputs = prepared.runner->run(prepared.request.feeds, prepared.request.fetches);
   if (!outputs) {
     std::fprintf(stderr, "flowscope run: %s\n", outputs.status().message().c_str());
     return kExitBadInput;
@@ -21,17 +21,16 @@ int runRun(const Args& args) {
   if (outDir) std::filesystem::create_directories(*outDir);
   for (size_t i = 0; i < outputs->size(); ++i) {
     const std::string& name = prepared.request.fetches[i];
-    std::printf("%s\n", summarizeTensor(prepared.request.fetchLabels[i] == name ? name : prepared.request.fetchLabels[i] + " (" + name + ")",
-                                        (*outputs)[i]).c_str());
-    if (outDir) {
-      std::string file = name;
-      for (char& c : file)
-        if (c == '/' || c == ':') c = '_';
-      Status s = writeNpy((std::filesystem::path(*outDir) / (file + ".npy")).string(), (*outputs)[i]);
-      if (!s.isOk()) {
-        std::fprintf(stderr, "flowscope run: %s\n", s.message().c_str());
-        return kExitBadInput;
-      }
+    const std::string& label = prepared.request.fetchLabels[i];
+    std::printf("%s\n", summarizeTensor(label == name ? name : label + " (" + name + ")", (*outputs)[i]).c_str());
+    if (!outDir) continue;
+    std::string file = name;
+    for (char& c : file)
+      if (c == '/' || c == ':') c = '_';
+    Status s = writeNpy((std::filesystem::path(*outDir) / (file + ".npy")).string(), (*outputs)[i]);
+    if (!s.isOk()) {
+      std::fprintf(stderr, "flowscope run: %s\n", s.message().c_str());
+      return kExitBadInput;
     }
   }
   return kExitOk;

@@ -8,14 +8,14 @@
 #include "canvas/scene_painter.h"
 #include "cli/command.h"
 #include "io/loader.h"
-#include "exec/run_request.h"
-#include "exec/function_runtime.h"
-#include "exec/session.h"
+#include "ir/function_instantiation.h"
 #include "layout/graph_layout.h"
+#include "ops/op_registry.h"
 #include "panels/pass_stepper.h"
 #include "passes/graph_diff.h"
-#include "passes/pass_manager.h"
-#include "profile/trace.h"
+#include "profile/node_times.h"
+#include "workflow/optimize_model.h"
+#include "workflow/prepared_run.h"
 
 namespace flowscope::cli {
 namespace {
@@ -33,19 +33,13 @@ std::set<std::string> withAncestors(const std::string& scope) {
   return out;
 }
 
-// Seconds per node of `graph` over a few runs with random inputs.
+// Seconds per node of `graph` over a few runs with random inputs, prepared as `flowscope profile` prepares them.
 Expected<std::vector<double>> profileNodes(const Model& model, const Graph& graph, int runs) {
   auto copy = std::make_shared<Model>(model);
   copy->graph = graph;
-  FS_ASSIGN_OR_RETURN(RunRequest request, makeRunRequest(*copy, RunSpecOptions{}));
-  Session session(copy);
-  FS_RETURN_IF_ERROR(session.run(request.feeds, request.fetches).status());
-  Trace trace;
-  for (int r = 0; r < runs; ++r) FS_RETURN_IF_ERROR(session.run(request.feeds, request.fetches, {}, &trace, r).status());
-  std::vector<double> seconds(graph.size(), 0.0);
-  for (const auto& e : trace.events())
-    if (int64_t n = graph.find(e.name); n >= 0) seconds[static_cast<size_t>(n)] += static_cast<double>(e.durationNs()) * 1e-9 / runs;
-  return seconds;
+  FS_ASSIGN_OR_RETURN(PreparedRun prepared, prepareRun(copy, RunSetup{}));
+  FS_ASSIGN_OR_RETURN(ProfiledRun run, profileRun(prepared, {runs, 1, {}}));
+  return nodeTimes(run.profile, graph).seconds;
 }
 
 }  // namespace
@@ -84,24 +78,23 @@ int runScreenshot(const Args& args) {
     if (args.value("--pass") || args.value("--overlay")) return fail("--function cannot be combined with --pass or --overlay", kExitUsage);
     const FunctionDef* def = shared->graph.library.find(*function);
     if (!def) return fail("the graph's library has no function '" + *function + "'", kExitUsage);
-    auto body = functionBodyGraph(*def, shared->graph.library);
+    auto body = functionBodyGraph(*def, shared->graph.library, OpRegistry::global().lookupWith(&shared->graph.library));
     if (!body) return fail(body.status().message(), kExitBadInput);
     shown = std::make_shared<const Graph>(std::move(body).value());
   }
   if (auto pass = args.value("--pass")) {
     int64_t n = 0;
-    bool fetchesKnown = false;
-    auto result = PassManager().run(shared->graph, modelNodesToPreserve(*shared, &fetchesKnown), fetchesKnown);
+    auto result = optimizeForViewing(shared, PipelineOptions{});
     if (!result) return fail(result.status().message(), kExitBadInput);
-    if (!parseInt64(*pass, &n) || n < 1 || n > static_cast<int64_t>(result->traces.size()))
-      return fail("--pass needs a number from 1 to " + std::to_string(result->traces.size()), kExitUsage);
-    const auto& trace = result->traces[static_cast<size_t>(n - 1)];
-    auto before = n == 1 ? result->input : result->traces[static_cast<size_t>(n - 2)].snapshot;
-    shown = trace.snapshot;
+    if (!parseInt64(*pass, &n) || n < 1 || n > static_cast<int64_t>(result->records.size()))
+      return fail("--pass needs a number from 1 to " + std::to_string(result->records.size()), kExitUsage);
+    const auto& record = result->records[static_cast<size_t>(n - 1)];
+    auto before = n == 1 ? result->input : result->records[static_cast<size_t>(n - 2)].snapshot;
+    shown = record.snapshot;
     GraphDiff diff = diffGraphs(*before, *shown);
     for (const auto& name : diff.added) colors.emplace_back(static_cast<size_t>(shown->find(name)), PassStepper::addedColor());
     for (const auto& name : diff.changed) colors.emplace_back(static_cast<size_t>(shown->find(name)), PassStepper::changedColor());
-    std::printf("after pass %lld (%s): %zu added, %zu removed, %zu changed\n", static_cast<long long>(n), trace.pass.c_str(),
+    std::printf("after pass %lld (%s): %zu added, %zu removed, %zu changed\n", static_cast<long long>(n), record.pass.c_str(),
                 diff.added.size(), diff.removed.size(), diff.changed.size());
   }
   std::vector<double> seconds;

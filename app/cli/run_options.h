@@ -1,28 +1,20 @@
-// Options shared by `run` and `profile`: inputs, fetches, signature, device and threads.
+// Options shared by `run` and `profile`: inputs, fetches, signature, device, threads and optimizing, turned into the
+// engine's RunSetup and prepared there (workflow/prepared_run.h).
 #pragma once
 
-#include <memory>
+#include <set>
+#include <string>
 
 #include "cli/args.h"
-#include "exec/run_request.h"
-#include "exec/session.h"
+#include "workflow/prepared_run.h"
 
 namespace flowscope::cli {
 
 /// The value options both commands accept.
 extern const std::set<std::string> kRunValueOptions;
 
-struct PreparedRun {
-  std::shared_ptr<const Model> model;
-  RunRequest request;
-  SessionOptions session;
-  size_t nodesBeforeOptimizing = 0;  ///< 0: not optimized (--no-optimize)
-  double optimizeSeconds = 0;
-  std::string deviceName;  ///< "cpu" or "vulkan:0 (llvmpipe ...)"
-};
-
-/// Loads FILE and resolves inputs and fetches; prints the error and returns the exit code on failure.
-int prepareRun(const Args& args, const char* command, PreparedRun* out);
+/// Loads FILE and prepares its runs; prints the error and returns the exit code on failure.
+int prepareRunFromArgs(const Args& args, const char* command, PreparedRun* out);
 /// "name: dtype [shape] min/mean/max [values...]".
 std::string summarizeTensor(const std::string& name, const Tensor& t);
 

@@ -3,11 +3,9 @@
 
 #include <unordered_map>
 
-#include "exec/cpu/kernel_util.h"
+#include "exec/backend.h"
 #include "ir/verify.h"
 #include "ops/op_registry.h"
-#include "profile/flops.h"
-#include "profile/trace.h"
 
 namespace flowscope {
 
@@ -68,9 +66,8 @@ Expected<EagerOp::Entry*> EagerOp::entryFor(const std::vector<Tensor>& inputs) {
       return invalidArgument(nodeLabel(node) + "input " + std::to_string(i) + " must be " + std::string(dtypeName((*flat)[i].dtype)) +
                              ", got " + std::string(dtypeName(inputs[i].dtype())));
   entry->numOutputs = static_cast<int>(outputTypesOf(node, m_def).size());
-  const KernelFactory* factory = KernelRegistry::global().find(m_op);
-  if (!factory) return unimplemented(nodeLabel(node) + "no CPU kernel for op '" + m_op + "'");
-  FS_ASSIGN_OR_RETURN(entry->kernel, (*factory)(node));
+  static const FunctionLibrary kNoFunctions;
+  FS_ASSIGN_OR_RETURN(entry->kernel, fallbackBackend()->makeKernel(node, kNoFunctions));
   m_cache.push_back(std::move(entry));
   return m_cache.back().get();
 }
@@ -81,20 +78,7 @@ Status EagerOp::run(std::vector<Tensor> inputs, std::vector<Tensor>* outputs) {
   for (auto& o : *outputs) o = Tensor();
   ExecContext& exec = EagerContext::global().exec();
   KernelContext ctx{e->node, inputs, *outputs, &exec};
-  if (!exec.trace) return e->kernel->compute(ctx);
-  NodeEvent event;
-  event.startNs = exec.trace->now();
-  Status s = e->kernel->compute(ctx);
-  event.endNs = exec.trace->now();
-  event.name = m_op;
-  event.op = m_op;
-  event.thread = exec.trace->threadId();
-  event.run = exec.run;
-  event.bytesIn = tensorBytes(inputs);
-  event.bytesOut = tensorBytes(*outputs);
-  event.flops = estimateFlops(e->node, inputs, *outputs);
-  exec.trace->add(std::move(event));
-  return s;
+  return fallbackBackend()->run(*e->kernel, ctx);
 }
 
 Expected<Tensor> EagerOp::operator()(std::vector<Tensor> inputs) {

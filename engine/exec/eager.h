@@ -1,4 +1,4 @@
-// Eager execution: the graph kernels called op by op. An EagerOp caches its kernel per input-dtype signature,
+// Eager execution: the CPU backend's kernels called op by op. An EagerOp caches its kernel per input-dtype signature,
 // so a repeated call costs a dtype comparison plus the kernel itself (no graph, no string lookups).
 #pragma once
 
@@ -12,13 +12,13 @@
 
 namespace flowscope {
 
-/// Process-wide eager state: variables and other resources, and an optional trace for eager profiling.
+/// Process-wide eager state: variables and other resources, and an optional profile of the eager ops.
 class EagerContext {
  public:
   static EagerContext& global();
   ResourceManager& resources() { return m_resources; }
   /// Events of every eager op go here while set (null: no profiling).
-  void setTrace(Trace* trace) { m_exec.trace = trace; }
+  void setProfile(RunProfile* profile) { m_exec.profile = profile; }
   ExecContext& exec() { return m_exec; }
 
  private:

@@ -14,7 +14,7 @@
 
 namespace flowscope {
 
-class Trace;
+class RunProfile;
 
 /// Runs library functions by name (If branches, While bodies, PartitionedCall targets).
 class FunctionCaller {
@@ -28,14 +28,18 @@ class ExecContext {
  public:
   ResourceManager* resources = nullptr;
   FunctionCaller* functions = nullptr;
-  Trace* trace = nullptr;                       ///< profiling sink, or null
-  std::string tracePrefix;                      ///< prepended to node names in events (function frames)
+  RunProfile* profile = nullptr;  ///< profiling sink, or null
+  std::string eventPrefix;        ///< prepended to node names in events (function frames)
   int run = 0;
-  const std::atomic<bool>* cancelled = nullptr;
+  const std::atomic<bool>* cancelled = nullptr;        ///< the runner's own flag (ModelRunner::cancel)
+  const std::atomic<bool>* outsideCancelled = nullptr;  ///< the caller's flag (a job's Cancel button)
   int callDepth = 0;
   std::mt19937_64 rng{0x5eed};
 
-  bool isCancelled() const { return cancelled && cancelled->load(std::memory_order_relaxed); }
+  bool isCancelled() const {
+    return (cancelled && cancelled->load(std::memory_order_relaxed)) ||
+           (outsideCancelled && outsideCancelled->load(std::memory_order_relaxed));
+  }
 };
 
 }  // namespace flowscope

@@ -8,9 +8,7 @@
 #include <deque>
 #include <mutex>
 
-#include "exec/cpu/kernel_util.h"
-#include "profile/flops.h"
-#include "profile/trace.h"
+#include "exec/backend.h"
 
 namespace flowscope {
 
@@ -20,25 +18,9 @@ Status runStep(const Plan& plan, PlanStep& step, std::vector<Tensor>& inputs, st
   outputs.assign(static_cast<size_t>(step.numOutputs), Tensor());
   KernelContext kc{node, inputs, outputs, &ctx};
   if (ctx.isCancelled()) return cancelled("run cancelled before node '" + node.name + "'");
-  if (!ctx.trace || step.kernel->tracesItself()) {
-    Status s = step.kernel->compute(kc);
-    if (!s.isOk() && s.message().find(node.name) == std::string::npos) return s.withContext(nodeLabel(node));
-    return s;
-  }
-  NodeEvent event;
-  event.startNs = ctx.trace->now();
-  Status s = step.kernel->compute(kc);
-  event.endNs = ctx.trace->now();
-  if (!s.isOk()) return s.message().find(node.name) == std::string::npos ? s.withContext(nodeLabel(node)) : s;
-  event.name = ctx.tracePrefix + node.name;
-  event.op = node.op;
-  event.thread = ctx.trace->threadId();
-  event.bytesIn = tensorBytes(inputs);
-  event.bytesOut = tensorBytes(outputs);
-  event.flops = estimateFlops(node, inputs, outputs);
-  event.run = ctx.run;
-  ctx.trace->add(std::move(event));
-  return Status::ok();
+  Status s = step.backend->run(*step.kernel, kc);
+  if (!s.isOk() && s.message().find(node.name) == std::string::npos) return s.withContext(nodeLabel(node));
+  return s;
 }
 
 namespace {

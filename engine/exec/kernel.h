@@ -30,8 +30,6 @@ class OpKernel {
  public:
   virtual ~OpKernel() = default;
   virtual Status compute(KernelContext& ctx) = 0;
-  /// True for kernels that add their own profiling events (a Vulkan cluster reports each node's GPU time).
-  virtual bool tracesItself() const { return false; }
 };
 
 /// Builds a kernel for a node; fails (naming the attr) when the node cannot be run as configured.
@@ -40,20 +38,6 @@ using KernelFactory = std::function<Expected<std::unique_ptr<OpKernel>>(const No
 /// A kernel with no per-node state: a plain function of the context.
 using KernelFn = Status (*)(KernelContext& ctx);
 std::unique_ptr<OpKernel> makeFunctionKernel(KernelFn fn);
-
-/// The one kernel table of the CPU backend, indexed by op.
-class KernelRegistry {
- public:
-  static const KernelRegistry& global();
-  void add(const std::string& op, KernelFactory factory);
-  void addFn(const std::string& op, KernelFn fn);
-  const KernelFactory* find(const std::string& op) const;
-  std::vector<std::string> ops() const;
-
- private:
-  std::vector<std::pair<std::string, KernelFactory>> m_table;  // sorted after construction
-  friend struct KernelRegistryBuilder;
-};
 
 /// "node 'x' (op Add): " prefix for kernel messages.
 std::string nodeLabel(const Node& node);

@@ -15,9 +15,12 @@ namespace flowscope {
 
 enum class StepKind { kKernel, kSwitch, kMerge, kEnter, kExit, kNextIteration };
 
+class Backend;
+
 struct PlanStep {
   size_t node = 0;                      ///< index in the graph
   std::unique_ptr<OpKernel> kernel;     ///< null for fed nodes
+  Backend* backend = nullptr;           ///< runs the kernel and reports it to the profile
   std::vector<int> inputSlots;          ///< one per data input
   std::vector<int> controlSteps;        ///< steps that must run first
   int firstOutput = 0;                  ///< slot of output 0
@@ -29,8 +32,15 @@ struct PlanStep {
   bool constantEnter = false;
 };
 
-/// Kernels from another backend: returns null for nodes it does not run (the CPU table then decides).
-using KernelProvider = std::function<std::unique_ptr<OpKernel>(const Node& node)>;
+/// A step's kernel and the backend that runs it.
+struct StepKernel {
+  std::unique_ptr<OpKernel> kernel;
+  Backend* backend = nullptr;
+};
+/// Where a plan gets each node's kernel (a placement: the placed backend, else the CPU fallback).
+using KernelSource = std::function<Expected<StepKernel>(const Node& node)>;
+/// Every node from one backend.
+KernelSource kernelsFrom(Backend& backend, const FunctionLibrary& library);
 
 class Plan {
  public:
@@ -38,7 +48,7 @@ class Plan {
   static Expected<std::unique_ptr<Plan>> build(const Graph& graph, const std::vector<std::string>& feeds,
                                                const std::vector<std::string>& fetches,
                                                const std::vector<std::string>& targets, const OpLookup& lookup,
-                                               const KernelProvider& provider = {});
+                                               const KernelSource& kernels);
 
   const Graph& graph() const { return *m_graph; }
   std::vector<PlanStep>& steps() { return m_steps; }
@@ -58,6 +68,10 @@ class Plan {
   int producerOf(int slot) const { return m_slotProducer[static_cast<size_t>(slot)]; }
 
  private:
+  Status addSteps(const std::vector<size_t>& order, const std::vector<bool>& fed, const OpLookup& lookup,
+                  const KernelSource& kernels, std::vector<int>& stepOf);
+  Status connectSteps(const std::vector<int>& stepOf);
+
   std::shared_ptr<const Graph> m_graph;
   std::vector<PlanStep> m_steps;
   std::vector<int> m_feedSlots, m_fetchSlots, m_slotReaders, m_slotProducer;
@@ -67,7 +81,5 @@ class Plan {
   double m_parallelism = 1;
 };
 
-/// Splits "name:k" into node and output index ("name" means output 0).
-bool parseTensorName(const std::string& text, std::string* node, int* index);
 
 }  // namespace flowscope

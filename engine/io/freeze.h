@@ -1,7 +1,7 @@
 // Freezing: a model's variables become Const nodes, so the result is a self-contained GraphDef.
 #pragma once
 
-#include "io/model.h"
+#include "ir/model.h"
 
 namespace flowscope {
 

@@ -5,7 +5,7 @@
 
 #include "base/strings.h"
 #include "graph.pb.h"
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "io/graph_proto.h"
 
 namespace flowscope {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "io/model.h"
+#include "ir/model.h"
 #include "io/source.h"
 
 namespace flowscope {

@@ -5,7 +5,7 @@
 
 #include "graph.pb.h"
 #include "io/graph_proto.h"
-#include "io/model.h"
+#include "ir/model.h"
 #include "meta_graph.pb.h"
 
 namespace flowscope {

@@ -3,23 +3,12 @@
 
 #include <unordered_set>
 
+#include "ir/graph_algorithms.h"
 #include "ir/verify.h"
 #include "ops/shape_inference.h"
 #include "ops/op_registry.h"
 
 namespace flowscope {
-
-std::vector<std::string> sinkNodes(const Graph& graph) {
-  std::unordered_set<std::string> consumed;
-  for (size_t i = 0; i < graph.size(); ++i) {
-    for (const auto& in : graph.node(i).inputs) consumed.insert(in.node);
-    for (const auto& c : graph.node(i).controlInputs) consumed.insert(c);
-  }
-  std::vector<std::string> sinks;
-  for (size_t i = 0; i < graph.size(); ++i)
-    if (!consumed.count(graph.node(i).name)) sinks.push_back(graph.node(i).name);
-  return sinks;
-}
 
 ModelSummary summarizeModel(const Model& model) {
   const Graph& g = model.graph;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "io/model.h"
+#include "ir/model.h"
 
 namespace flowscope {
 
@@ -32,7 +32,5 @@ struct ModelSummary {
 };
 
 ModelSummary summarizeModel(const Model& model);
-/// Names of top-level nodes whose outputs no other node reads (data or control), in graph order.
-std::vector<std::string> sinkNodes(const Graph& graph);
 
 }  // namespace flowscope

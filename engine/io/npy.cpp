@@ -4,7 +4,7 @@
 #include <cstring>
 #include <regex>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "io/source.h"
 
 namespace flowscope {

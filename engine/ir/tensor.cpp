@@ -258,4 +258,10 @@ float bfloat16ToFloat(uint16_t bits) {
   return out;
 }
 
+bool tensorIsTrue(const Tensor& t) {
+  if (t.numElements() != 1 || t.shape().rank() > 0) return t.numElements() > 0;
+  if (t.isStringLike()) return !t.strings()[0].empty();
+  return t.elementAsDouble(0) != 0;
+}
+
 }  // namespace flowscope

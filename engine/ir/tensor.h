@@ -95,6 +95,10 @@ class Tensor {
   std::shared_ptr<TensorBuffer> m_buffer;
 };
 
+/// TensorFlow's truth of a condition tensor: bools as is, other scalars when non-zero (strings when non-empty),
+/// non-scalars when non-empty.
+bool tensorIsTrue(const Tensor& t);
+
 /// IEEE half and bfloat16 conversions (storage types).
 float halfToFloat(uint16_t bits);
 uint16_t floatToHalf(float value);

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "exec/plan.h"
+#include "ir/graph_algorithms.h"
 #include "passes/graph_rewrite.h"
 
 namespace flowscope {

@@ -1,11 +1,10 @@
-// ConstantFolding: evaluates nodes whose inputs are all constants with the CPU kernels and replaces them with
-// Const nodes (same name, so consumers and fetches keep working), and materializes Shape/Size/Rank when shape
-// inference knows the answer. Results larger than the context's cap stay computed at run time. Control inputs of
-// the folded node and of its constant inputs are kept on the new Const, so frames and ordering survive.
+// ConstantFolding: evaluates nodes whose inputs are all constants (through the context's evaluator, the CPU
+// backend's kernels) and replaces them with Const nodes (same name, so consumers and fetches keep working), and
+// materializes Shape/Size/Rank when shape inference knows the answer. Results larger than the context's cap stay
+// computed at run time. Control inputs of the folded node and of its constant inputs are kept on the new Const, so
+// frames and ordering survive.
 #include <set>
 
-#include "exec/exec_context.h"
-#include "exec/kernel.h"
 #include "ir/verify.h"
 #include "ops/op_registry.h"
 #include "ops/shape_inference.h"
@@ -22,7 +21,7 @@ bool foldableOp(const Node& node, const PassContext& context) {
   if (category == OpCategory::kControlFlow || category == OpCategory::kFunctionCall || category == OpCategory::kInput ||
       category == OpCategory::kVariable || category == OpCategory::kRandom)
     return false;
-  return KernelRegistry::global().find(node.op) != nullptr;
+  return context.evaluator && context.evaluator->canEvaluate(node.op);
 }
 
 std::vector<std::string> unionOfControls(const Graph& graph, const Node& node) {
@@ -97,7 +96,6 @@ class ConstantFolding : public Pass {
   }
 
   static Expected<int64_t> foldConstants(Graph& graph, const PassContext& context) {
-    ExecContext exec;
     Rewirer rewirer;
     std::set<std::string> replaced;
     int64_t count = 0;
@@ -115,11 +113,9 @@ class ConstantFolding : public Pass {
       const OpDef* def = context.lookup(node.op);
       auto types = outputTypesOf(node, def);
       if (types.empty()) continue;
-      auto kernel = (*KernelRegistry::global().find(node.op))(node);
-      if (!kernel) continue;
-      std::vector<Tensor> outputs(types.size());
-      KernelContext ctx{node, inputs, outputs, &exec};
-      if (!(*kernel)->compute(ctx)) continue;  // an error stays a run-time error (the node may never run)
+      auto evaluated = context.evaluator->evaluate(node, std::move(inputs), types.size());
+      if (!evaluated) continue;  // an error stays a run-time error (the node may never run)
+      std::vector<Tensor> outputs = std::move(evaluated).value();
       size_t bytes = 0;
       bool valid = true;
       for (const auto& t : outputs) {

@@ -3,7 +3,6 @@
 // are removed, and Merges left with one live input become Identities.
 #include <set>
 
-#include "exec/cpu/function_ops.h"
 #include "ir/inline_calls.h"
 #include "ir/verify.h"
 #include "passes/graph_rewrite.h"

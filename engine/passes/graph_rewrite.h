@@ -1,4 +1,4 @@
-// Helpers shared by the passes: consumer lists, batched rewiring of consumers, topological order, constants.
+// Helpers shared by the passes: batched rewiring of consumers, new constants and names.
 #pragma once
 
 #include <string>
@@ -6,26 +6,9 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "ir/graph_algorithms.h"
 
 namespace flowscope {
-
-/// Who consumes each node's outputs, built once per use (indices refer to the graph as it was then).
-class Fanout {
- public:
-  struct Use {
-    size_t node;
-    int slot;  ///< data input position, or -1 for a control input
-  };
-  explicit Fanout(const Graph& graph);
-  const std::vector<Use>& uses(size_t producer) const { return m_uses[producer]; }
-  size_t dataUses(size_t producer) const;
-  size_t controlUses(size_t producer) const;
-  /// Data uses of one output index.
-  size_t dataUsesOfOutput(const Graph& graph, size_t producer, int output) const;
-
- private:
-  std::vector<std::vector<Use>> m_uses;
-};
 
 /// Collects "consumers of X now read Y" and applies them in one sweep over the graph (chains resolve
 /// transitively), so a pass that removes many nodes stays linear.
@@ -49,19 +32,11 @@ class Rewirer {
   std::unordered_map<std::string, std::string> m_renamed;
 };
 
-/// Node indices in dependency order (data and control edges; TF1 NextIteration back edges ignored). Nodes in
-/// other cycles come last, in graph order.
-std::vector<size_t> topologicalOrder(const Graph& graph);
-
-/// The value of a Const producer of `ref` (output 0), or null.
-const Tensor* constantInput(const Graph& graph, const TensorRef& ref);
 /// A Const node.
 Node makeConst(const std::string& name, const Tensor& value, const std::string& device,
                std::vector<std::string> controlInputs = {});
 /// `base`, or `base_1`, `base_2`, ... whichever is free.
 std::string uniqueNodeName(const Graph& graph, const std::string& base);
-/// Ops whose semantics depend on frames or dead tensors (TF1 control flow): passes leave them alone.
-bool isDataflowControlOp(const std::string& op);
 /// A valid function name from a text that may hold node-name characters ('/' and ':' become '_').
 std::string functionNameFrom(std::string text);
 /// The dtype attr "T" of a node, or kInvalid.

@@ -11,6 +11,7 @@
 
 #include "base/status.h"
 #include "ir/graph.h"
+#include "ir/node_evaluator.h"
 
 namespace flowscope {
 
@@ -29,6 +30,8 @@ struct PassContext {
   bool fetchesKnown = false;         ///< true when `preserved` names every fetch (pruning may drop the rest)
   size_t maxConstantBytes = 10u << 20;  ///< constant folding does not create tensors bigger than this
   const std::atomic<bool>* cancelled = nullptr;
+  /// Evaluates nodes on constants (constant folding); null: nothing is folded.
+  const NodeEvaluator* evaluator = nullptr;
 
   /// Preserved nodes, plus every node with side effects (see hasSideEffects).
   bool isPreserved(const Node& node) const;

@@ -4,8 +4,7 @@
 #include <chrono>
 
 #include "base/strings.h"
-#include "exec/plan.h"
-#include "io/model_summary.h"
+#include "ir/graph_algorithms.h"
 #include "ir/hash.h"
 #include "ir/verify.h"
 #include "ops/op_registry.h"
@@ -72,15 +71,66 @@ PassManager::PassManager(PipelineOptions options) : m_options(std::move(options)
   if (m_options.passes.empty()) m_options.passes = defaultPasses();
 }
 
-Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::string> preserved, bool fetchesKnown) const {
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  PipelineResult result;
-  auto current = std::make_shared<const Graph>(input);
-  result.input = current;
+// Where the pipeline stands between passes: the current graph, its hash, edge count and the hash cache.
+struct PassManager::PipelineState {
+  std::shared_ptr<const Graph> current;
+  uint64_t hash = 0;
+  size_t edges = 0;
   NodeHashCache hashCache;
-  uint64_t hash = hashGraph(*current, &hashCache);
-  size_t edges = countEdges(*current);
+};
+
+Expected<PassRecord> PassManager::runPass(const PassInfo& info, int iteration, PipelineState& state,
+                                          const std::set<std::string>& preserved, bool fetchesKnown) const {
+  Graph graph = *state.current;  // shares every node until the pass touches it
+  PassContext context;
+  context.lookup = OpRegistry::global().lookupWith(&graph.library);
+  context.preserved = preserved;
+  context.fetchesKnown = fetchesKnown;
+  context.cancelled = m_options.cancelled;
+  context.evaluator = m_options.evaluator;
+
+  PassRecord record;
+  record.pass = info.name;
+  record.iteration = iteration;
+  record.nodesBefore = state.current->size();
+  record.edgesBefore = state.edges;
+  record.hashBefore = state.hash;
+  const auto passStart = std::chrono::steady_clock::now();
+  auto outcome = info.create()->run(graph, context);
+  if (outcome && outcome->changed && m_options.verify) {  // an unchanged graph stays valid
+    context.lookup = OpRegistry::global().lookupWith(&graph.library);
+    Status valid = verifyGraphStatus(graph, context.lookup);
+    if (!valid) outcome = Status(valid.code(), "the pass left an invalid graph: " + valid.message());
+  }
+  record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - passStart).count();
+  if (!outcome) {
+    if (outcome.status().code() == ErrorCode::kCancelled) return outcome.status();
+    record.error = outcome.status().message();  // the graph from before the pass is kept
+  } else {
+    record.stats = outcome->stats;
+    if (outcome->changed) {
+      uint64_t after = hashGraph(graph, &state.hashCache);  // `current` still holds the old nodes here
+      record.changed = after != state.hash;                 // a pass may report work that cancels out
+      state.hash = after;
+      state.edges = countEdges(graph);
+      state.current = std::make_shared<const Graph>(std::move(graph));
+    }
+  }
+  record.nodesAfter = state.current->size();
+  record.edgesAfter = state.edges;
+  record.hashAfter = state.hash;
+  if (m_options.keepSnapshots) record.snapshot = state.current;
+  return record;
+}
+
+Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::string> preserved, bool fetchesKnown) const {
+  const auto start = std::chrono::steady_clock::now();
+  PipelineResult result;
+  PipelineState state;
+  state.current = std::make_shared<const Graph>(input);
+  result.input = state.current;
+  state.hash = hashGraph(*state.current, &state.hashCache);
+  state.edges = countEdges(*state.current);
 
   std::vector<std::pair<int, const PassInfo*>> schedule;
   for (int it = 0; it < std::max(1, m_options.iterations); ++it)
@@ -98,56 +148,12 @@ Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::stri
     }
     if (m_options.cancelled && m_options.cancelled->load()) return cancelled("optimizing was cancelled");
     if (m_options.progress) m_options.progress(step, schedule.size(), info->name);
-
-    Graph graph = *current;  // shares every node until the pass touches it
-    PassContext context;
-    context.lookup = OpRegistry::global().lookupWith(&graph.library);
-    context.preserved = preserved;
-    context.fetchesKnown = fetchesKnown;
-    context.cancelled = m_options.cancelled;
-
-    PassTrace trace;
-    trace.pass = info->name;
-    trace.iteration = iteration;
-    trace.nodesBefore = current->size();
-    trace.edgesBefore = edges;
-    trace.hashBefore = hash;
-    const auto passStart = Clock::now();
-    auto pass = info->create();
-    auto outcome = pass->run(graph, context);
-    if (outcome && outcome->changed && m_options.verify) {  // an unchanged graph stays valid
-      context.lookup = OpRegistry::global().lookupWith(&graph.library);
-      Status valid = verifyGraphStatus(graph, context.lookup);
-      if (!valid) outcome = Status(valid.code(), "the pass left an invalid graph: " + valid.message());
-    }
-    trace.seconds = std::chrono::duration<double>(Clock::now() - passStart).count();
-    if (!outcome) {
-      if (outcome.status().code() == ErrorCode::kCancelled) return outcome.status();
-      trace.error = outcome.status().message();
-      trace.nodesAfter = trace.nodesBefore;
-      trace.edgesAfter = edges;
-      trace.hashAfter = hash;
-      trace.snapshot = current;
-    } else {
-      trace.stats = outcome->stats;
-      if (outcome->changed) {
-        uint64_t after = hashGraph(graph, &hashCache);  // `current` still holds the old nodes here
-        trace.changed = after != hash;  // a pass may report work that cancels out
-        hash = after;
-        edges = countEdges(graph);
-        current = std::make_shared<const Graph>(std::move(graph));
-      }
-      trace.nodesAfter = current->size();
-      trace.edgesAfter = edges;
-      trace.hashAfter = hash;
-      trace.snapshot = current;
-      iterationChanged |= trace.changed;
-    }
-    if (!m_options.keepSnapshots) trace.snapshot.reset();
-    result.traces.push_back(std::move(trace));
+    FS_ASSIGN_OR_RETURN(PassRecord record, runPass(*info, iteration, state, preserved, fetchesKnown));
+    iterationChanged |= record.changed;
+    result.records.push_back(std::move(record));
   }
-  result.output = current;
-  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  result.output = state.current;
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

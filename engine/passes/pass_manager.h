@@ -1,4 +1,4 @@
-// PassManager: runs the pass pipeline and records a PassTrace per pass, with a snapshot of the graph after it.
+// PassManager: runs the pass pipeline and records a PassRecord per pass, with a snapshot of the graph after it.
 // Snapshots share unchanged nodes with each other (copy-on-write), so a long pipeline over a big graph stays cheap.
 #pragma once
 
@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "io/model.h"
+#include "ir/model.h"
+#include "ir/node_evaluator.h"
 #include "passes/pass.h"
 #include "passes/pass_registry.h"
 
 namespace flowscope {
 
-struct PassTrace {
+struct PassRecord {
   std::string pass;  ///< PassInfo::name
   int iteration = 0;
   bool changed = false;
@@ -33,13 +34,15 @@ struct PipelineOptions {
   bool verify = true;                   ///< verify after each pass (a pass that breaks the graph is dropped)
   bool keepSnapshots = true;
   const std::atomic<bool>* cancelled = nullptr;
+  /// Runs nodes on constant inputs for constant folding (a backend's kernels); null: nothing is folded.
+  const NodeEvaluator* evaluator = nullptr;
   std::function<void(size_t done, size_t total, const std::string& pass)> progress;
 };
 
 struct PipelineResult {
   std::shared_ptr<const Graph> input;
   std::shared_ptr<const Graph> output;
-  std::vector<PassTrace> traces;
+  std::vector<PassRecord> records;
   double seconds = 0;
 };
 
@@ -59,6 +62,9 @@ class PassManager {
   Expected<PipelineResult> run(const Graph& graph, std::set<std::string> preserved, bool fetchesKnown) const;
 
  private:
+  struct PipelineState;
+  Expected<PassRecord> runPass(const PassInfo& info, int iteration, PipelineState& state,
+                               const std::set<std::string>& preserved, bool fetchesKnown) const;
   PipelineOptions m_options;
 };
 

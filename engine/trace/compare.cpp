@@ -38,19 +38,19 @@ Expected<EagerGraphComparison> compareEagerAndGraph(const GalleryEntry& entry, c
       return Status(e.code(), std::string(e.typeName()) + ": " + e.what());
     }
   };
-  auto graphCall = [&](Trace* trace) {
-    return [&, trace](int i) -> Status { return result.concrete->run(args, trace, i).status(); };
+  auto graphCall = [&](RunProfile* profile) {
+    return [&, profile](int i) -> Status { return result.concrete->run(args, profile, i).status(); };
   };
   FS_RETURN_IF_ERROR(eagerCall(0));  // warm both: kernel caches, plans, the graph's optimization
   FS_RETURN_IF_ERROR(graphCall(nullptr)(0));
   FS_ASSIGN_OR_RETURN(result.eagerSeconds, timed(calls, eagerCall, options, 0));
   FS_ASSIGN_OR_RETURN(result.graphSeconds, timed(calls, graphCall(nullptr), options, 1));
-  EagerContext::global().setTrace(&result.eagerTrace);
+  EagerContext::global().setProfile(&result.eagerProfile);
   auto profiled = timed(calls, eagerCall, options, 2);
-  EagerContext::global().setTrace(nullptr);
+  EagerContext::global().setProfile(nullptr);
   EagerContext::global().exec().run = 0;
   FS_RETURN_IF_ERROR(profiled.status());
-  FS_RETURN_IF_ERROR(timed(calls, graphCall(&result.graphTrace), options, 3).status());
+  FS_RETURN_IF_ERROR(timed(calls, graphCall(&result.graphProfile), options, 3).status());
   if (options.progress) options.progress(1);
   return result;
 }

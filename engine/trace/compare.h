@@ -6,7 +6,7 @@
 #include <functional>
 #include <memory>
 
-#include "profile/trace.h"
+#include "profile/run_profile.h"
 #include "trace/gallery.h"
 
 namespace flowscope::tf {
@@ -15,8 +15,8 @@ struct EagerGraphComparison {
   int calls = 0;
   double eagerSeconds = 0;  ///< total over the calls, unprofiled
   double graphSeconds = 0;
-  Trace eagerTrace;         ///< per-op events of a second, profiled round of calls
-  Trace graphTrace;
+  RunProfile eagerProfile;         ///< per-op events of a second, profiled round of calls
+  RunProfile graphProfile;
   std::shared_ptr<ConcreteFunction> concrete;
 };
 

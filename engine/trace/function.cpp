@@ -4,8 +4,8 @@
 #include <atomic>
 #include <sstream>
 
-#include "exec/session.h"
-#include "passes/optimize_model.h"
+#include "exec/model_runner.h"
+#include "workflow/optimize_model.h"
 #include "trace/func_graph.h"
 
 namespace flowscope::tf {
@@ -122,7 +122,8 @@ std::vector<std::string> ConcreteFunction::outputNames() const {
   return names;
 }
 
-Expected<std::vector<flowscope::Tensor>> ConcreteFunction::run(const std::vector<Arg>& args, Trace* trace, int runIndex) const {
+Expected<std::vector<flowscope::Tensor>> ConcreteFunction::run(const std::vector<Arg>& args, RunProfile* profile,
+                                                             int runIndex) const {
   std::vector<std::pair<std::string, flowscope::Tensor>> feeds;
   size_t next = 0;
   for (size_t i = 0; i < args.size() && i < m_type.size(); ++i) {
@@ -133,7 +134,7 @@ Expected<std::vector<flowscope::Tensor>> ConcreteFunction::run(const std::vector
     feeds.emplace_back(m_inputs[next++] + ":0", t.value());
   }
   std::lock_guard lock(m_mutex);
-  if (!m_session) {
+  if (!m_runner) {
     auto model = std::make_shared<Model>();
     model->path = m_name;
     model->format = "traced function";
@@ -145,9 +146,9 @@ Expected<std::vector<flowscope::Tensor>> ConcreteFunction::run(const std::vector
     std::vector<std::string> keep = outputNames();
     keep.insert(keep.end(), m_stateful.begin(), m_stateful.end());  // prints and other effects run on every call
     auto optimized = optimizeModel(model, options, inputNames, keep);
-    m_session = std::make_unique<Session>(optimized ? optimized->model : std::shared_ptr<const Model>(model));
+    m_runner = std::make_unique<ModelRunner>(optimized ? optimized->model : std::shared_ptr<const Model>(model));
   }
-  return m_session->run(feeds, outputNames(), m_stateful, trace, runIndex);
+  return m_runner->run(feeds, outputNames(), m_stateful, profile, runIndex);
 }
 
 std::string ConcreteFunction::prettySignature(const std::string& functionName) const {

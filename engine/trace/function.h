@@ -13,12 +13,12 @@
 #include <variant>
 #include <vector>
 
-#include "io/model.h"
+#include "ir/model.h"
 #include "trace/ops.h"
 
 namespace flowscope {
-class Session;
-class Trace;
+class ModelRunner;
+class RunProfile;
 }
 
 namespace flowscope::tf {
@@ -95,7 +95,8 @@ class ConcreteFunction {
   std::vector<std::string> outputNames() const;
   /// Runs the graph on the tensor arguments of a call of this type. The first run optimizes the graph (the default
   /// pipeline, as TensorFlow runs Grappler on function graphs), keeping inputs, outputs and stateful ops.
-  Expected<std::vector<flowscope::Tensor>> run(const std::vector<Arg>& args, Trace* trace = nullptr, int runIndex = 0) const;
+  Expected<std::vector<flowscope::Tensor>> run(const std::vector<Arg>& args, RunProfile* profile = nullptr,
+                                              int runIndex = 0) const;
   /// The old-style signature text the guide prints ("my_relu(x)\n  Args:\n    x: float32 Tensor, shape=()...").
   std::string prettySignature(const std::string& functionName) const;
 
@@ -108,7 +109,7 @@ class ConcreteFunction {
   std::vector<TensorSpec> m_outputs;
   std::vector<std::string> m_stateful;
   mutable std::mutex m_mutex;
-  mutable std::unique_ptr<Session> m_session;
+  mutable std::unique_ptr<ModelRunner> m_runner;
 };
 
 namespace config {

@@ -3,7 +3,6 @@
 
 #include <cstdio>
 
-#include "exec/cpu/function_ops.h"
 #include "exec/eager.h"
 #include "trace/func_graph.h"
 

@@ -15,8 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "exec/cpu/kernel_util.h"
+#include "exec/backend.h"
 #include "exec/eager.h"
+#include "exec/thread_pool.h"
 #include "exec/executor.h"
 #include "exec/plan.h"
 #include "ops/op_registry.h"
@@ -99,7 +100,8 @@ std::unique_ptr<CompiledGraph> compile(Graph graph, std::vector<std::string> fee
   auto c = std::make_unique<CompiledGraph>();
   fillDefaultAttrs(graph);
   c->graph = std::move(graph);
-  auto plan = Plan::build(c->graph, feeds, fetches, {}, OpRegistry::global().lookupWith(&c->graph.library));
+  auto plan = Plan::build(c->graph, feeds, fetches, {}, OpRegistry::global().lookupWith(&c->graph.library),
+                          kernelsFrom(*fallbackBackend(), c->graph.library));
   if (!plan) {
     std::fprintf(stderr, "bench: %s\n", plan.status().message().c_str());
     std::exit(1);

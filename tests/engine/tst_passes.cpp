@@ -6,11 +6,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "exec/run_request.h"
+#include "workflow/run_request.h"
 #include "io/loader.h"
 #include "ir/printer.h"
-#include "passes/optimize_model.h"
-#include "passes/semantics_checker.h"
+#include "workflow/optimize_model.h"
+#include "engine/semantics_checker.h"
 
 using namespace flowscope;
 
@@ -75,7 +75,7 @@ class TestPasses : public QObject {
     const std::vector<std::string> fetches = commaList(header(text, "fetch"));
     auto result = optimizeModel(model, options, {}, fetches);
     QVERIFY2(result.hasValue(), result.status().message().c_str());
-    for (const auto& trace : result->pipeline.traces) {
+    for (const auto& trace : result->pipeline.records) {
       QVERIFY2(trace.error.empty(), trace.error.c_str());
       QVERIFY2(trace.changed, (trace.pass + " changed nothing").c_str());
     }
@@ -132,7 +132,7 @@ class TestPasses : public QObject {
     auto model = load((kCases / "fusion.pbtxt").string());
     auto result = optimizeModel(model, PipelineOptions{}, {}, {"conv_relu", "dw_relu6", "dense"});
     QVERIFY(result.hasValue());
-    const auto& traces = result->pipeline.traces;
+    const auto& traces = result->pipeline.records;
     QVERIFY(traces.size() >= 2);
     // The placeholder is never touched: every snapshot holds the very same Node object.
     const Node* first = result->pipeline.input->findNode("image");
@@ -155,9 +155,9 @@ class TestPasses : public QObject {
     options.iterations = 1;
     auto result = PassManager(options).run(graph, {"call"}, true);
     QVERIFY(result.hasValue());
-    QCOMPARE(result->traces.size(), size_t(1));
-    QVERIFY(result->traces[0].error.find("missing_function") != std::string::npos);
-    QVERIFY(!result->traces[0].changed);
+    QCOMPARE(result->records.size(), size_t(1));
+    QVERIFY(result->records[0].error.find("missing_function") != std::string::npos);
+    QVERIFY(!result->records[0].changed);
     QCOMPARE(result->output.get(), result->input.get());
   }
 
@@ -178,7 +178,7 @@ class TestPasses : public QObject {
     options.progress = [&](size_t, size_t, const std::string& pass) { seen.push_back(pass); };
     auto result = optimizeModel(model, options);
     QVERIFY(result.hasValue());
-    QCOMPARE(seen.size(), result->pipeline.traces.size());
+    QCOMPARE(seen.size(), result->pipeline.records.size());
   }
 
   void compareTensorsTolerance() {
@@ -224,7 +224,7 @@ class TestPasses : public QObject {
     for (const auto& [name, value] : request->feeds) feeds.push_back(name);
     auto result = optimizeModel(model, PipelineOptions{}, feeds, request->fetches);
     QVERIFY2(result.hasValue(), result.status().message().c_str());
-    for (const auto& trace : result->pipeline.traces) QVERIFY2(trace.error.empty(), (trace.pass + ": " + trace.error).c_str());
+    for (const auto& trace : result->pipeline.records) QVERIFY2(trace.error.empty(), (trace.pass + ": " + trace.error).c_str());
     Status same = checkPipelineSemantics(*model, result->pipeline, *request);
     QVERIFY2(same.isOk(), same.message().c_str());
     qInfo("%s: %zu -> %zu nodes", qPrintable(path), model->graph.size(), result->pipeline.output->size());

@@ -9,8 +9,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "exec/function_runtime.h"
-#include "exec/session.h"
+#include "ir/function_instantiation.h"
+#include "ops/op_registry.h"
+#include "exec/model_runner.h"
 #include "ops/shape_inference.h"
 #include "io/graph_writer.h"
 #include "io/loader.h"
@@ -260,7 +261,7 @@ class TestTracing : public QObject {
       auto model = loadModel(path);
       QVERIFY2(model.hasValue(), model.status().message().c_str());
       QVERIFY2(model->problems.empty(), model->problems.empty() ? "" : model->problems[0].c_str());
-      Session session(std::make_shared<const Model>(std::move(model).value()));
+      ModelRunner session(std::make_shared<const Model>(std::move(model).value()));
       auto fed = session.run({{e.argNames[0] + ":0", args[0].toTensor().value()}}, {"Identity:0"});
       QVERIFY2(fed.hasValue(), fed.status().message().c_str());
       QCOMPARE(QString::fromStdString(tf::formatNumpy((*fed)[0])), QString::fromStdString(eager));
@@ -303,7 +304,7 @@ class TestTracing : public QObject {
     for (const auto& fn : g.library.functions())
       if (fn.name().rfind("while_body_", 0) == 0) body = &fn;
     QVERIFY(body);
-    auto shown = functionBodyGraph(*body, g.library);
+    auto shown = functionBodyGraph(*body, g.library, OpRegistry::global().lookupWith(&g.library));
     QVERIFY2(shown.hasValue(), shown.status().message().c_str());
     const GraphShapes shapes = inferShapes(*shown);
     const auto arg = static_cast<size_t>(shown->find(body->signature.inputs[0].name));

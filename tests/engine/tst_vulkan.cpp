@@ -7,12 +7,12 @@
 #include <functional>
 #include <random>
 
-#include "exec/run_request.h"
-#include "exec/session.h"
+#include "workflow/run_request.h"
+#include "exec/model_runner.h"
 #include "exec/vulkan/vulkan_device.h"
 #include "exec/vulkan/vulkan_ops.h"
 #include "io/loader.h"
-#include "profile/trace.h"
+#include "profile/run_profile.h"
 
 using namespace flowscope;
 
@@ -159,6 +159,12 @@ std::shared_ptr<vk::VulkanDevice> device() {
   return opened ? *opened : nullptr;
 }
 
+// The Vulkan backend on the same device, from the backend table.
+std::shared_ptr<Backend> vulkanBackend() {
+  static auto opened = openBackend("vulkan");
+  return opened ? *opened : nullptr;
+}
+
 // Largest difference relative to the reference's magnitude.
 double relativeError(const Tensor& ref, const Tensor& got) {
   double worst = 0, scale = 1e-6;
@@ -197,10 +203,10 @@ class TestVulkan : public QObject {
     cases().at(op.toStdString())(k);
     auto model = std::make_shared<Model>();
     model->graph = k.graph;
-    Session cpu(model);
-    SessionOptions options;
-    options.vulkan = device();
-    Session gpu(model, options);
+    ModelRunner cpu(model);
+    RunnerOptions options;
+    options.backend = vulkanBackend();
+    ModelRunner gpu(model, options);
     auto expected = cpu.run(k.feeds, {"op:0"});
     QVERIFY2(expected, expected.status().message().c_str());
     auto got = gpu.run(k.feeds, {"op:0"});
@@ -219,10 +225,10 @@ class TestVulkan : public QObject {
          {{"strides", ints({1, 1, 1, 1})}, {"padding", AttrValue::fromString("SAME")}});
     auto model = std::make_shared<Model>();
     model->graph = k.graph;
-    SessionOptions options;
-    options.vulkan = device();
-    Session gpu(model, options);
-    Session cpu(model);
+    RunnerOptions options;
+    options.backend = vulkanBackend();
+    ModelRunner gpu(model, options);
+    ModelRunner cpu(model);
     for (int64_t size : {9, 16, 9}) {
       std::vector<std::pair<std::string, Tensor>> feeds{{"x", k.randomTensor({1, size, size, 3})}};
       auto got = gpu.run(feeds, {"op:0"});
@@ -238,9 +244,9 @@ class TestVulkan : public QObject {
     k.op("MatMul", {k.input("a", {2, 3}, true), k.input("b", {4, 5}, true)});
     auto model = std::make_shared<Model>();
     model->graph = k.graph;
-    SessionOptions options;
-    options.vulkan = device();
-    Session gpu(model, options);
+    RunnerOptions options;
+    options.backend = vulkanBackend();
+    ModelRunner gpu(model, options);
     auto got = gpu.run(k.feeds, {"op:0"});
     QVERIFY(!got);
     QVERIFY2(got.status().message().find("'op'") != std::string::npos, got.status().message().c_str());
@@ -254,10 +260,10 @@ class TestVulkan : public QObject {
     cases().at("_FusedMatMul")(k);
     auto model = std::make_shared<Model>();
     model->graph = k.graph;
-    SessionOptions options;
-    options.vulkan = device();
-    Session gpu(model, options);
-    Trace trace;
+    RunnerOptions options;
+    options.backend = vulkanBackend();
+    ModelRunner gpu(model, options);
+    RunProfile trace;
     QVERIFY(gpu.run(k.feeds, {"op:0"}, {}, &trace, 0));
     if (!device()->hasTimestamps()) QSKIP("this device has no timestamp queries");
     bool found = false;
@@ -291,10 +297,10 @@ class TestVulkan : public QObject {
     for (const QString& in : inputs) spec.inputs[in.section('=', 0, 0).toStdString()] = in.section('=', 1).toStdString();
     auto request = makeRunRequest(*model, spec);
     QVERIFY2(request, request.status().message().c_str());
-    Session cpu(model);
-    SessionOptions options;
-    options.vulkan = device();
-    Session gpu(model, options);
+    ModelRunner cpu(model);
+    RunnerOptions options;
+    options.backend = vulkanBackend();
+    ModelRunner gpu(model, options);
     auto expected = cpu.run(request->feeds, request->fetches);
     QVERIFY2(expected, expected.status().message().c_str());
     auto got = gpu.run(request->feeds, request->fetches);

@@ -13,7 +13,7 @@
 #include <QToolButton>
 
 #include "canvas/graph_canvas.h"
-#include "exec/run_request.h"
+#include "workflow/run_request.h"
 #include "io/graph_writer.h"
 #include "io/npy.h"
 #include "panels/inputs_dialog.h"

@@ -24,12 +24,12 @@ class TestPassStepper : public QObject {
     stepper.optimize(model);
     QVERIFY(done.wait(20000));
     const PipelineResult* result = stepper.result();
-    QVERIFY(result && !result->traces.empty());
-    QCOMPARE(stepper.findChild<QTableWidget*>()->rowCount(), static_cast<int>(result->traces.size()));
+    QVERIFY(result && !result->records.empty());
+    QCOMPARE(stepper.findChild<QTableWidget*>()->rowCount(), static_cast<int>(result->records.size()));
     // The remapper replaces the Relu by a _FusedConv2D of the same name (changed) and drops the Conv2D (removed).
     int remap = -1;
-    for (size_t i = 0; i < result->traces.size(); ++i)
-      if (result->traces[i].pass == "remapper" && result->traces[i].changed && remap < 0) remap = static_cast<int>(i);
+    for (size_t i = 0; i < result->records.size(); ++i)
+      if (result->records[i].pass == "remapper" && result->records[i].changed && remap < 0) remap = static_cast<int>(i);
     QVERIFY(remap >= 0);
     QSignalSpy beforeReady(stepper.before(), &GraphCanvas::sceneReady);
     QSignalSpy afterReady(stepper.after(), &GraphCanvas::sceneReady);

@@ -4,7 +4,7 @@
 #include <QAbstractTableModel>
 #include <memory>
 
-#include "io/model.h"
+#include "ir/model.h"
 
 namespace flowscope {
 

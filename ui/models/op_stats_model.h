@@ -4,7 +4,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "profile/trace.h"
+#include "profile/run_profile.h"
 
 namespace flowscope {
 

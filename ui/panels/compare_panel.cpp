@@ -29,7 +29,7 @@ QString perCall(double seconds, int calls) {
   return us >= 1000 ? QString::number(us / 1000, 'f', 2) + " ms" : QString::number(us, 'f', 1) + " us";
 }
 
-std::vector<NodeEvent> firstCalls(const Trace& trace) {
+std::vector<NodeEvent> firstCalls(const RunProfile& trace) {
   std::vector<NodeEvent> events;
   for (const auto& e : trace.events())
     if (e.run < kTimelineCalls) events.push_back(e);
@@ -185,14 +185,14 @@ void ComparePanel::showResult() {
   const auto& r = *m_result;
   m_status->setText("<b>" + summary().toHtmlEscaped() + "</b>");
   const double seconds[2] = {r.eagerSeconds, r.graphSeconds};
-  const Trace* traces[2] = {&r.eagerTrace, &r.graphTrace};
+  const RunProfile* traces[2] = {&r.eagerProfile, &r.graphProfile};
   const double slowest = std::max(r.eagerSeconds, r.graphSeconds);
   for (int s = 0; s < 2; ++s) {
     Side& side = m_side[s];
     const int bar = static_cast<int>(std::round(30 * seconds[s] / slowest));
     side.total->setText(tr("<b>%1 s</b> total, %2 per call<br><span style=\"font-family:monospace\">%3</span>")
                             .arg(QString::number(seconds[s], 'f', 6), perCall(seconds[s], r.calls), QString(bar, QChar(0x2588))));
-    side.timeline->setTrace(firstCalls(*traces[s]));
+    side.timeline->setEvents(firstCalls(*traces[s]));
     side.ops->setStats(traces[s]->byOp(), r.calls);
     side.table->resizeColumnsToContents();
   }

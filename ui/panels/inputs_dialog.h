@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "exec/run_request.h"
+#include "workflow/run_request.h"
 
 class QLineEdit;
 

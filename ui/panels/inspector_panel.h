@@ -6,7 +6,7 @@
 #include <QTextBrowser>
 #include <memory>
 
-#include "io/model.h"
+#include "ir/model.h"
 #include "layout/scene.h"
 #include "ops/shape_inference.h"
 

@@ -14,6 +14,7 @@
 
 #include "canvas/graph_canvas.h"
 #include "passes/graph_diff.h"
+#include "workflow/optimize_model.h"
 
 namespace flowscope {
 namespace {
@@ -74,9 +75,9 @@ PassStepper::PassStepper(QWidget* parent)
       return;
     }
     m_result = std::make_shared<PipelineResult>(std::move(result).value());
-    m_table->setRowCount(static_cast<int>(m_result->traces.size()));
-    for (size_t i = 0; i < m_result->traces.size(); ++i) {
-      const PassTrace& t = m_result->traces[i];
+    m_table->setRowCount(static_cast<int>(m_result->records.size()));
+    for (size_t i = 0; i < m_result->records.size(); ++i) {
+      const PassRecord& t = m_result->records[i];
       const int row = static_cast<int>(i);
       m_table->setItem(row, 0, new QTableWidgetItem(QString::number(i + 1)));
       m_table->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(t.pass)));
@@ -116,19 +117,17 @@ void PassStepper::optimize(std::shared_ptr<const Model> model) {
       m_done = static_cast<int>(done);
       m_total = static_cast<int>(total);
     };
-    bool fetchesKnown = false;
-    auto preserved = modelNodesToPreserve(*model, &fetchesKnown);
-    return PassManager(options).run(model->graph, preserved, fetchesKnown);
+    return optimizeForViewing(model, options);
   }));
 }
 
 void PassStepper::cancel() { m_cancelled = true; }
 
 void PassStepper::showPass(int index) {
-  if (!m_result || index < 0 || index >= static_cast<int>(m_result->traces.size())) return;
+  if (!m_result || index < 0 || index >= static_cast<int>(m_result->records.size())) return;
   m_current = index;
-  const PassTrace& trace = m_result->traces[static_cast<size_t>(index)];
-  auto beforeGraph = index == 0 ? m_result->input : m_result->traces[static_cast<size_t>(index - 1)].snapshot;
+  const PassRecord& trace = m_result->records[static_cast<size_t>(index)];
+  auto beforeGraph = index == 0 ? m_result->input : m_result->records[static_cast<size_t>(index - 1)].snapshot;
   auto afterGraph = trace.snapshot;
   const GraphDiff diff = diffGraphs(*beforeGraph, *afterGraph);
   m_before->setGraph(beforeGraph);

@@ -8,7 +8,7 @@
 #include <atomic>
 #include <memory>
 
-#include "io/model.h"
+#include "ir/model.h"
 #include "passes/pass_manager.h"
 
 class QLabel;

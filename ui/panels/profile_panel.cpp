@@ -15,10 +15,10 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include "exec/run_request.h"
-#include "exec/session.h"
-#include "exec/vulkan/vulkan_device.h"
-#include "io/atomic_file.h"
+#include "exec/backend.h"
+#include "profile/chrome_trace.h"
+#include "workflow/prepared_run.h"
+#include "base/atomic_file.h"
 #include "models/op_stats_model.h"
 #include "panels/inputs_dialog.h"
 #include "panels/timeline_view.h"
@@ -62,7 +62,7 @@ ProfilePanel::ProfilePanel(QWidget* parent)
   m_device->addItem(tr("CPU"));
   m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // grows when the Vulkan devices arrive
   // Listing Vulkan devices loads the drivers (tens of milliseconds): off the UI thread, not at start-up.
-  m_devicesWatcher.setFuture(QtConcurrent::run([] { return std::make_shared<Expected<std::vector<vk::DeviceInfo>>>(vk::listDevices()); }));
+  m_devicesWatcher.setFuture(QtConcurrent::run([] { return std::make_shared<DeviceList>(listDevices()); }));
   connect(&m_devicesWatcher, &QFutureWatcherBase::finished, this, &ProfilePanel::addVulkanDevices);
   m_deviceColours->setToolTip(tr("Colour nodes by the backend that ran them (Vulkan purple, CPU slate) instead of by time"));
   connect(m_deviceColours, &QCheckBox::toggled, this, &ProfilePanel::setDeviceColours);
@@ -105,7 +105,7 @@ void ProfilePanel::setModel(std::shared_ptr<const Model> model) {
   m_trace.reset();
   m_nodeSeconds.clear();
   m_stats->setStats({}, 1);
-  m_timeline->setTrace({});
+  m_timeline->setEvents({});
 }
 
 void ProfilePanel::cancel() { m_cancelled = true; }
@@ -126,37 +126,35 @@ void ProfilePanel::profile(int runs) {
   auto model = m_model;
   RunSpecOptions spec;
   spec.inputs = m_inputSpecs;
-  SessionOptions options;
+  RunSetup setup;
+  setup.inputs = spec;
+  setup.optimize = false;
+  setup.backend = fallbackBackend();
   if (m_device->currentIndex() > 0) {
-    const int index = m_vulkanIndex[static_cast<size_t>(m_device->currentIndex() - 1)];
-    if (!m_vulkan || m_vulkan->info().index != index) {
-      auto opened = vk::VulkanDevice::open(index);
+    const std::string& wanted = m_deviceSpecs[static_cast<size_t>(m_device->currentIndex() - 1)];
+    if (!m_backend || m_backend->deviceName().rfind(wanted, 0) != 0) {
+      auto opened = openBackend(wanted);
       if (!opened) {
-        m_status->setText(tr("Vulkan is not available (%1); profiling on the CPU").arg(QString::fromStdString(opened.status().message())));
+        m_status->setText(tr("%1 is not available (%2); profiling on the CPU")
+                              .arg(QString::fromStdString(wanted), QString::fromStdString(opened.status().message())));
         m_device->setCurrentIndex(0);
       } else {
-        m_vulkan = *opened;
+        m_backend = *opened;
       }
     }
-    if (m_device->currentIndex() > 0) options.vulkan = m_vulkan;
+    if (m_device->currentIndex() > 0) setup.backend = m_backend;
   }
-  m_watcher.setFuture(QtConcurrent::run([model, runs, spec, options, this]() -> Expected<std::shared_ptr<Trace>> {
-    FS_ASSIGN_OR_RETURN(RunRequest request, makeRunRequest(*model, spec));
-    Session session(model, options);
-    FS_RETURN_IF_ERROR(session.run(request.feeds, request.fetches).status());  // warm-up: plans, kernels
-    auto trace = std::make_shared<Trace>();
-    for (int r = 0; r < runs; ++r) {
-      if (m_cancelled) return cancelled("profiling was cancelled");
-      FS_RETURN_IF_ERROR(session.run(request.feeds, request.fetches, {}, trace.get(), r).status());
-    }
-    return trace;
+  m_watcher.setFuture(QtConcurrent::run([model, runs, setup]() -> Expected<std::shared_ptr<RunProfile>> {
+    FS_ASSIGN_OR_RETURN(PreparedRun prepared, prepareRun(model, setup));
+    FS_ASSIGN_OR_RETURN(ProfiledRun run, profileRun(prepared, {runs, 1, {}}));
+    return std::make_shared<RunProfile>(std::move(run.profile));
   }));
 }
 
-void ProfilePanel::showTrace(std::shared_ptr<const Trace> trace, int runs) {
+void ProfilePanel::showTrace(std::shared_ptr<const RunProfile> trace, int runs) {
   m_trace = std::move(trace);
   m_stats->setStats(m_trace->byOp(), runs);
-  m_timeline->setTrace(m_trace->events());
+  m_timeline->setEvents(m_trace->events());
   m_nodeSeconds.assign(m_model ? m_model->graph.size() : 0, 0.0);
   int64_t total = 0;
   for (const auto& e : m_trace->events()) {
@@ -180,16 +178,16 @@ void ProfilePanel::showTrace(std::shared_ptr<const Trace> trace, int runs) {
 
 Status ProfilePanel::exportChromeTrace(const QString& path) const {
   if (!m_trace) return invalidArgument("there is no profile to export yet");
-  return writeFileAtomically(path.toStdString(), m_trace->toChromeJson());
+  return writeFileAtomically(path.toStdString(), toChromeTraceJson(*m_trace));
 }
 
 Status ProfilePanel::importChromeTrace(const QString& path) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) return notFound("cannot read " + path.toStdString());
-  FS_ASSIGN_OR_RETURN(Trace trace, Trace::fromChromeJson(file.readAll().toStdString()));
+  FS_ASSIGN_OR_RETURN(RunProfile trace, fromChromeTraceJson(file.readAll().toStdString()));
   int runs = 1;
   for (const auto& e : trace.events()) runs = std::max(runs, e.run + 1);
-  showTrace(std::make_shared<const Trace>(std::move(trace)), runs);
+  showTrace(std::make_shared<const RunProfile>(std::move(trace)), runs);
   return Status::ok();
 }
 
@@ -197,12 +195,13 @@ void ProfilePanel::addVulkanDevices() {
   if (m_devicesAdded) return;
   m_devicesWatcher.waitForFinished();
   m_devicesAdded = true;
-  const auto& devices = *m_devicesWatcher.result();
-  if (!devices) return m_device->setToolTip(QString::fromStdString(devices.status().message()));
-  for (const auto& d : *devices) {
-    if (!d.hasCompute) continue;
+  const DeviceList& list = *m_devicesWatcher.result();
+  if (auto why = list.unavailable.find("vulkan"); why != list.unavailable.end())
+    m_device->setToolTip(QString::fromStdString(why->second));
+  for (const auto& d : list.devices) {
+    if (d.backend != "vulkan" || !d.usable) continue;
     m_device->addItem(tr("Vulkan %1: %2").arg(d.index).arg(QString::fromStdString(d.name)));
-    m_vulkanIndex.push_back(d.index);
+    m_deviceSpecs.push_back(d.spec());
   }
 }
 

@@ -9,8 +9,8 @@
 #include <map>
 #include <memory>
 
-#include "io/model.h"
-#include "profile/trace.h"
+#include "ir/model.h"
+#include "profile/run_profile.h"
 
 class QCheckBox;
 class QComboBox;
@@ -22,10 +22,8 @@ class QTableView;
 
 namespace flowscope {
 
-namespace vk {
-class VulkanDevice;
-struct DeviceInfo;
-}
+class Backend;
+struct DeviceList;
 class OpStatsModel;
 class TimelineView;
 
@@ -42,11 +40,11 @@ class ProfilePanel : public QWidget {
   const std::map<std::string, std::string>& inputSpecs() const { return m_inputSpecs; }
   void cancel();
   /// Shows a trace (from a run or a file) against the open model.
-  void showTrace(std::shared_ptr<const Trace> trace, int runs);
+  void showTrace(std::shared_ptr<const RunProfile> trace, int runs);
   Status exportChromeTrace(const QString& path) const;
   Status importChromeTrace(const QString& path);
 
-  std::shared_ptr<const Trace> trace() const { return m_trace; }
+  std::shared_ptr<const RunProfile> trace() const { return m_trace; }
   OpStatsModel* opStats() const { return m_stats; }
   TimelineView* timeline() const { return m_timeline; }
   /// Seconds per graph node, averaged over the runs (for the canvas overlay).
@@ -71,7 +69,7 @@ class ProfilePanel : public QWidget {
 
  private:
   std::shared_ptr<const Model> m_model;
-  std::shared_ptr<const Trace> m_trace;
+  std::shared_ptr<const RunProfile> m_trace;
   std::vector<double> m_nodeSeconds;
   OpStatsModel* m_stats;
   QSortFilterProxyModel* m_sorted;
@@ -82,15 +80,15 @@ class ProfilePanel : public QWidget {
   QPushButton* m_inputs;
   QComboBox* m_device;
   QCheckBox* m_deviceColours;
-  std::vector<int> m_vulkanIndex;  // device box entry -> Vulkan device index
-  QFutureWatcher<std::shared_ptr<Expected<std::vector<vk::DeviceInfo>>>> m_devicesWatcher;
+  std::vector<std::string> m_deviceSpecs;  // device box entry -> `--device` spec
+  QFutureWatcher<std::shared_ptr<DeviceList>> m_devicesWatcher;
   bool m_devicesAdded = false;
   void addVulkanDevices();
-  std::shared_ptr<vk::VulkanDevice> m_vulkan;
+  std::shared_ptr<Backend> m_backend;
   std::map<std::string, std::string> m_inputSpecs;
   QPushButton* m_cancelButton;
   QLabel* m_status;
-  QFutureWatcher<Expected<std::shared_ptr<Trace>>> m_watcher;
+  QFutureWatcher<Expected<std::shared_ptr<RunProfile>>> m_watcher;
   std::atomic<bool> m_cancelled{false};
   int m_pendingRuns = 1;
 };

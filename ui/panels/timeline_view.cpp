@@ -13,7 +13,7 @@ constexpr int kLaneHeight = 22, kTop = 18, kLeft = 60;
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) { setMinimumHeight(80); }
 
-void TimelineView::setTrace(std::vector<NodeEvent> events) {
+void TimelineView::setEvents(std::vector<NodeEvent> events) {
   m_events = std::move(events);
   m_start = m_events.empty() ? 0 : m_events.front().startNs;
   m_end = m_start + 1;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "profile/trace.h"
+#include "profile/run_profile.h"
 
 namespace flowscope {
 
@@ -15,7 +15,7 @@ class TimelineView : public QWidget {
 
  public:
   explicit TimelineView(QWidget* parent = nullptr);
-  void setTrace(std::vector<NodeEvent> events);
+  void setEvents(std::vector<NodeEvent> events);
   /// Widens the time axis to at least this many nanoseconds (so that two timelines side by side share a scale).
   void setMinimumSpan(int64_t ns);
   int64_t span() const { return m_end - m_start; }

@@ -6,8 +6,8 @@
 
 #include "exec/cpu/broadcast.h"
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/dispatch.h"
-#include "exec/cpu/kernel_util.h"
+#include "ir/dtype_dispatch.h"
+#include "exec/kernel_util.h"
 #include "exec/cpu/strided_copy.h"
 
 namespace flowscope {
@@ -545,7 +545,7 @@ Status broadcastGradientArgs(KernelContext& ctx) {
 
 }  // namespace
 
-void registerArrayKernels(KernelRegistry& r) {
+void registerArrayKernels(KernelTable& r) {
   for (const char* op : {"Identity", "Snapshot", "StopGradient", "PreventGradient", "IdentityN", "Enter", "Exit",
                          "NextIteration", "LoopCond", "PlaceholderWithDefault"})
     r.addFn(op, identity);

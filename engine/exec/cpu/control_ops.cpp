@@ -1,7 +1,7 @@
 // TF1 control-flow ops. Switch and Merge are interpreted by the dataflow executor (dead tensors); their
 // kernels here only exist so a plan can resolve them, and report misuse.
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/kernel_util.h"
+#include "exec/kernel_util.h"
 
 namespace flowscope {
 namespace {
@@ -23,7 +23,7 @@ Status assertOp(KernelContext& ctx) {
 
 }  // namespace
 
-void registerControlKernels(KernelRegistry& r) {
+void registerControlKernels(KernelTable& r) {
   r.addFn("Switch", interpretedByExecutor);
   r.addFn("Merge", interpretedByExecutor);
   r.addFn("Assert", assertOp);

@@ -5,7 +5,7 @@
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/fused_epilogue.h"
-#include "exec/cpu/kernel_util.h"
+#include "exec/kernel_util.h"
 #include "ops/shape_functions.h"
 
 namespace flowscope {
@@ -259,7 +259,7 @@ Status conv2DBackpropInput(KernelContext& ctx) {
 
 }  // namespace
 
-void registerConvKernels(KernelRegistry& r) {
+void registerConvKernels(KernelTable& r) {
   r.addFn("Conv2DBackpropInput", conv2DBackpropInput);
   r.add("Conv2D", makeConv<false>);
   r.add("_FusedConv2D", makeConv<false>);

@@ -1,25 +1,38 @@
 // The CPU backend's kernel table: every family registers here.
 #include "exec/cpu/cpu_kernels.h"
 
-namespace flowscope {
+#include "exec/function_call_kernels.h"
 
-void registerCpuKernels(KernelRegistry& registry) {
-  registerElementwiseBinaryKernels(registry);
-  registerElementwiseUnaryKernels(registry);
-  registerArrayKernels(registry);
-  registerSliceKernels(registry);
-  registerGatherKernels(registry);
-  registerReductionKernels(registry);
-  registerMatMulKernels(registry);
-  registerConvKernels(registry);
-  registerNnKernels(registry);
-  registerImageKernels(registry);
-  registerControlKernels(registry);
-  registerVariableKernels(registry);
-  registerTensorArrayKernels(registry);
-  registerRandomKernels(registry);
-  registerFunctionKernels(registry);
-  registerStringKernels(registry);
+namespace flowscope {
+namespace {
+
+KernelTable buildCpuKernelTable() {
+  KernelTable table;
+  registerElementwiseBinaryKernels(table);
+  registerElementwiseUnaryKernels(table);
+  registerArrayKernels(table);
+  registerSliceKernels(table);
+  registerGatherKernels(table);
+  registerReductionKernels(table);
+  registerMatMulKernels(table);
+  registerConvKernels(table);
+  registerNnKernels(table);
+  registerImageKernels(table);
+  registerControlKernels(table);
+  registerVariableKernels(table);
+  registerTensorArrayKernels(table);
+  registerRandomKernels(table);
+  registerFunctionCallKernels(table);
+  registerStringKernels(table);
+  table.seal();
+  return table;
+}
+
+}  // namespace
+
+const KernelTable& cpuKernelTable() {
+  static const KernelTable table = buildCpuKernelTable();
+  return table;
 }
 
 }  // namespace flowscope

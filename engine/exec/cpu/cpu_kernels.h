@@ -1,26 +1,27 @@
-// Registration entry points of the CPU kernel families (one file each under exec/cpu/).
+// The CPU backend's kernel table and the registration entry points of its kernel families (one file each).
 #pragma once
+
+#include "exec/kernel_table.h"
 
 namespace flowscope {
 
-class KernelRegistry;
+/// Every CPU kernel, by op (built once, on first use).
+const KernelTable& cpuKernelTable();
 
-void registerCpuKernels(KernelRegistry& registry);
-void registerElementwiseBinaryKernels(KernelRegistry& registry);
-void registerElementwiseUnaryKernels(KernelRegistry& registry);
-void registerArrayKernels(KernelRegistry& registry);
-void registerSliceKernels(KernelRegistry& registry);
-void registerGatherKernels(KernelRegistry& registry);
-void registerReductionKernels(KernelRegistry& registry);
-void registerMatMulKernels(KernelRegistry& registry);
-void registerConvKernels(KernelRegistry& registry);
-void registerNnKernels(KernelRegistry& registry);
-void registerImageKernels(KernelRegistry& registry);
-void registerControlKernels(KernelRegistry& registry);
-void registerVariableKernels(KernelRegistry& registry);
-void registerTensorArrayKernels(KernelRegistry& registry);
-void registerRandomKernels(KernelRegistry& registry);
-void registerFunctionKernels(KernelRegistry& registry);
-void registerStringKernels(KernelRegistry& registry);
+void registerElementwiseBinaryKernels(KernelTable& registry);
+void registerElementwiseUnaryKernels(KernelTable& registry);
+void registerArrayKernels(KernelTable& registry);
+void registerSliceKernels(KernelTable& registry);
+void registerGatherKernels(KernelTable& registry);
+void registerReductionKernels(KernelTable& registry);
+void registerMatMulKernels(KernelTable& registry);
+void registerConvKernels(KernelTable& registry);
+void registerNnKernels(KernelTable& registry);
+void registerImageKernels(KernelTable& registry);
+void registerControlKernels(KernelTable& registry);
+void registerVariableKernels(KernelTable& registry);
+void registerTensorArrayKernels(KernelTable& registry);
+void registerRandomKernels(KernelTable& registry);
+void registerStringKernels(KernelTable& registry);
 
 }  // namespace flowscope

@@ -6,8 +6,8 @@
 
 #include "exec/cpu/broadcast.h"
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/dispatch.h"
-#include "exec/cpu/kernel_util.h"
+#include "ir/dtype_dispatch.h"
+#include "exec/kernel_util.h"
 
 namespace flowscope {
 namespace {
@@ -210,7 +210,7 @@ Status addN(KernelContext& ctx) {
 
 }  // namespace
 
-void registerElementwiseBinaryKernels(KernelRegistry& r) {
+void registerElementwiseBinaryKernels(KernelTable& r) {
   r.addFn("AddN", addN);
   r.addFn("Add", computeBinary<BinOp::kAdd>);
   r.addFn("AddV2", computeBinary<BinOp::kAdd>);

@@ -4,8 +4,8 @@
 #include <type_traits>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/dispatch.h"
-#include "exec/cpu/kernel_util.h"
+#include "ir/dtype_dispatch.h"
+#include "exec/kernel_util.h"
 
 namespace flowscope {
 namespace {
@@ -181,7 +181,7 @@ Status clipByValue(KernelContext& ctx) {
 
 }  // namespace
 
-void registerElementwiseUnaryKernels(KernelRegistry& r) {
+void registerElementwiseUnaryKernels(KernelTable& r) {
   r.addFn("Neg", computeUnary<UnOp::kNeg>);
   r.addFn("Abs", computeUnary<UnOp::kAbs>);
   r.addFn("Exp", computeUnary<UnOp::kExp>);

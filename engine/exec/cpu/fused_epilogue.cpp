@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "exec/cpu/kernel_util.h"
+#include "exec/kernel_util.h"
 
 namespace flowscope {
 

@@ -3,8 +3,8 @@
 #include <cstring>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/dispatch.h"
-#include "exec/cpu/kernel_util.h"
+#include "ir/dtype_dispatch.h"
+#include "exec/kernel_util.h"
 
 namespace flowscope {
 namespace {
@@ -136,7 +136,7 @@ Status sparseToDense(KernelContext& ctx) {
 
 }  // namespace
 
-void registerGatherKernels(KernelRegistry& r) {
+void registerGatherKernels(KernelTable& r) {
   r.addFn("GatherV2", gather);
   r.addFn("Gather", gather);
   r.addFn("GatherNd", gatherNd);

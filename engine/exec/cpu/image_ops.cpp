@@ -5,8 +5,8 @@
 #include <numeric>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/dispatch.h"
-#include "exec/cpu/kernel_util.h"
+#include "ir/dtype_dispatch.h"
+#include "exec/kernel_util.h"
 
 namespace flowscope {
 namespace {
@@ -117,7 +117,7 @@ Status nonMaxSuppression(KernelContext& ctx) {
 
 }  // namespace
 
-void registerImageKernels(KernelRegistry& r) {
+void registerImageKernels(KernelTable& r) {
   r.addFn("ResizeBilinear", resize<true>);
   r.addFn("ResizeNearestNeighbor", resize<false>);
   r.addFn("NonMaxSuppressionV5", nonMaxSuppression);

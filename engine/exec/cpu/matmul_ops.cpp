@@ -4,11 +4,11 @@
 #include <memory>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/dispatch.h"
+#include "ir/dtype_dispatch.h"
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/fused_epilogue.h"
 #include "exec/cpu/gemm.h"
-#include "exec/cpu/kernel_util.h"
+#include "exec/kernel_util.h"
 
 namespace flowscope {
 namespace {
@@ -156,7 +156,7 @@ Status batchMatMul(KernelContext& ctx) {
 
 }  // namespace
 
-void registerMatMulKernels(KernelRegistry& r) {
+void registerMatMulKernels(KernelTable& r) {
   r.add("MatMul", makeMatMul);
   r.add("_FusedMatMul", makeMatMul);
   for (const char* op : {"BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"}) r.addFn(op, batchMatMul);

@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/dispatch.h"
-#include "exec/cpu/kernel_util.h"
+#include "ir/dtype_dispatch.h"
+#include "exec/kernel_util.h"
 
 namespace flowscope {
 namespace {
@@ -152,7 +152,7 @@ Status lrn(KernelContext& ctx) {
 
 }  // namespace
 
-void registerNnKernels(KernelRegistry& r) {
+void registerNnKernels(KernelTable& r) {
   r.addFn("BiasAdd", biasAdd);
   r.addFn("Softmax", softmax<false>);
   r.addFn("LogSoftmax", softmax<true>);

@@ -2,8 +2,8 @@
 #include <random>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/dispatch.h"
-#include "exec/cpu/kernel_util.h"
+#include "ir/dtype_dispatch.h"
+#include "exec/kernel_util.h"
 #include "exec/exec_context.h"
 
 namespace flowscope {
@@ -57,7 +57,7 @@ Status randomUniformInt(KernelContext& ctx) {
 
 }  // namespace
 
-void registerRandomKernels(KernelRegistry& r) {
+void registerRandomKernels(KernelTable& r) {
   r.addFn("RandomUniform", randomFloat<0>);
   r.addFn("RandomStandardNormal", randomFloat<1>);
   r.addFn("TruncatedNormal", randomFloat<2>);

@@ -4,8 +4,8 @@
 #include <numeric>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/dispatch.h"
-#include "exec/cpu/kernel_util.h"
+#include "ir/dtype_dispatch.h"
+#include "exec/kernel_util.h"
 #include "exec/cpu/strided_copy.h"
 
 namespace flowscope {
@@ -226,7 +226,7 @@ Status cumsum(KernelContext& ctx) {
 
 }  // namespace
 
-void registerReductionKernels(KernelRegistry& r) {
+void registerReductionKernels(KernelTable& r) {
   r.addFn("Sum", reduce<Reduce::kSum>);
   r.addFn("Mean", reduce<Reduce::kMean>);
   r.addFn("Max", reduce<Reduce::kMax>);

@@ -1,7 +1,7 @@
 // Slice and StridedSlice (planned by ops/strided_slice so shape inference and execution agree).
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/dispatch.h"
-#include "exec/cpu/kernel_util.h"
+#include "ir/dtype_dispatch.h"
+#include "exec/kernel_util.h"
 #include "exec/cpu/strided_copy.h"
 #include "ops/strided_slice.h"
 
@@ -73,7 +73,7 @@ Status stridedSlice(KernelContext& ctx) {
 
 }  // namespace
 
-void registerSliceKernels(KernelRegistry& r) {
+void registerSliceKernels(KernelTable& r) {
   r.addFn("Slice", slice);
   r.addFn("StridedSlice", stridedSlice);
 }

@@ -6,7 +6,7 @@
 #include <regex>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/kernel_util.h"
+#include "exec/kernel_util.h"
 
 namespace flowscope {
 namespace {
@@ -145,7 +145,7 @@ Status retval(KernelContext&) { return Status::ok(); }  // a function result mar
 
 }  // namespace
 
-void registerStringKernels(KernelRegistry& r) {
+void registerStringKernels(KernelTable& r) {
   r.addFn("StringFormat", stringFormat);
   r.addFn("PrintV2", printV2);
   r.addFn("StringJoin", stringJoin);

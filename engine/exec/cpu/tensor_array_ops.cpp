@@ -2,7 +2,7 @@
 #include <cstring>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/kernel_util.h"
+#include "exec/kernel_util.h"
 #include "exec/exec_context.h"
 
 namespace flowscope {
@@ -179,7 +179,7 @@ Status listStack(KernelContext& ctx) {
 
 }  // namespace
 
-void registerTensorArrayKernels(KernelRegistry& r) {
+void registerTensorArrayKernels(KernelTable& r) {
   r.addFn("TensorArrayV3", tensorArrayV3);
   r.addFn("TensorArrayScatterV3", tensorArrayScatter);
   r.addFn("TensorArrayWriteV3", tensorArrayWrite);

@@ -1,10 +1,10 @@
 // Variables: TF2 resource variables (VarHandleOp / ReadVariableOp / AssignVariableOp ...) and TF1 reference
 // variables (VariableV2 / Assign), stored in the session's ResourceManager under "var:<shared name>".
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/dispatch.h"
-#include "exec/cpu/kernel_util.h"
+#include "ir/dtype_dispatch.h"
+#include "exec/kernel_util.h"
 #include "exec/exec_context.h"
-#include "exec/session.h"
+#include "exec/model_runner.h"
 
 namespace flowscope {
 namespace {
@@ -108,7 +108,7 @@ Status applyGradientDescent(KernelContext& ctx) {
 
 }  // namespace
 
-void registerVariableKernels(KernelRegistry& r) {
+void registerVariableKernels(KernelTable& r) {
   r.addFn("VarHandleOp", varHandle);
   r.addFn("ReadVariableOp", readVariable);
   r.addFn("AssignVariableOp", assignVariable);

@@ -143,29 +143,16 @@ Expected<std::unique_ptr<ClusterProgram::Compiled>> ClusterProgram::compile(cons
     VkDeviceSize bytes = 0;
     for (const Tensor& t : m_spec.constants) bytes += floatBytes(t.shape());
     FS_ASSIGN_OR_RETURN(Buffer upload, m_device->createBuffer(bytes, true));
-    VkCommandBufferAllocateInfo alloc{};
-    alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-    alloc.commandPool = m_device->commandPool();
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
-    VkCommandBuffer once = VK_NULL_HANDLE;
-    vkAllocateCommandBuffers(dev, &alloc, &once);
-    VkCommandBufferBeginInfo begin{};
-    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    vkBeginCommandBuffer(once, &begin);
+    std::vector<VulkanDevice::BufferCopy> copies;
     VkDeviceSize at = 0;
     for (size_t i = 0; i < m_spec.constants.size(); ++i) {
       const VkDeviceSize n = floatBytes(m_spec.constants[i].shape());
       if (n == 0) continue;
       std::memcpy(static_cast<char*>(upload.mapped) + at, m_spec.constants[i].data<float>(), n);
-      VkBufferCopy region{at, 0, n};
-      vkCmdCopyBuffer(once, upload.buffer, constants[i].buffer, 1, &region);
+      copies.push_back({upload.buffer, constants[i].buffer, VkBufferCopy{at, 0, n}});
       at += n;
     }
-    vkEndCommandBuffer(once);
-    Status s = m_device->submitAndWait(once);
-    vkFreeCommandBuffers(dev, m_device->commandPool(), 1, &once);
+    Status s = m_device->copyAndWait(copies);
     m_device->destroyBuffer(upload);
     FS_RETURN_IF_ERROR(s);
   }
@@ -262,8 +249,8 @@ Expected<std::unique_ptr<ClusterProgram::Compiled>> ClusterProgram::compile(cons
   return c;
 }
 
-Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, Trace* trace, int runIndex,
-                           const std::string& tracePrefix) {
+Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, RunProfile* profile, int runIndex,
+                           const std::string& eventPrefix) {
   if (inputs.size() != m_spec.externalInputs)
     return internalError("Vulkan cluster " + m_spec.name + " got " + std::to_string(inputs.size()) + " inputs, expected " +
                          std::to_string(m_spec.externalInputs));
@@ -274,7 +261,7 @@ Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].numElements() > 0)
       std::memcpy(static_cast<char*>(c->stagingIn.mapped) + c->inOffsets[i], inputs[i].data<float>(), floatBytes(inputs[i].shape()));
-  const int64_t submitted = trace ? trace->now() : 0;
+  const int64_t submitted = profile ? profile->now() : 0;
   FS_RETURN_IF_ERROR(m_device->submitAndWait(c->commands));
   outputs.clear();
   for (size_t i = 0; i < c->outputShapes.size(); ++i) {
@@ -282,21 +269,21 @@ Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor
     if (t.numElements() > 0) std::memcpy(t.data<float>(), static_cast<char*>(c->stagingOut.mapped) + c->outOffsets[i], floatBytes(t.shape()));
     outputs.push_back(std::move(t));
   }
-  if (trace && c->queries) {
+  if (profile && c->queries) {
     std::vector<uint64_t> ticks(c->queryCount);
     if (vkGetQueryPoolResults(m_device->device(), c->queries, 0, c->queryCount, ticks.size() * 8, ticks.data(), 8,
                               VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS) {
       const double ns = m_device->timestampPeriod();
       for (size_t k = 0; k < m_spec.nodes.size(); ++k) {
         NodeEvent e;
-        e.name = tracePrefix + m_spec.nodes[k].name;
+        e.name = eventPrefix + m_spec.nodes[k].name;
         e.op = m_spec.nodes[k].op;
         e.backend = "vulkan";
         e.startNs = submitted + static_cast<int64_t>(static_cast<double>(ticks[k] - ticks[0]) * ns);
         e.endNs = submitted + static_cast<int64_t>(static_cast<double>(ticks[k + 1] - ticks[0]) * ns);
-        e.thread = trace->threadId();
+        e.thread = profile->threadId();
         e.run = runIndex;
-        trace->add(std::move(e));
+        profile->add(std::move(e));
       }
     }
   }

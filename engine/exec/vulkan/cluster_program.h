@@ -12,7 +12,7 @@
 
 #include "exec/vulkan/vulkan_device.h"
 #include "exec/vulkan/vulkan_ops.h"
-#include "profile/trace.h"
+#include "profile/run_profile.h"
 
 namespace flowscope::vk {
 
@@ -40,9 +40,9 @@ class ClusterProgram {
   ~ClusterProgram();
   const ClusterSpec& spec() const { return m_spec; }
   /// Runs the cluster on `inputs` (float32, one per external input); events (backend "vulkan", GPU time) go to
-  /// `trace` when set.
-  Status run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, Trace* trace, int runIndex,
-             const std::string& tracePrefix);
+  /// `profile` when set.
+  Status run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, RunProfile* profile, int runIndex,
+             const std::string& eventPrefix);
 
  private:
   struct Compiled;

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 
 namespace flowscope::vk {
 namespace {
@@ -233,6 +233,28 @@ Status VulkanDevice::submitAndWait(VkCommandBuffer commands) {
   if (r == VK_SUCCESS) r = vkWaitForFences(m_device, 1, &fence, VK_TRUE, UINT64_MAX);
   vkDestroyFence(m_device, fence, nullptr);
   return r == VK_SUCCESS ? Status::ok() : vkError("vkQueueSubmit", r);
+}
+
+Status VulkanDevice::copyAndWait(const std::vector<BufferCopy>& copies) {
+  std::lock_guard lock(m_commandMutex);
+  VkCommandBufferAllocateInfo alloc{};
+  alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+  alloc.commandPool = m_commandPool;
+  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  alloc.commandBufferCount = 1;
+  VkCommandBuffer once = VK_NULL_HANDLE;
+  if (VkResult r = vkAllocateCommandBuffers(m_device, &alloc, &once); r != VK_SUCCESS)
+    return vkError("vkAllocateCommandBuffers", r);
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  vkBeginCommandBuffer(once, &begin);
+  for (const BufferCopy& c : copies)
+    if (c.region.size > 0) vkCmdCopyBuffer(once, c.from, c.to, 1, &c.region);
+  vkEndCommandBuffer(once);
+  Status s = submitAndWait(once);
+  vkFreeCommandBuffers(m_device, m_commandPool, 1, &once);
+  return s;
 }
 
 VulkanDevice::~VulkanDevice() {

@@ -61,6 +61,13 @@ class VulkanDevice {
   void release(Buffer buffer);
   /// Submits a one-off command buffer and waits for it (uploads of constants).
   Status submitAndWait(VkCommandBuffer commands);
+  /// One region copied from one buffer to another.
+  struct BufferCopy {
+    VkBuffer from = VK_NULL_HANDLE, to = VK_NULL_HANDLE;
+    VkBufferCopy region{};
+  };
+  /// Records the copies in a one-off command buffer, submits it and waits (staging uploads and downloads).
+  Status copyAndWait(const std::vector<BufferCopy>& copies);
 
   struct Pipeline {
     VkPipeline pipeline = VK_NULL_HANDLE;

@@ -7,7 +7,7 @@
 #include <functional>
 #include <map>
 
-#include "exec/cpu/kernel_util.h"
+#include "exec/kernel_util.h"
 
 namespace flowscope::vk {
 namespace {

@@ -4,33 +4,19 @@
 // CPU, with explicit transfers at the cluster's edges.
 #pragma once
 
-#include <map>
 #include <memory>
-#include <set>
-#include <string>
-#include <vector>
 
-#include "exec/kernel.h"
+#include "exec/backend.h"
 #include "exec/vulkan/cluster_program.h"
-#include "ir/graph.h"
-#include "ir/op_def.h"
 
 namespace flowscope::vk {
 
-struct Partition {
-  Graph graph;                                     ///< clusters replaced by `vulkan_cluster_N` nodes
-  std::map<std::string, OpDef> clusterOps;         ///< each cluster node's op and its outputs
-  std::map<std::string, std::shared_ptr<ClusterProgram>> programs;  ///< by cluster node name
-  std::map<std::string, std::string> fetchRenames; ///< original tensor name -> cluster output ("vulkan_cluster_0:2")
-  std::map<std::string, std::string> placement;    ///< node -> "vulkan" or "cpu: why"
-  size_t vulkanNodes = 0, cpuNodes = 0;
-};
+/// Places `graph` for a run with these fed nodes and fetched tensors. Cluster nodes are named `vulkan_cluster_N`
+/// (their ops `_VulkanCluster_<name>`); `placement.where` says where every original node runs and why.
+Expected<Placement> partitionForVulkan(const Graph& graph, const PlacementRequest& request,
+                                       std::shared_ptr<VulkanDevice> device);
 
-/// Places `graph` for a run with these fed nodes and fetched tensors.
-Expected<Partition> partitionForVulkan(const Graph& graph, const std::set<std::string>& fedNodes,
-                                       const std::vector<std::string>& fetches, std::shared_ptr<VulkanDevice> device);
-
-/// The kernel of a cluster node (runs its program; reports per-node GPU events itself).
+/// The kernel of a cluster node: runs its program and reports each node's GPU time itself.
 std::unique_ptr<OpKernel> makeClusterKernel(std::shared_ptr<ClusterProgram> program);
 
 }  // namespace flowscope::vk

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "exec/run_request.h"
-#include "io/model.h"
+#include "workflow/run_request.h"
+#include "ir/model.h"
 #include "passes/pass_manager.h"
 
 namespace flowscope {

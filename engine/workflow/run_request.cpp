@@ -1,5 +1,5 @@
 // Building run requests from user specs.
-#include "exec/run_request.h"
+#include "workflow/run_request.h"
 
 #include <algorithm>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include <random>
 
 #include "base/strings.h"
-#include "exec/cpu/dispatch.h"
+#include "ir/dtype_dispatch.h"
 #include "io/model_summary.h"
 #include "io/npy.h"
 #include "ir/verify.h"

@@ -1,10 +1,10 @@
 // Before/after comparison of optimized graphs.
-#include "passes/semantics_checker.h"
+#include "engine/semantics_checker.h"
 
 #include <cmath>
 
 #include "base/strings.h"
-#include "exec/session.h"
+#include "exec/model_runner.h"
 
 namespace flowscope {
 namespace {
@@ -49,13 +49,13 @@ Status compareTensors(const Tensor& a, const Tensor& b, const std::string& label
 Expected<std::vector<Tensor>> runWithGraph(const Model& model, const Graph& graph, const RunRequest& request) {
   auto copy = std::make_shared<Model>(model);
   copy->graph = graph;
-  Session session(copy);
+  ModelRunner session(copy);
   return session.run(request.feeds, request.fetches);
 }
 
 Status checkPipelineSemantics(const Model& model, const PipelineResult& pipeline, const RunRequest& request) {
   FS_ASSIGN_OR_RETURN(std::vector<Tensor> reference, runWithGraph(model, *pipeline.input, request));
-  for (const auto& trace : pipeline.traces) {
+  for (const auto& trace : pipeline.records) {
     if (!trace.changed || !trace.snapshot) continue;
     auto outputs = runWithGraph(model, *trace.snapshot, request);
     if (!outputs) return outputs.status().withContext("after " + trace.pass + ": ");

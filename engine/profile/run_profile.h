@@ -1,5 +1,5 @@
-// Profiling: per-node events from graph and eager runs, aggregation by op type and by name scope, and
-// Chrome trace JSON (opens in Perfetto and chrome://tracing).
+// RunProfile: the per-node events of graph and eager runs (from any backend, or imported), and their aggregation by op
+// type, by name scope and by node. profile/chrome_trace.h reads and writes them as Chrome trace JSON.
 #pragma once
 
 #include <cstdint>
@@ -35,11 +35,11 @@ struct OpStats {
 };
 
 /// Collects events from any thread.
-class Trace {
+class RunProfile {
  public:
-  Trace();
-  Trace(Trace&& other) noexcept;
-  Trace& operator=(Trace&& other) noexcept;
+  RunProfile();
+  RunProfile(RunProfile&& other) noexcept;
+  RunProfile& operator=(RunProfile&& other) noexcept;
   void add(NodeEvent event);
   /// Nanoseconds since this trace began (the time base of events).
   int64_t now() const;
@@ -48,6 +48,8 @@ class Trace {
 
   const std::vector<NodeEvent>& events() const { return m_events; }
   void clear() { m_events.clear(); }
+  /// Takes events as they are (an imported profile), keeping their times.
+  void addAll(std::vector<NodeEvent> events);
   size_t size() const { return m_events.size(); }
 
   /// Per op type, sorted by total time (descending).
@@ -56,10 +58,8 @@ class Trace {
   std::vector<OpStats> byScope(int depth) const;
   /// The slowest nodes (summed over runs), longest first.
   std::vector<OpStats> slowestNodes(size_t limit) const;
-  /// Chrome trace event format: {"traceEvents": [{"ph": "X", ...}], "displayTimeUnit": "ns"}.
-  std::string toChromeJson() const;
-  /// Reads what toChromeJson wrote (and other X-phase traces); errors name what was expected.
-  static Expected<Trace> fromChromeJson(const std::string& json);
+  /// How many runs the events cover (the highest run index + 1; 1 when there are none).
+  int runCount() const;
 
  private:
   int64_t m_origin;

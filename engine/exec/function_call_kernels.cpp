@@ -1,9 +1,9 @@
 // Function-calling kernels.
-#include "exec/cpu/function_ops.h"
+#include "exec/function_call_kernels.h"
 
-#include "exec/cpu/cpu_kernels.h"
-#include "exec/cpu/kernel_util.h"
 #include "exec/exec_context.h"
+#include "exec/kernel_table.h"
+#include "exec/kernel_util.h"
 
 namespace flowscope {
 namespace {
@@ -101,17 +101,11 @@ class LibraryCallKernel : public OpKernel {
 
 }  // namespace
 
-bool tensorIsTrue(const Tensor& t) {
-  if (t.numElements() != 1 || t.shape().rank() > 0) return t.numElements() > 0;
-  if (t.isStringLike()) return !t.strings()[0].empty();
-  return t.elementAsDouble(0) != 0;
-}
-
 Expected<std::unique_ptr<OpKernel>> makeLibraryCallKernel(const Node& node) {
   return std::unique_ptr<OpKernel>(std::make_unique<LibraryCallKernel>(node));
 }
 
-void registerFunctionKernels(KernelRegistry& r) {
+void registerFunctionCallKernels(KernelTable& r) {
   r.addFn("If", ifOp);
   r.addFn("StatelessIf", ifOp);
   r.addFn("While", whileOp);

@@ -1,8 +1,8 @@
-// Session implementation.
-#include "exec/session.h"
+// ModelRunner implementation.
+#include "exec/model_runner.h"
 
-#include "exec/cpu/kernel_util.h"
-#include "exec/vulkan/vulkan_partition.h"
+#include "exec/thread_pool.h"
+#include "ir/graph_algorithms.h"
 #include "ops/op_registry.h"
 
 namespace flowscope {
@@ -13,15 +13,18 @@ std::string variableResourceKey(const Node& node) {
   return "var:" + name;
 }
 
-Session::Session(std::shared_ptr<const Model> model, SessionOptions options)
-    : m_model(std::move(model)), m_options(options), m_functions(m_model->graph.library, {options.interOpThreads}) {
+ModelRunner::ModelRunner(std::shared_ptr<const Model> model, RunnerOptions options)
+    : m_model(std::move(model)),
+      m_options(options),
+      m_backend(options.backend ? options.backend : fallbackBackend()),
+      m_functions(m_model->graph.library, *fallbackBackend(), {options.interOpThreads}) {
   for (const auto& v : m_model->variables) {
     if (v.node.empty() || !v.value.isValid()) continue;
     if (const Node* node = m_model->graph.findNode(v.node)) m_resources.assignVariable(variableResourceKey(*node), v.value);
   }
 }
 
-Status Session::checkFeed(const std::string& name, const Tensor& value) const {
+Status ModelRunner::checkFeed(const std::string& name, const Tensor& value) const {
   std::string nodeName;
   int index;
   if (!parseTensorName(name, &nodeName, &index)) return invalidArgument("feed '" + name + "' is not a tensor name");
@@ -39,36 +42,40 @@ Status Session::checkFeed(const std::string& name, const Tensor& value) const {
   return Status::ok();
 }
 
-Expected<Session::PlannedRun> Session::plan(const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
-                                            const std::vector<std::string>& targets) {
-  const OpLookup lookup = OpRegistry::global().lookupWith(&m_model->graph.library);
+Expected<ModelRunner::PlannedRun> ModelRunner::plan(const std::vector<std::string>& feeds,
+                                                    const std::vector<std::string>& fetches,
+                                                    const std::vector<std::string>& targets) {
+  PlacementRequest request;
+  for (const auto& f : feeds) request.fedNodes.insert(f.substr(0, f.rfind(':')));
+  request.fetches = fetches;
+  FS_ASSIGN_OR_RETURN(Placement placement, m_backend->place(m_model->graph, request));
   PlannedRun planned;
   planned.fetches = fetches;
-  if (!m_options.vulkan) {
-    FS_ASSIGN_OR_RETURN(planned.plan, Plan::build(m_model->graph, feeds, fetches, targets, lookup));
-    return planned;
-  }
-  std::set<std::string> fed;
-  for (const auto& f : feeds) fed.insert(f.substr(0, f.rfind(':')));
-  FS_ASSIGN_OR_RETURN(vk::Partition part, vk::partitionForVulkan(m_model->graph, fed, fetches, m_options.vulkan));
   for (auto& f : planned.fetches)
-    if (auto r = part.fetchRenames.find(f); r != part.fetchRenames.end()) f = r->second;
-  const OpLookup clustered = [&part, lookup](const std::string& op) -> const OpDef* {
-    auto it = part.clusterOps.find(op);
-    return it != part.clusterOps.end() ? &it->second : lookup(op);
+    if (auto r = placement.fetchRenames.find(f); r != placement.fetchRenames.end()) f = r->second;
+  const OpLookup base = OpRegistry::global().lookupWith(&m_model->graph.library);
+  const OpLookup lookup = [&placement, base](const std::string& op) -> const OpDef* {
+    auto it = placement.addedOps.find(op);
+    return it != placement.addedOps.end() ? &it->second : base(op);
   };
-  const KernelProvider provider = [&part](const Node& node) -> std::unique_ptr<OpKernel> {
-    auto it = part.programs.find(node.name);
-    return it != part.programs.end() ? vk::makeClusterKernel(it->second) : nullptr;
+  Backend& backend = *m_backend;
+  Backend& fallback = *fallbackBackend();
+  const FunctionLibrary& library = m_model->graph.library;
+  const KernelSource kernels = [&](const Node& node) -> Expected<StepKernel> {
+    if (auto prepared = placement.preparedKernels.find(node.name); prepared != placement.preparedKernels.end())
+      return StepKernel{prepared->second(), &backend};
+    Backend& runner = placement.everythingOnBackend ? backend : fallback;
+    FS_ASSIGN_OR_RETURN(auto kernel, runner.makeKernel(node, library));
+    return StepKernel{std::move(kernel), &runner};
   };
-  FS_ASSIGN_OR_RETURN(planned.plan, Plan::build(part.graph, feeds, planned.fetches, targets, clustered, provider));
-  m_placement = std::move(part.placement);
+  FS_ASSIGN_OR_RETURN(planned.plan, Plan::build(placement.graph, feeds, planned.fetches, targets, lookup, kernels));
+  m_placement = std::move(placement.where);
   return planned;
 }
 
-Expected<std::vector<Tensor>> Session::run(const std::vector<std::pair<std::string, Tensor>>& feeds,
+Expected<std::vector<Tensor>> ModelRunner::run(const std::vector<std::pair<std::string, Tensor>>& feeds,
                                            const std::vector<std::string>& fetches,
-                                           const std::vector<std::string>& targets, Trace* trace, int runIndex) {
+                                           const std::vector<std::string>& targets, RunProfile* profile, int runIndex) {
   if (!m_model->missingWeights.empty())
     return dataLoss(m_model->path + ": cannot run: " + std::to_string(m_model->missingWeights.size()) +
                     " weights have no values (shards missing), e.g. '" + m_model->missingWeights[0] + "'");
@@ -97,9 +104,10 @@ Expected<std::vector<Tensor>> Session::run(const std::vector<std::pair<std::stri
   ExecContext ctx;
   ctx.resources = &m_resources;
   ctx.functions = &m_functions;
-  ctx.trace = trace;
+  ctx.profile = profile;
   ctx.run = runIndex;
   ctx.cancelled = &m_cancelled;
+  ctx.outsideCancelled = m_options.cancelled;
   ctx.rng.seed(m_options.seed + m_runs++);
   std::vector<Tensor> outputs;
   Status s = executePlan(*it->second.plan, std::move(feedValues), &outputs, ctx, {m_options.interOpThreads});

@@ -1,9 +1,15 @@
 // Optimizing a model for a run.
-#include "passes/optimize_model.h"
+#include "workflow/optimize_model.h"
 
-#include "exec/plan.h"
+#include "exec/kernel_evaluator.h"
+#include "ir/graph_algorithms.h"
 
 namespace flowscope {
+
+PipelineOptions withKernelEvaluator(PipelineOptions options) {
+  if (!options.evaluator) options.evaluator = &kernelEvaluator();
+  return options;
+}
 
 Expected<OptimizedModel> optimizeModel(std::shared_ptr<const Model> model, const PipelineOptions& options,
                                        const std::vector<std::string>& feeds, const std::vector<std::string>& fetches) {
@@ -22,13 +28,18 @@ Expected<OptimizedModel> optimizeModel(std::shared_ptr<const Model> model, const
       int index = 0;
       if (parseTensorName(tensor, &node, &index)) preserved.insert(node);
     }
-  for (const auto& v : model->variables)  // the session binds checkpoint values to these nodes by name
+  for (const auto& v : model->variables)  // the runner binds checkpoint values to these nodes by name
     if (!v.node.empty()) preserved.insert(v.node);
-  PassManager manager(options);
+  PassManager manager(withKernelEvaluator(options));
   FS_ASSIGN_OR_RETURN(PipelineResult pipeline, manager.run(model->graph, preserved, fetchesKnown));
   auto optimized = std::make_shared<Model>(*model);
   optimized->graph = *pipeline.output;
   return OptimizedModel{std::move(optimized), std::move(pipeline)};
+}
+
+Expected<PipelineResult> optimizeForViewing(std::shared_ptr<const Model> model, const PipelineOptions& options) {
+  FS_ASSIGN_OR_RETURN(OptimizedModel optimized, optimizeModel(std::move(model), options));
+  return std::move(optimized.pipeline);
 }
 
 }  // namespace flowscope

@@ -1,5 +1,5 @@
 // Atomic file writes with POSIX calls (fsync before rename).
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "io/model.h"
+#include "ir/model.h"
 
 namespace flowscope {
 

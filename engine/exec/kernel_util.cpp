@@ -1,16 +1,9 @@
-// Kernel helpers. The thread pool is OpenMP's: oneDNN (Debian's build) uses libgomp, so sharing it keeps one
-// pool for the whole process.
-#include "exec/cpu/kernel_util.h"
+// Kernel helpers shared by every backend's kernels.
+#include "exec/kernel_util.h"
 
-#include <omp.h>
-
-#include <atomic>
+#include <algorithm>
 
 namespace flowscope {
-
-namespace {
-std::atomic<int> g_threads{1};
-}
 
 int64_t attrInt(const Node& node, const char* name, int64_t fallback) {
   const AttrValue* v = node.attr(name);
@@ -75,25 +68,6 @@ std::vector<int64_t> stridesOf(const Shape& shape) {
   std::vector<int64_t> strides(shape.dims().size(), 1);
   for (size_t k = strides.size(); k-- > 1;) strides[k - 1] = strides[k] * shape.dims()[k];
   return strides;
-}
-
-void setIntraOpThreads(int threads) {
-  g_threads = std::max(1, threads);
-  omp_set_num_threads(g_threads);
-}
-
-int intraOpThreads() { return g_threads; }
-
-void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_t, int64_t)>& body) {
-  int threads = g_threads;
-  constexpr int64_t kMinWorkPerThread = 32 * 1024;  // below this, waking threads costs more than it saves
-  if (threads <= 1 || n * costPerItem < 2 * kMinWorkPerThread || n < 2 || omp_in_parallel()) {
-    body(0, n);
-    return;
-  }
-  int64_t chunks = std::min<int64_t>(threads, std::max<int64_t>(1, n * costPerItem / kMinWorkPerThread));
-#pragma omp parallel for num_threads(static_cast<int>(chunks)) schedule(static)
-  for (int64_t c = 0; c < chunks; ++c) body(n * c / chunks, n * (c + 1) / chunks);
 }
 
 }  // namespace flowscope

@@ -1,4 +1,4 @@
-// Helpers shared by CPU kernels: attrs, integer inputs, axis normalization, parallel loops.
+// Helpers shared by every backend's kernels: attrs, integer inputs, axis normalization, strides.
 #pragma once
 
 #include <cstdint>
@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "exec/kernel.h"
+#include "exec/thread_pool.h"
 
 namespace flowscope {
 
@@ -26,11 +27,5 @@ bool normalizeAxis(int64_t axis, int rank, int64_t* out);
 Status expectInputs(const KernelContext& ctx, size_t count);
 /// Row-major strides of a shape (elements).
 std::vector<int64_t> stridesOf(const Shape& shape);
-
-/// Runs body(begin, end) over [0, n) on the process thread pool when n * costPerItem is worth it.
-void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_t, int64_t)>& body);
-/// Threads the process pool uses (intra-op); set once by the session or the CLI's --threads.
-void setIntraOpThreads(int threads);
-int intraOpThreads();
 
 }  // namespace flowscope

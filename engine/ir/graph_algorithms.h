@@ -1,0 +1,46 @@
+// Graph algorithms shared by the rooms above ir/ (passes, backends, loaders, the UI): who consumes what, dependency
+// order, constant producers, sinks, and tensor names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace flowscope {
+
+/// Who consumes each node's outputs, built once per use (indices refer to the graph as it was then).
+class Fanout {
+ public:
+  struct Use {
+    size_t node;
+    int slot;  ///< data input position, or -1 for a control input
+  };
+  explicit Fanout(const Graph& graph);
+  const std::vector<Use>& uses(size_t producer) const { return m_uses[producer]; }
+  size_t dataUses(size_t producer) const;
+  size_t controlUses(size_t producer) const;
+  /// Data uses of one output index.
+  size_t dataUsesOfOutput(const Graph& graph, size_t producer, int output) const;
+
+ private:
+  std::vector<std::vector<Use>> m_uses;
+};
+
+/// Node indices in dependency order (data and control edges; TF1 NextIteration back edges ignored). Nodes in
+/// other cycles come last, in graph order.
+std::vector<size_t> topologicalOrder(const Graph& graph);
+
+/// The value of a Const producer of `ref` (output 0), or null.
+const Tensor* constantInput(const Graph& graph, const TensorRef& ref);
+
+/// Ops whose semantics depend on frames or dead tensors (TF1 control flow).
+bool isDataflowControlOp(const std::string& op);
+
+/// Names of top-level nodes whose outputs no other node reads (data or control), in graph order.
+std::vector<std::string> sinkNodes(const Graph& graph);
+
+/// Splits "name:k" into node and output index ("name" means output 0).
+bool parseTensorName(const std::string& text, std::string* node, int* index);
+
+}  // namespace flowscope

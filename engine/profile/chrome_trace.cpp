@@ -1,0 +1,72 @@
+// Chrome trace JSON (the Trace Event Format that Perfetto and chrome://tracing open).
+#include "profile/chrome_trace.h"
+
+#include <nlohmann/json.hpp>
+
+namespace flowscope {
+namespace {
+
+NodeEvent eventFromJson(const nlohmann::json& e) {
+  NodeEvent n;
+  n.name = e.value("name", "");
+  n.op = e.value("cat", "");
+  n.startNs = static_cast<int64_t>(e.value("ts", 0.0) * 1000.0);
+  n.endNs = n.startNs + static_cast<int64_t>(e.value("dur", 0.0) * 1000.0);
+  n.thread = e.value("tid", 0);
+  if (e.contains("args") && e["args"].is_object()) {
+    const auto& a = e["args"];
+    n.op = a.value("op", n.op);
+    n.backend = a.value("backend", n.backend);
+    n.bytesIn = a.value("bytes_in", int64_t{0});
+    n.bytesOut = a.value("bytes_out", int64_t{0});
+    n.flops = a.value("flops", int64_t{0});
+    n.run = a.value("run", 0);
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string toChromeTraceJson(const RunProfile& profile) {
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& e : profile.events()) {
+    events.push_back({{"name", e.name},
+                      {"cat", e.op},
+                      {"ph", "X"},
+                      {"ts", static_cast<double>(e.startNs) / 1000.0},
+                      {"dur", static_cast<double>(e.durationNs()) / 1000.0},
+                      {"pid", 1},
+                      {"tid", e.thread},
+                      {"args", {{"op", e.op}, {"backend", e.backend}, {"bytes_in", e.bytesIn}, {"bytes_out", e.bytesOut},
+                                {"flops", e.flops}, {"run", e.run}}}});
+  }
+  nlohmann::json root = {{"traceEvents", events}, {"displayTimeUnit", "ns"}, {"otherData", {{"producer", "flowscope"}}}};
+  return root.dump();
+}
+
+Expected<RunProfile> fromChromeTraceJson(const std::string& text) {
+  nlohmann::json root;
+  try {
+    root = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return invalidArgument("not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+  }
+  const nlohmann::json* events = root.is_array() ? &root : root.contains("traceEvents") ? &root["traceEvents"] : nullptr;
+  if (!events || !events->is_array()) return invalidArgument("expected a Chrome trace with a 'traceEvents' array");
+  std::vector<NodeEvent> read;
+  size_t at = 0;
+  try {
+    for (; at < events->size(); ++at) {
+      const nlohmann::json& e = (*events)[at];
+      if (!e.is_object() || e.value("ph", "") != "X") continue;
+      read.push_back(eventFromJson(e));
+    }
+  } catch (const nlohmann::json::exception& e) {  // a field of the wrong type
+    return invalidArgument("trace event " + std::to_string(at) + ": " + e.what());
+  }
+  RunProfile profile;
+  profile.addAll(std::move(read));
+  return profile;
+}
+
+}  // namespace flowscope

@@ -1,0 +1,24 @@
+// Time per graph node: a profile's events summed onto the nodes of a graph (the one place the canvas overlay, the
+// screenshot's overlay and the CLI compute it).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "ir/graph.h"
+#include "profile/run_profile.h"
+
+namespace flowscope {
+
+struct NodeTimes {
+  std::vector<double> seconds;    ///< per node of the graph, mean per run
+  double matchedSeconds = 0;      ///< per run, on nodes of the graph
+  double unmatchedSeconds = 0;    ///< per run, on events that name no node of it (made by the optimizer, in bodies)
+  size_t matchedEvents = 0, unmatchedEvents = 0;
+  int runs = 1;
+};
+
+/// Sums `profile`'s events onto `graph`'s nodes by name, averaged over the profile's runs.
+NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph);
+
+}  // namespace flowscope
