@@ -15,8 +15,67 @@
 #include "main_window.h"
 #include "panels/compare_panel.h"
 #include "panels/profile_panel.h"
+#include "session/session.h"
 
 namespace flowscope {
+namespace {
+
+// On each laid-out scene: open the requested function body, expand the requested scope, then profile or save.
+void continueScreenshot(MainWindow& window, const std::function<void()>& saveAndQuit, int profileRuns,
+                        const std::string& expand, const std::string& function) {
+  GraphCanvas* canvas = window.canvas();
+  if (!function.empty() && window.navigation().atRoot()) {
+    if (window.openFunction(function)) return;  // the body's scene comes next
+  }
+  if (!expand.empty() && !canvas->expanded().count(expand)) {
+    std::set<std::string> scopes{expand};  // the scope and the scopes around it
+    for (size_t at = expand.find('/'); at != std::string::npos; at = expand.find('/', at + 1))
+      scopes.insert(expand.substr(0, at));
+    return canvas->setExpanded(scopes);
+  }
+  if (!expand.empty()) {
+    canvas->setView(1.0, canvas->topLeft());
+    const int group = canvas->layout()->tree().find(expand);
+    canvas->selectGroup(group);
+    for (const SceneItem& item : canvas->scene()->items)
+      if (item.kind == SceneItem::Kind::kGroup && item.id == group)
+        canvas->centerOn(QPointF(item.rect.x + item.rect.w / 2, item.rect.y + std::min(item.rect.h / 2, 300.0)));
+  }
+  if (profileRuns > 0) window.profilePanel()->profile(profileRuns);
+  else saveAndQuit();
+}
+
+// FLOWSCOPE_SCREENSHOT mode: drive the window to the requested state, save it, quit.
+void installScreenshotMode(MainWindow& window, const QString& screenshot) {
+  const QStringList size = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_SIZE").split('x');
+  if (size.size() == 2 && size[0].toInt() >= 400 && size[1].toInt() >= 300)
+    window.resize(size[0].toInt(), size[1].toInt());
+  auto saveAndQuit = [&window, screenshot] {
+    QTimer::singleShot(300, &window, [&window, screenshot] {
+      bool saved = window.grab().save(screenshot);
+      QApplication::exit(saved ? 0 : 1);
+    });
+  };
+  const int profileRuns = qEnvironmentVariableIntValue("FLOWSCOPE_SCREENSHOT_PROFILE");
+  const std::string expand = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_EXPAND").toStdString();
+  const std::string function = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_FUNCTION").toStdString();
+  QObject::connect(window.canvas(), &GraphCanvas::sceneReady, &window, [=, &window] {
+    continueScreenshot(window, saveAndQuit, profileRuns, expand, function);
+  });
+  QObject::connect(&window.session(), &Session::profiled, saveAndQuit);
+  QObject::connect(&window.session(), &Session::profileFailed, saveAndQuit);
+  QObject::connect(&window, &MainWindow::loadFailed, saveAndQuit);
+  const QString compare = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_COMPARE");
+  if (!compare.isEmpty()) {
+    const int calls = qEnvironmentVariableIntValue("FLOWSCOPE_SCREENSHOT_CALLS");
+    window.tabs()->setCurrentWidget(window.comparePanel());
+    QObject::connect(window.comparePanel(), &ComparePanel::compared, saveAndQuit);
+    QObject::connect(window.comparePanel(), &ComparePanel::failed, saveAndQuit);
+    window.comparePanel()->compare(compare, calls > 0 ? calls : 200);
+  }
+}
+
+}  // namespace
 
 int runGui(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -26,51 +85,7 @@ int runGui(int argc, char** argv) {
   MainWindow window;
   window.show();
   const QString screenshot = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT");
-  if (!screenshot.isEmpty()) {
-    const QStringList size = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_SIZE").split('x');
-    if (size.size() == 2 && size[0].toInt() >= 400 && size[1].toInt() >= 300) window.resize(size[0].toInt(), size[1].toInt());
-    auto saveAndQuit = [&window, screenshot] {
-      QTimer::singleShot(300, &window, [&window, screenshot] {
-        bool saved = window.grab().save(screenshot);
-        QApplication::exit(saved ? 0 : 1);
-      });
-    };
-    const int profileRuns = qEnvironmentVariableIntValue("FLOWSCOPE_SCREENSHOT_PROFILE");
-    const std::string expand = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_EXPAND").toStdString();
-    const std::string function = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_FUNCTION").toStdString();
-    QObject::connect(window.canvas(), &GraphCanvas::sceneReady, &window, [&window, saveAndQuit, profileRuns, expand, function] {
-      GraphCanvas* canvas = window.canvas();
-      if (!function.empty() && window.navigation().atRoot()) {
-        if (window.openFunction(function)) return;  // the body's scene comes next
-      }
-      if (!expand.empty() && !canvas->expanded().count(expand)) {
-        std::set<std::string> scopes{expand};  // the scope and the scopes around it
-        for (size_t at = expand.find('/'); at != std::string::npos; at = expand.find('/', at + 1)) scopes.insert(expand.substr(0, at));
-        return canvas->setExpanded(scopes);
-      }
-      if (!expand.empty()) {
-        canvas->setView(1.0, canvas->topLeft());
-        const int group = canvas->layout()->tree().find(expand);
-        canvas->selectGroup(group);
-        for (const SceneItem& item : canvas->scene()->items)
-          if (item.kind == SceneItem::Kind::kGroup && item.id == group)
-            canvas->centerOn(QPointF(item.rect.x + item.rect.w / 2, item.rect.y + std::min(item.rect.h / 2, 300.0)));
-      }
-      if (profileRuns > 0) window.profilePanel()->profile(profileRuns);
-      else saveAndQuit();
-    });
-    QObject::connect(window.profilePanel(), &ProfilePanel::profiled, saveAndQuit);
-    QObject::connect(window.profilePanel(), &ProfilePanel::failed, saveAndQuit);
-    QObject::connect(&window, &MainWindow::loadFailed, saveAndQuit);
-    const QString compare = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_COMPARE");
-    if (!compare.isEmpty()) {
-      const int calls = qEnvironmentVariableIntValue("FLOWSCOPE_SCREENSHOT_CALLS");
-      window.tabs()->setCurrentWidget(window.comparePanel());
-      QObject::connect(window.comparePanel(), &ComparePanel::compared, saveAndQuit);
-      QObject::connect(window.comparePanel(), &ComparePanel::failed, saveAndQuit);
-      window.comparePanel()->compare(compare, calls > 0 ? calls : 200);
-    }
-  }
+  if (!screenshot.isEmpty()) installScreenshotMode(window, screenshot);
   if (argc >= 2) window.openFile(QString::fromLocal8Bit(argv[1]));
   return QApplication::exec();
 }

@@ -58,13 +58,15 @@ std::string GraphLayout::cacheKey(int group, const std::set<std::string>& expand
   return key;
 }
 
-Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGroup(int group, const std::set<std::string>& expanded) {
+Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGroup(int group,
+                                                                                  const std::set<std::string>& expanded,
+                                                                                  const std::atomic<bool>* cancelled) {
   const std::string key = cacheKey(group, expanded);
   {
     std::lock_guard lock(m_mutex);
     if (auto it = m_cache.find(key); it != m_cache.end()) return it->second;
   }
-  if (m_options.cancelled && m_options.cancelled->load()) return cancelled("layout was cancelled");
+  if (cancelled && cancelled->load()) return flowscope::cancelled("layout was cancelled");
   const ScopeGroup& g = m_tree.group(group);
   auto layout = std::make_shared<GroupLayout>();
   std::vector<LayoutBox> boxes;
@@ -75,7 +77,7 @@ Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGro
     const ScopeGroup& cg = m_tree.group(c);
     Child child{SceneItem::Kind::kGroup, c};
     if (expanded.count(cg.path)) {
-      FS_ASSIGN_OR_RETURN(auto sub, layoutGroup(c, expanded));
+      FS_ASSIGN_OR_RETURN(auto sub, layoutGroup(c, expanded, cancelled));
       child.w = std::max(sub->w + 2 * kPad, textWidth(cg.label, 120));
       child.h = sub->h + kHeader + kPad;
     } else {
@@ -175,7 +177,7 @@ void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, doubl
     scene.items.push_back(item);
     itemOfChild.push_back(index);
     if (item.expanded) {
-      auto sub = layoutGroup(static_cast<int>(child.id), expanded);  // cached by now
+      auto sub = layoutGroup(static_cast<int>(child.id), expanded, nullptr);  // cached by now
       if (sub) place(scene, **sub, item.rect.x + kPad, item.rect.y + kHeader, expanded, depth + 1);
     } else {
       std::vector<size_t> stack{static_cast<size_t>(child.id)};
@@ -212,8 +214,9 @@ void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, doubl
   }
 }
 
-Expected<std::shared_ptr<const Scene>> GraphLayout::build(const std::set<std::string>& expanded) {
-  FS_ASSIGN_OR_RETURN(auto root, layoutGroup(ScopeTree::kRoot, expanded));
+Expected<std::shared_ptr<const Scene>> GraphLayout::build(const std::set<std::string>& expanded,
+                                                          const std::atomic<bool>* cancelled) {
+  FS_ASSIGN_OR_RETURN(auto root, layoutGroup(ScopeTree::kRoot, expanded, cancelled));
   auto scene = std::make_shared<Scene>();
   scene->itemOfNode.assign(m_graph->size(), -1);
   place(*scene, *root, 0, 0, expanded, 0);

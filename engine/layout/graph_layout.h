@@ -18,7 +18,6 @@ namespace flowscope {
 
 struct LayoutOptions {
   size_t maxDotItems = 400;  ///< groups with more visible children use the layered fallback (dot is superlinear)
-  const std::atomic<bool>* cancelled = nullptr;
 };
 
 class GraphLayout {
@@ -27,8 +26,10 @@ class GraphLayout {
 
   const Graph& graph() const { return *m_graph; }
   const ScopeTree& tree() const { return m_tree; }
-  /// The scene with these groups expanded (group paths; the root is always expanded). Thread-safe.
-  Expected<std::shared_ptr<const Scene>> build(const std::set<std::string>& expanded);
+  /// The scene with these groups expanded (group paths; the root is always expanded). Thread-safe. `cancelled`
+  /// stops it between groups (the groups laid out so far stay cached).
+  Expected<std::shared_ptr<const Scene>> build(const std::set<std::string>& expanded,
+                                               const std::atomic<bool>* cancelled = nullptr);
   /// Every group path (for "expand all").
   std::set<std::string> allGroups() const;
   /// Groups laid out so far (cache entries), for tests and statistics.
@@ -52,7 +53,8 @@ class GraphLayout {
     std::vector<Route> routes;
   };
 
-  Expected<std::shared_ptr<const GroupLayout>> layoutGroup(int group, const std::set<std::string>& expanded);
+  Expected<std::shared_ptr<const GroupLayout>> layoutGroup(int group, const std::set<std::string>& expanded,
+                                                           const std::atomic<bool>* cancelled);
   void place(Scene& scene, const GroupLayout& layout, double x, double y, const std::set<std::string>& expanded,
             int depth);
   std::string cacheKey(int group, const std::set<std::string>& expanded) const;

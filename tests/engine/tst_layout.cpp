@@ -110,10 +110,8 @@ class TestLayout : public QObject {
 
   void cancelled() {
     std::atomic<bool> cancel{true};
-    LayoutOptions options;
-    options.cancelled = &cancel;
-    GraphLayout layout(synthetic(300), options);
-    auto scene = layout.build({});
+    GraphLayout layout(synthetic(300));
+    auto scene = layout.build({}, &cancel);
     QVERIFY(!scene.hasValue());
     QCOMPARE(scene.status().code(), ErrorCode::kCancelled);
   }

@@ -197,7 +197,7 @@ class TestCanvas : public QObject {
     canvas.expandAll();
     QVERIFY(canvas.isLayingOut());
     canvas.cancelLayout();
-    QVERIFY(cancelled.wait(20000));
+    QVERIFY(cancelled.count() == 1 || cancelled.wait(20000));
     QCOMPARE(ready.count(), 1);
     QCOMPARE(canvas.scene(), shown);
     QVERIFY(canvas.expanded().empty());

@@ -8,6 +8,7 @@
 #include "canvas/graph_canvas.h"
 #include "models/op_stats_model.h"
 #include "panels/compare_panel.h"
+#include "session/engine_worker.h"
 #include "panels/timeline_view.h"
 
 using namespace flowscope;
@@ -17,7 +18,8 @@ class TestComparePanel : public QObject {
 
  private slots:
   void comparesAndShowsBothSides() {
-    ComparePanel panel;
+    EngineWorker worker;
+    ComparePanel panel(&worker);
     panel.resize(1400, 800);
     QSignalSpy done(&panel, &ComparePanel::compared);
     QSignalSpy ready(panel.graphCanvas(), &GraphCanvas::sceneReady);
@@ -52,7 +54,8 @@ class TestComparePanel : public QObject {
   }
 
   void cancelStopsALongComparison() {
-    ComparePanel panel;
+    EngineWorker worker;
+    ComparePanel panel(&worker);
     QSignalSpy done(&panel, &ComparePanel::compared);
     QSignalSpy failed(&panel, &ComparePanel::failed);
     panel.compare("small_convnet", 1000000);
@@ -66,7 +69,8 @@ class TestComparePanel : public QObject {
   }
 
   void unknownFunctionIsAnError() {
-    ComparePanel panel;
+    EngineWorker worker;
+    ComparePanel panel(&worker);
     QSignalSpy failed(&panel, &ComparePanel::failed);
     panel.compare("no_such_function", 10);
     QCOMPARE(failed.count(), 1);

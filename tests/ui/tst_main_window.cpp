@@ -1,5 +1,6 @@
 // The main window under the offscreen platform: loading in the background, the node list, failures shown.
 #include <QAbstractItemModelTester>
+#include <QProcess>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
@@ -21,6 +22,7 @@
 #include "main_window.h"
 #include "models/outline_model.h"
 #include "panels/breadcrumb_bar.h"
+#include "panels/graph_view.h"
 #include "panels/outline_panel.h"
 #include "panels/task_indicator.h"
 #include "panels/inspector_panel.h"
@@ -28,6 +30,8 @@
 #include "panels/timeline_view.h"
 #include "models/op_stats_model.h"
 #include "models/node_table_model.h"
+
+#include <nlohmann/json.hpp>
 
 using namespace flowscope;
 
@@ -84,6 +88,7 @@ class TestMainWindow : public QObject {
     table->setCurrentIndex(table->model()->index(0, 0));
     // The canvas selects the node, the inspector shows its op, doc line, inputs with dtype and shape.
     QVERIFY(window.canvas()->selectedItem() >= 0);
+    QTRY_VERIFY(window.inspector()->toPlainText().contains("float32"));  // shapes are inferred in the background
     const QString text = window.inspector()->toPlainText();
     QVERIFY2(text.contains("MatMul") && text.contains("float32"), qPrintable(text));
     QVERIFY2(text.contains("Inputs") && text.contains("transpose_a"), qPrintable(text));
@@ -94,13 +99,14 @@ class TestMainWindow : public QObject {
     QVERIFY(openAndLayOut(window, QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt"));
     QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
     ProfilePanel* panel = window.profilePanel();
-    QSignalSpy profiled(panel, &ProfilePanel::profiled);
+    QSignalSpy profiled(&window.session(), &Session::profiled);
+    panel->setOptimize(false);  // the graph as loaded: every node runs under its own name
     panel->profile(3);
     QVERIFY(profiled.wait(20000));
     QAbstractItemModelTester tester(panel->opStats(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(panel->opStats()->rowCount() >= 4);
     const auto matmul = static_cast<size_t>(window.model()->graph.find("dense/MatMul"));
-    QVERIFY(panel->nodeSeconds()[matmul] > 0);
+    QVERIFY(window.session().profileView()->times.seconds[matmul] > 0);
     // The heat overlay: the slowest item is drawn in the hottest colour.
     QVERIFY(GraphCanvas::heatColor(1.0) != GraphCanvas::heatColor(0.0));
     // Timeline: one event per node per run, and clicking one selects its node on the canvas.
@@ -110,20 +116,18 @@ class TestMainWindow : public QObject {
     int index = 0;
     for (size_t i = 0; i < timeline->events().size(); ++i)
       if (timeline->events()[i].name == "dense/MatMul") index = static_cast<int>(i);
-    QSignalSpy clicked(panel, &ProfilePanel::nodeClicked);
     // Events of microseconds are a pixel wide and may overlap: expect the node of whichever event is at the point.
     const QPoint at = timeline->eventRect(index).center().toPoint();
     const int hit = timeline->eventAt(at);
     QVERIFY(hit >= 0);
     const auto expected = static_cast<size_t>(window.model()->graph.find(timeline->events()[static_cast<size_t>(hit)].name));
     QTest::mouseClick(timeline, Qt::LeftButton, Qt::NoModifier, at);
-    QCOMPARE(clicked.count(), 1);
-    QCOMPARE(clicked.first().first().value<size_t>(), expected);
+    QCOMPARE(window.session().selection(), Selection::ofNode(expected));
     QCOMPARE(window.canvas()->selectedItem(), static_cast<int>(window.canvas()->scene()->itemOfNode[expected]));
     // Chrome trace out and back in.
     QTemporaryDir dir;
-    QVERIFY(panel->exportChromeTrace(dir.filePath("trace.json")).isOk());
-    QVERIFY(panel->importChromeTrace(dir.filePath("trace.json")).isOk());
+    QVERIFY(window.session().exportProfile(dir.filePath("trace.json")).isOk());
+    QVERIFY(window.session().importProfile(dir.filePath("trace.json")).isOk());
     QCOMPARE(panel->timeline()->events().size(), size_t(18));
     // Exports and theme.
     QVERIFY(window.exportCanvas(dir.filePath("graph.png")).isOk());
@@ -153,28 +157,13 @@ class TestMainWindow : public QObject {
     QVERIFY(!window.model());
   }
 
-  void nodeModelPassesTester() {
-    NodeTableModel model;
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    auto m = std::make_shared<Model>();
-    Node n;
-    n.name = "a";
-    n.op = "Relu";
-    m->graph.addNode(n);
-    model.setModel(m);
-    QCOMPARE(model.rowCount(), 1);
-    QCOMPARE(model.data(model.index(0, NodeTableModel::kCategory), Qt::DisplayRole).toString(), QString("activation"));
-    model.setModel(nullptr);
-    QCOMPARE(model.rowCount(), 0);
-  }
-
   // If branches open as subgraphs (from the inspector's Calls list or a double-click's menu) with a breadcrumb back.
   void opensFunctionBodiesWithBreadcrumb() {
     MainWindow window;
     QVERIFY(openAndLayOut(window, QString(FLOWSCOPE_TEST_DATA) + "/functions.pbtxt"));
     QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
     const size_t cond = static_cast<size_t>(window.model()->graph.find("cond"));
-    window.inspector()->showNode(cond);
+    window.session().select(Selection::ofNode(cond));
     QVERIFY(window.inspector()->toHtml().contains("function:cond_true_1"));
     ready.clear();
     emit window.inspector()->anchorClicked(QUrl("function:cond_true_1"));
@@ -284,11 +273,12 @@ class TestMainWindow : public QObject {
     field->setText(QString::fromStdString(npy));
     QCOMPARE(dialog.specs().at(inputs->front().label), npy);
     ProfilePanel* panel = window.profilePanel();
+    panel->setOptimize(false);  // reads the MatMul's input size under its own name
     panel->setInputSpecs(dialog.specs());
-    QSignalSpy profiled(panel, &ProfilePanel::profiled);
-    QSignalSpy failed(panel, &ProfilePanel::failed);
-    auto matmulBytesIn = [panel] {
-      for (const auto& e : panel->trace()->events())
+    QSignalSpy profiled(&window.session(), &Session::profiled);
+    QSignalSpy failed(&window.session(), &Session::profileFailed);
+    auto matmulBytesIn = [&window] {
+      for (const auto& e : window.session().profileView()->profile->events())
         if (e.name == "dense/MatMul") return e.bytesIn;
       return int64_t(-1);
     };
@@ -333,21 +323,84 @@ class TestMainWindow : public QObject {
     QVERIFY(openAndLayOut(window, QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt"));
     QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
     ProfilePanel* panel = window.profilePanel();
-    if (panel->deviceCount() < 2) QSKIP("no Vulkan device on this machine; CI installs mesa-vulkan-drivers");
-    panel->setDevice(1);
-    QSignalSpy profiled(panel, &ProfilePanel::profiled);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->devicesListed(), 10000);
+    if (panel->deviceCount() < 3) QSKIP("no Vulkan device on this machine; CI installs mesa-vulkan-drivers");
+    panel->setDevice(1);  // CPU, the Vulkan devices, then the null backend
+    QVERIFY(panel->request(2).device.rfind("vulkan:", 0) == 0);
+    QSignalSpy profiled(&window.session(), &Session::profiled);
     panel->profile(2);
     QVERIFY(profiled.wait(30000));
     size_t vulkanEvents = 0;
-    for (const auto& e : panel->trace()->events()) vulkanEvents += e.backend == "vulkan";
+    for (const auto& e : window.session().profileView()->profile->events()) vulkanEvents += e.backend == "vulkan";
     QVERIFY(vulkanEvents > 0);
     window.canvas()->expandAll();
     QVERIFY(ready.wait(10000));
-    panel->setDeviceColours(true);
+    window.session().setOverlayMode(OverlayMode::kDevice);
     const auto& fills = window.canvas()->overlay().itemFill;
-    QVERIFY(std::count(fills.begin(), fills.end(), ProfilePanel::vulkanColour()) > 0);
-    panel->setDeviceColours(false);
-    QVERIFY(std::count(window.canvas()->overlay().itemFill.begin(), window.canvas()->overlay().itemFill.end(), ProfilePanel::vulkanColour()) == 0);
+    QVERIFY(std::count(fills.begin(), fills.end(), GraphView::vulkanColour()) > 0);
+    window.session().setOverlayMode(OverlayMode::kTime);
+    const auto& heat = window.canvas()->overlay().itemFill;
+    QVERIFY(std::count(heat.begin(), heat.end(), GraphView::vulkanColour()) == 0);
+  }
+
+  // The app's profile of a file equals `flowscope profile`'s for the same options: optimized or not, the same nodes
+  // run with the same ops the same number of times, on the same device.
+  void guiProfileEqualsCliProfile_data() {
+    QTest::addColumn<bool>("optimize");
+    QTest::newRow("optimized (the default)") << true;
+    QTest::newRow("as loaded") << false;
+  }
+  void guiProfileEqualsCliProfile() {
+    QFETCH(bool, optimize);
+    const QString file = QString(FLOWSCOPE_TEST_DATA) + "/passes/fusion.pbtxt";
+    QProcess cli;
+    QStringList args{"profile", file, "--runs", "3", "--json"};
+    if (!optimize) args << "--no-optimize";
+    cli.start(FLOWSCOPE_BINARY, args);
+    QVERIFY(cli.waitForFinished(60000) && cli.exitCode() == 0);
+    const auto json = nlohmann::json::parse(cli.readAllStandardOutput().toStdString());
+    MainWindow window;
+    QVERIFY(openAndLayOut(window, file));
+    QSignalSpy profiled(&window.session(), &Session::profiled);
+    window.profilePanel()->setOptimize(optimize);
+    window.profilePanel()->profile(3);
+    QVERIFY(profiled.wait(30000));
+    const ProfileView& view = *window.session().profileView();
+    QCOMPARE(view.optimized, json["optimized"].get<bool>());
+    QCOMPARE(view.nodesRun, json["nodes"].get<size_t>());
+    QCOMPARE(view.device, json["device"].get<std::string>());
+    QCOMPARE(view.runs(), json["runs"].get<int>());
+    std::map<std::string, int64_t> gui, cliOps;
+    for (const auto& row : view.profile->byOp()) gui[row.key] = row.count / view.runs();
+    for (const auto& row : json["ops"]) cliOps[row["op"].get<std::string>()] = row["count"].get<int64_t>();
+    QCOMPARE(gui, cliOps);
+    if (optimize) QVERIFY(gui.count("_FusedConv2D"));  // the optimizer ran in both
+    // The op table shows the same rows.
+    QCOMPARE(window.profilePanel()->opStats()->rowCount(), static_cast<int>(cliOps.size()));
+  }
+
+  // The null backend runs nothing, yet every node is profiled: the views fill from its events.
+  void profileOnTheNullBackend() {
+    MainWindow window;
+    QVERIFY(openAndLayOut(window, QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt"));
+    ProfilePanel* panel = window.profilePanel();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->devicesListed(), 10000);
+    panel->setDevice(panel->deviceCount() - 1);  // the null backend is the table's last row
+    QCOMPARE(panel->request(1).device, std::string("null"));
+    panel->setOptimize(false);
+    QSignalSpy profiled(&window.session(), &Session::profiled);
+    panel->profile(4);
+    QVERIFY(profiled.wait(20000));
+    const ProfileView& view = *window.session().profileView();
+    QCOMPARE(view.device, std::string("null (runs nothing)"));
+    QCOMPARE(view.profile->size(), size_t(4 * 6));  // 6 nodes run (x is fed), 4 runs
+    for (const auto& e : view.profile->events()) QCOMPARE(e.backend, std::string("null"));
+    QCOMPARE(view.times.unmatchedEvents, size_t(0));
+    QCOMPARE(panel->timeline()->events().size(), size_t(24));
+    QVERIFY(panel->opStats()->rowCount() >= 5);
+    QVERIFY(panel->statusText().contains("null"));
+    const auto& fills = window.canvas()->overlay().itemFill;  // the heat overlay is on
+    QVERIFY(std::count_if(fills.begin(), fills.end(), [](const QColor& c) { return c.isValid(); }) > 0);
   }
 };
 

@@ -1,12 +1,14 @@
 // The pass stepper: the pipeline runs in the background, every pass is listed, and stepping to a pass shows before
 // and after with the diff colours on the right nodes.
+#include <QAbstractItemModelTester>
 #include <QSignalSpy>
-#include <QTableWidget>
+#include <QTableView>
 #include <QtTest>
 
 #include "canvas/graph_canvas.h"
-#include "io/loader.h"
+#include "models/pass_list_model.h"
 #include "panels/pass_stepper.h"
+#include "session/session.h"
 
 using namespace flowscope;
 
@@ -15,17 +17,19 @@ class TestPassStepper : public QObject {
 
  private slots:
   void stepsThroughPassesWithDiffColours() {
-    auto loaded = loadModel(std::string(FLOWSCOPE_TEST_DATA) + "/passes/fusion.pbtxt");
-    QVERIFY(loaded.hasValue());
-    auto model = std::make_shared<const Model>(std::move(loaded).value());
-    PassStepper stepper;
+    Session session;
+    QSignalSpy opened(&session, &Session::opened);
+    session.open(QString(FLOWSCOPE_TEST_DATA) + "/passes/fusion.pbtxt");
+    QVERIFY(opened.wait(10000));
+    PassStepper stepper(&session);
     stepper.resize(1400, 800);
-    QSignalSpy done(&stepper, &PassStepper::optimized);
-    stepper.optimize(model);
+    QAbstractItemModelTester tester(stepper.passes(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy done(&session, &Session::optimized);
+    session.optimize();
     QVERIFY(done.wait(20000));
-    const PipelineResult* result = stepper.result();
+    const PipelineResult* result = session.pipeline();
     QVERIFY(result && !result->records.empty());
-    QCOMPARE(stepper.findChild<QTableWidget*>()->rowCount(), static_cast<int>(result->records.size()));
+    QCOMPARE(stepper.findChild<QTableView*>()->model()->rowCount(), static_cast<int>(result->records.size()));
     // The remapper replaces the Relu by a _FusedConv2D of the same name (changed) and drops the Conv2D (removed).
     int remap = -1;
     for (size_t i = 0; i < result->records.size(); ++i)
@@ -33,10 +37,12 @@ class TestPassStepper : public QObject {
     QVERIFY(remap >= 0);
     QSignalSpy beforeReady(stepper.before(), &GraphCanvas::sceneReady);
     QSignalSpy afterReady(stepper.after(), &GraphCanvas::sceneReady);
-    stepper.showPass(remap);
+    session.setCurrentPass(remap);
     QVERIFY(beforeReady.count() > 0 || beforeReady.wait(10000));
     QVERIFY(afterReady.count() > 0 || afterReady.wait(10000));
-    QCOMPARE(stepper.currentPass(), remap);
+    QCOMPARE(session.currentPass(), remap);
+    QCOMPARE(stepper.findChild<QTableView*>()->currentIndex().row(), remap);
+    QVERIFY(stepper.summary().startsWith("remapper"));
     // Read the overlay through a render: the fused node's box is amber, the removed conv's box red.
     const Graph& after = stepper.after()->layout()->graph();
     const Graph& before = stepper.before()->layout()->graph();
@@ -62,14 +68,18 @@ class TestPassStepper : public QObject {
   }
 
   void cancelStops() {
-    auto loaded = loadModel(std::string(FLOWSCOPE_TEST_DATA) + "/passes/fusion.pbtxt");
-    auto model = std::make_shared<const Model>(std::move(loaded).value());
-    PassStepper stepper;
-    QSignalSpy failed(&stepper, &PassStepper::failed);
-    QSignalSpy done(&stepper, &PassStepper::optimized);
-    stepper.optimize(model);
-    stepper.cancel();
-    QTRY_VERIFY_WITH_TIMEOUT(failed.count() + done.count() == 1, 20000);  // a tiny graph may finish before the cancel lands
+    Session session;
+    QSignalSpy opened(&session, &Session::opened);
+    session.open(QString(FLOWSCOPE_TEST_DATA) + "/passes/fusion.pbtxt");
+    QVERIFY(opened.wait(10000));
+    PassStepper stepper(&session);
+    QSignalSpy failed(&session, &Session::optimizeFailed);
+    QSignalSpy done(&session, &Session::optimized);
+    session.optimize();
+    session.cancelOptimize();
+    // A tiny graph may finish before the cancel lands.
+    QTRY_VERIFY_WITH_TIMEOUT(failed.count() + done.count() == 1, 20000);
+    if (failed.count()) QVERIFY(stepper.summary().contains("cancelled"));
   }
 };
 

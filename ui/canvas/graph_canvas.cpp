@@ -6,14 +6,18 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
-#include <QtConcurrent>
 
 #include "canvas/minimap.h"
+#include "session/engine_worker.h"
 
 namespace flowscope {
 
-GraphCanvas::GraphCanvas(QWidget* parent)
-    : QWidget(parent), m_theme(&Theme::named("light")), m_minimap(new Minimap(this)) {
+GraphCanvas::GraphCanvas(QWidget* parent, EngineWorker* worker)
+    : QWidget(parent),
+      m_worker(worker ? worker : new EngineWorker(this, 1)),
+      m_layoutTag(QString("layout:%1").arg(reinterpret_cast<quintptr>(this))),
+      m_theme(&Theme::named("light")),
+      m_minimap(new Minimap(this)) {
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(false);
   setMinimumSize(200, 150);
@@ -21,37 +25,36 @@ GraphCanvas::GraphCanvas(QWidget* parent)
   m_zoomSettled.setSingleShot(true);
   m_zoomSettled.setInterval(150);
   connect(&m_zoomSettled, &QTimer::timeout, this, qOverload<>(&QWidget::update));
-  connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
-    // A newer setFuture() drops the finished signal of the job it superseded, so this is the latest layout.
-    LayoutJob job = m_watcher.result();
-    if (!m_layout) m_layout = job.layout;
-    auto& result = job.scene;
-    if (!result) {
-      const bool cancelled = result.status().code() == ErrorCode::kCancelled;
-      m_expanded = m_sceneExpanded;
-      m_emptyText = cancelled ? tr("Layout cancelled: View > Collapse all groups lays it out again")
-                              : tr("Layout failed: %1").arg(QString::fromStdString(result.status().message()));
-      update();
-      if (cancelled) emit layoutCancelled();
-      else emit layoutFailed(QString::fromStdString(result.status().message()));
-      return;
-    }
-    m_scene = *result;
-    m_sceneExpanded = job.expanded;
-    m_selected = -1;
-    applyNodeColors();
-    if (m_fitOnReady) fitToView();
-    m_fitOnReady = false;
-    refreshMinimap();
-    update();
-    emit sceneReady();
-  });
 }
 
-GraphCanvas::~GraphCanvas() { m_watcher.waitForFinished(); }
+GraphCanvas::~GraphCanvas() { m_worker->cancelTag(m_layoutTag); }
+
+void GraphCanvas::showLayoutFailure(const Status& status) {
+  const bool cancelled = status.code() == ErrorCode::kCancelled;
+  m_expanded = m_sceneExpanded;  // the shown scene stays, with its expansion
+  m_emptyText = cancelled ? tr("Layout cancelled: View > Collapse all groups lays it out again")
+                          : tr("Layout failed: %1").arg(QString::fromStdString(status.message()));
+  update();
+  if (cancelled) emit layoutCancelled();
+  else emit layoutFailed(QString::fromStdString(status.message()));
+}
+
+void GraphCanvas::onLayout(LayoutJob job) {
+  if (!m_layout) m_layout = job.layout;
+  auto& result = job.scene;
+  if (!result) return showLayoutFailure(result.status());
+  m_scene = *result;
+  m_sceneExpanded = job.expanded;
+  m_selected = -1;
+  applyNodeColors();
+  if (m_fitOnReady) fitToView();
+  m_fitOnReady = false;
+  refreshMinimap();
+  update();
+  emit sceneReady();
+}
 
 void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph) {
-  m_watcher.waitForFinished();
   m_graph = std::move(graph);
   m_layout.reset();
   m_scene.reset();
@@ -91,24 +94,35 @@ void GraphCanvas::collapseAll() {
 
 void GraphCanvas::relayout() {
   if (!m_graph) {
+    m_worker->cancelTag(m_layoutTag);
     update();
     return;
   }
   auto layout = m_layout;
   auto graph = m_graph;
   auto expanded = m_expanded;
-  m_layoutCancelled = false;
-  std::atomic<bool>* cancelled = &m_layoutCancelled;
-  m_watcher.setFuture(QtConcurrent::run([layout, graph, expanded, cancelled]() mutable {
-    if (!layout) layout = std::make_shared<GraphLayout>(graph, LayoutOptions{400, cancelled});
-    auto scene = layout->build(expanded);
-    return LayoutJob{layout, std::move(scene), expanded};
-  }));
+  const quint64 ticket = ++m_layoutTicket;
+  // A newer layout supersedes this one: the worker drops the older result, so only the latest scene arrives.
+  m_worker->submit<LayoutJob>(
+      m_layoutTag, tr("Laying out"), this,
+      [layout, graph, expanded](JobControl& control) mutable {
+        if (!layout) layout = std::make_shared<GraphLayout>(graph);
+        auto scene = layout->build(expanded, control.cancelFlag());
+        return LayoutJob{layout, std::move(scene), expanded};
+      },
+      [this, ticket](LayoutJob job) {
+        if (ticket == m_layoutTicket) onLayout(std::move(job));
+      });
   emit layoutStarted();
 }
 
+bool GraphCanvas::isLayingOut() const { return m_worker->isBusy(m_layoutTag); }
+
 void GraphCanvas::cancelLayout() {
-  if (m_watcher.isRunning()) m_layoutCancelled = true;
+  if (!isLayingOut()) return;
+  ++m_layoutTicket;  // whatever the job still delivers is dropped
+  m_worker->cancelTag(m_layoutTag);
+  showLayoutFailure(cancelled("layout was cancelled"));
 }
 
 void GraphCanvas::setTheme(const QString& name) {

@@ -3,7 +3,6 @@
 // UI thread and a newer request supersedes an older one.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QTimer>
 #include <QWidget>
 #include <atomic>
@@ -17,12 +16,14 @@
 namespace flowscope {
 
 class Minimap;
+class EngineWorker;
 
 class GraphCanvas : public QWidget {
   Q_OBJECT
 
  public:
-  explicit GraphCanvas(QWidget* parent = nullptr);
+  /// Layouts run on `worker` (the session's); a canvas given none keeps a worker of its own (tests, benchmarks).
+  explicit GraphCanvas(QWidget* parent = nullptr, EngineWorker* worker = nullptr);
   ~GraphCanvas() override;
 
   /// Shows a graph (collapsed to its top-level scopes); the layout (and the scope tree and shapes it needs) is
@@ -36,7 +37,7 @@ class GraphCanvas : public QWidget {
   const std::set<std::string>& expanded() const { return m_expanded; }
   std::shared_ptr<const Scene> scene() const { return m_scene; }
   std::shared_ptr<GraphLayout> layout() const { return m_layout; }
-  bool isLayingOut() const { return m_watcher.isRunning(); }
+  bool isLayingOut() const;
   /// Stops the layout in flight (between groups); the canvas keeps showing the previous scene and expansion.
   void cancelLayout();
 
@@ -110,15 +111,19 @@ class GraphCanvas : public QWidget {
   std::shared_ptr<const Scene> m_scene;
   std::set<std::string> m_expanded;
   std::set<std::string> m_sceneExpanded;  // what m_scene shows (a cancelled layout goes back to it)
-  std::atomic<bool> m_layoutCancelled{false};
   QString m_emptyText;  // what an empty canvas says after a layout was cancelled or failed
   struct LayoutJob {
     std::shared_ptr<GraphLayout> layout;  ///< built in the job the first time (shape inference on big graphs is slow)
     Expected<std::shared_ptr<const Scene>> scene;
     std::set<std::string> expanded;
   };
+  void onLayout(LayoutJob job);
+  void showLayoutFailure(const Status& status);
+
   std::shared_ptr<const Graph> m_graph;
-  QFutureWatcher<LayoutJob> m_watcher;
+  EngineWorker* m_worker;
+  QString m_layoutTag;  // this canvas's jobs on the worker
+  quint64 m_layoutTicket = 0;  // a cancelled layout's result is dropped
   bool m_fitOnReady = true;
   bool m_autoFit = true;  // follow the widget's size until the user pans or zooms
   const Theme* m_theme;

@@ -1,29 +1,27 @@
-// NodeTableModel: the loaded graph's nodes as rows (name, op, category, output types, inputs, device).
+// NodeTableModel: the shown graph's nodes as rows (name, op, category, output types, inputs, device).
 #pragma once
 
-#include <QAbstractTableModel>
 #include <memory>
 
 #include "ir/model.h"
+#include "models/row_table_model.h"
 
 namespace flowscope {
 
-class NodeTableModel : public QAbstractTableModel {
-  Q_OBJECT
-
+class NodeTableModel : public RowTableModel<const Node*> {
  public:
   enum Column { kName, kOp, kCategory, kOutputs, kInputs, kDevice, kColumnCount };
 
-  explicit NodeTableModel(QObject* parent = nullptr);
+  explicit NodeTableModel(QObject* parent = nullptr) : RowTableModel(parent) {}
   void setModel(std::shared_ptr<const Model> model);
 
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+ protected:
+  QVariant cell(const Node* const& node, int column, int role) const override;
+  int columns() const override { return kColumnCount; }
+  QString header(int column) const override;
 
  private:
-  std::shared_ptr<const Model> m_model;
+  std::shared_ptr<const Model> m_model;  // keeps the rows' nodes alive
 };
 
 }  // namespace flowscope

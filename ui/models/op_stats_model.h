@@ -1,28 +1,24 @@
-// OpStatsModel: the profiler's per-op table (op, count per run, total, mean, share), sortable through a proxy.
+// OpStatsModel: the profiler's per-op table (op, count per run, total, mean, share), sortable through a proxy
+// (Qt::UserRole gives the numbers to sort by).
 #pragma once
 
-#include <QAbstractTableModel>
-#include <vector>
-
+#include "models/row_table_model.h"
 #include "profile/run_profile.h"
 
 namespace flowscope {
 
-class OpStatsModel : public QAbstractTableModel {
-  Q_OBJECT
-
+class OpStatsModel : public RowTableModel<OpStats> {
  public:
   enum Column { kOp, kCount, kTotal, kMean, kShare, kColumns };
-  explicit OpStatsModel(QObject* parent = nullptr);
+  explicit OpStatsModel(QObject* parent = nullptr) : RowTableModel(parent) {}
   void setStats(std::vector<OpStats> stats, int runs);
 
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+ protected:
+  QVariant cell(const OpStats& stats, int column, int role) const override;
+  int columns() const override { return kColumns; }
+  QString header(int column) const override;
 
  private:
-  std::vector<OpStats> m_stats;
   int m_runs = 1;
 };
 

@@ -13,7 +13,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include "canvas/graph_canvas.h"
 #include "models/op_stats_model.h"
@@ -38,10 +37,10 @@ std::vector<NodeEvent> firstCalls(const RunProfile& trace) {
 
 }  // namespace
 
-ComparePanel::ComparePanel(QWidget* parent)
-    : QWidget(parent), m_function(new QComboBox(this)), m_calls(new QSpinBox(this)), m_run(new QPushButton(tr("Compare"), this)),
+ComparePanel::ComparePanel(EngineWorker* worker, QWidget* parent)
+    : QWidget(parent), m_worker(worker), m_function(new QComboBox(this)), m_calls(new QSpinBox(this)), m_run(new QPushButton(tr("Compare"), this)),
       m_cancelButton(new QPushButton(tr("Cancel"), this)), m_progress(new QProgressBar(this)), m_status(new QLabel(this)),
-      m_canvas(new GraphCanvas(this)), m_signature(new QPlainTextEdit(this)) {
+      m_canvas(new GraphCanvas(this, worker)), m_signature(new QPlainTextEdit(this)) {
   setObjectName("comparePanel");
   for (const auto& entry : tf::gallery()) {
     m_function->addItem(QString::fromUtf8(entry.name));
@@ -92,14 +91,12 @@ ComparePanel::ComparePanel(QWidget* parent)
 
   connect(m_run, &QPushButton::clicked, this, [this] { compare(m_function->currentText(), m_calls->value()); });
   connect(m_cancelButton, &QPushButton::clicked, this, &ComparePanel::cancel);
-  connect(&m_watcher, &QFutureWatcherBase::finished, this, &ComparePanel::onFinished);
-  connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
+  connect(worker, &EngineWorker::jobProgress, this, [this](JobId id, double fraction, const QString&) {
+    if (id == m_job) m_progress->setValue(static_cast<int>(fraction * 1000));
+  });
 }
 
-ComparePanel::~ComparePanel() {
-  cancel();
-  m_watcher.waitForFinished();
-}
+ComparePanel::~ComparePanel() { cancel(); }
 
 QWidget* ComparePanel::buildSide(Side& side, const QString& title) {
   auto* box = new QWidget(this);
@@ -131,36 +128,35 @@ QWidget* ComparePanel::buildSide(Side& side, const QString& title) {
 void ComparePanel::compare(const QString& function, int calls) {
   const tf::GalleryEntry* entry = tf::findGalleryEntry(function.toStdString());
   if (!entry) return emit failed(tr("no gallery function '%1'").arg(function));
-  if (m_watcher.isRunning()) return;
+  if (isRunning()) return;
   m_function->setCurrentText(function);
   m_calls->setValue(calls);
   m_resultFunction = function;
-  m_cancelled = false;
   m_run->setEnabled(false);
   m_cancelButton->setEnabled(true);
   m_progress->setValue(0);
   m_progress->show();
   m_status->setText(tr("Tracing %1, then %2 eager and %2 graph calls, timed and profiled...").arg(function).arg(calls));
-  std::atomic<bool>* cancelled = &m_cancelled;
-  using Result = std::shared_ptr<Expected<tf::EagerGraphComparison>>;
-  m_watcher.setFuture(QtConcurrent::run([entry, calls, cancelled](QPromise<Result>& promise) {
-    tf::CompareOptions options;
-    options.cancelled = cancelled;
-    options.progress = [&promise](double fraction) { promise.setProgressValue(static_cast<int>(fraction * 1000)); };
-    promise.setProgressRange(0, 1000);
-    promise.addResult(std::make_shared<Expected<tf::EagerGraphComparison>>(
-        tf::compareEagerAndGraph(*entry, entry->exampleArgs(), calls, options)));
-  }));
+  using Result = std::shared_ptr<Expected<tf::EagerGraphComparison>>;  // profiles do not copy
+  m_job = m_worker->submit<Result>(
+      "compare", tr("Comparing %1").arg(function), this,
+      [entry, calls](JobControl& control) {
+        tf::CompareOptions options;
+        options.cancelled = control.cancelFlag();
+        options.progress = [&control](double fraction) { control.progress(fraction); };
+        return std::make_shared<Expected<tf::EagerGraphComparison>>(
+            tf::compareEagerAndGraph(*entry, entry->exampleArgs(), calls, options));
+      },
+      [this](Result result) { onFinished(std::move(result)); });
 }
 
-void ComparePanel::cancel() { m_cancelled = true; }
+void ComparePanel::cancel() { m_worker->cancelTag("compare"); }
 
-void ComparePanel::onFinished() {
+void ComparePanel::onFinished(std::shared_ptr<Expected<tf::EagerGraphComparison>> shared) {
   m_run->setEnabled(true);
   m_cancelButton->setEnabled(false);
   m_progress->hide();
-  if (m_watcher.future().resultCount() == 0) return;
-  auto& result = *m_watcher.result();
+  auto& result = *shared;
   if (!result) {
     const bool wasCancelled = result.status().code() == ErrorCode::kCancelled;
     m_status->setText(wasCancelled ? tr("Cancelled.") : QString::fromStdString(result.status().message()).toHtmlEscaped());

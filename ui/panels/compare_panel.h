@@ -3,11 +3,10 @@
 // cancel), and show both totals and timelines side by side next to the traced graph and its concrete signature.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
-#include <atomic>
 #include <memory>
 
+#include "session/engine_worker.h"
 #include "trace/compare.h"
 
 class QComboBox;
@@ -28,12 +27,12 @@ class ComparePanel : public QWidget {
   Q_OBJECT
 
  public:
-  explicit ComparePanel(QWidget* parent = nullptr);
+  explicit ComparePanel(EngineWorker* worker, QWidget* parent = nullptr);
   ~ComparePanel() override;
   /// Compares a gallery function over `calls` calls of each kind (in the background).
   void compare(const QString& function, int calls);
   void cancel();
-  bool isRunning() const { return m_watcher.isRunning(); }
+  bool isRunning() const { return m_worker->isBusy("compare"); }
   std::shared_ptr<const tf::EagerGraphComparison> result() const { return m_result; }
   GraphCanvas* graphCanvas() const { return m_canvas; }
   TimelineView* eagerTimeline() const { return m_side[0].timeline; }
@@ -54,9 +53,11 @@ class ComparePanel : public QWidget {
     QTableView* table = nullptr;
   };
   QWidget* buildSide(Side& side, const QString& title);
-  void onFinished();
+  void onFinished(std::shared_ptr<Expected<tf::EagerGraphComparison>> result);
   void showResult();
 
+  EngineWorker* m_worker;
+  JobId m_job = 0;
   QComboBox* m_function;
   QSpinBox* m_calls;
   QPushButton* m_run;
@@ -66,8 +67,6 @@ class ComparePanel : public QWidget {
   GraphCanvas* m_canvas;
   QPlainTextEdit* m_signature;
   Side m_side[2];
-  QFutureWatcher<std::shared_ptr<Expected<tf::EagerGraphComparison>>> m_watcher;  // traces do not copy
-  std::atomic<bool> m_cancelled{false};
   std::shared_ptr<const tf::EagerGraphComparison> m_result;
   QString m_resultFunction;
 };

@@ -1,8 +1,6 @@
 // Inspector rendering (rich text).
 #include "panels/inspector_panel.h"
 
-#include <QtConcurrent>
-
 #include <map>
 
 #include "ir/function_calls.h"
@@ -21,46 +19,44 @@ QString tensorText(const TensorInfo* info) {
 
 }  // namespace
 
-InspectorPanel::InspectorPanel(QWidget* parent) : QTextBrowser(parent) {
+InspectorPanel::InspectorPanel(Session* session, QWidget* parent) : QTextBrowser(parent), m_session(session) {
   setOpenLinks(false);
   connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
-    if (url.scheme() == "function") emit functionRequested(url.path());
+    if (url.scheme() == "function") m_session->openFunction(url.path().toStdString());
   });
   setPlaceholderText(tr("Select a node or group on the canvas or in the node list."));
-  connect(&m_shapesWatcher, &QFutureWatcherBase::finished, this, [this] {
-    m_shapes = m_shapesWatcher.result();
-    if (m_node >= 0) render();  // the shown node gains its dtypes and shapes
-  });
+  session->addViewer(this);
 }
 
-InspectorPanel::~InspectorPanel() { m_shapesWatcher.waitForFinished(); }
+InspectorPanel::~InspectorPanel() { m_session->removeViewer(this); }
 
-void InspectorPanel::setModel(std::shared_ptr<const Model> model) {
-  m_shapesWatcher.waitForFinished();
-  m_model = std::move(model);
-  m_shapes.reset();
-  m_node = -1;
+void InspectorPanel::documentChanged(const Session& session) {
+  m_model = session.shownModel();
+  m_facts.reset();
   clear();
-  if (m_model) {
-    auto shared = m_model;
-    m_shapesWatcher.setFuture(QtConcurrent::run([shared] { return std::make_shared<const GraphShapes>(inferShapes(shared->graph)); }));
-  }
+  if (!m_model) return;
+  auto model = m_model;
+  session.worker().submit<std::shared_ptr<const Facts>>(
+      "inspector", {}, this,
+      [model](JobControl&) { return std::make_shared<const Facts>(Facts{inferShapes(model->graph), ScopeTree(model->graph)}); },
+      [this, model](std::shared_ptr<const Facts> facts) {
+        if (model != m_model) return;
+        m_facts = std::move(facts);
+        render();  // the shown node gains its dtypes and shapes
+      });
 }
 
-void InspectorPanel::clearSelection() {
-  m_node = -1;
-  clear();
-}
-
-void InspectorPanel::showNode(size_t index) {
-  if (!m_model || index >= m_model->graph.size()) return;
-  m_node = static_cast<int64_t>(index);
-  render();
-}
+void InspectorPanel::selectionChanged(const Session&) { render(); }
 
 void InspectorPanel::render() {
-  const size_t index = static_cast<size_t>(m_node);
-  const GraphShapes& shapes = m_shapes ? *m_shapes : m_noShapes;
+  const Selection& s = m_session->selection();
+  if (!m_model || s.kind == Selection::Kind::kNone) return clear();
+  if (s.kind == Selection::Kind::kNode && s.node < m_model->graph.size()) return renderNode(s.node);
+  if (s.kind == Selection::Kind::kGroup) return renderGroup(s.group);
+}
+
+void InspectorPanel::renderNode(size_t index) {
+  const GraphShapes& shapes = m_facts ? m_facts->shapes : m_noShapes;
   const Graph& g = m_model->graph;
   const Node& n = g.node(index);
   const OpSchema* schema = OpRegistry::global().find(n.op);
@@ -81,7 +77,7 @@ void InspectorPanel::render() {
   if (index < shapes.outputs.size())
     for (size_t k = 0; k < shapes.outputs[index].size(); ++k)
       html += "<li>" + esc(n.name) + ":" + QString::number(k) + ": " + tensorText(&shapes.outputs[index][k]) + "</li>";
-  else if (!m_shapes)
+  else if (!m_facts)
     html += "<li><i>inferring shapes...</i></li>";
   html += "</ul><h4>Attributes</h4><table>";
   for (const auto& [key, value] : n.attrs) {
@@ -104,9 +100,11 @@ void InspectorPanel::render() {
   setHtml(html);
 }
 
-void InspectorPanel::showGroup(const ScopeTree& tree, int group) {
-  if (!m_model || group < 0) return;
-  m_node = -1;
+void InspectorPanel::renderGroup(const std::string& path) {
+  if (!m_facts) return setHtml("<h3>" + esc(path) + "</h3><p><i>reading the name scopes...</i></p>");
+  const ScopeTree& tree = m_facts->tree;
+  const int group = tree.find(path);
+  if (group < 0) return clear();
   const ScopeGroup& sg = tree.group(group);
   std::map<std::string, size_t> ops;
   std::vector<int> work{group};

@@ -2,41 +2,42 @@
 // Const values, the functions a node calls; for a group, its path and op histogram.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QTextBrowser>
 #include <memory>
 
 #include "ir/model.h"
-#include "layout/scene.h"
+#include "layout/scope_tree.h"
 #include "ops/shape_inference.h"
+#include "session/session.h"
 
 namespace flowscope {
 
-class ScopeTree;
-
-class InspectorPanel : public QTextBrowser {
+class InspectorPanel : public QTextBrowser, public SessionViewer {
   Q_OBJECT
 
  public:
-  explicit InspectorPanel(QWidget* parent = nullptr);
+  InspectorPanel(Session* session, QWidget* parent = nullptr);
   ~InspectorPanel() override;
-  void setModel(std::shared_ptr<const Model> model);
-  void showNode(size_t node);
-  void showGroup(const ScopeTree& tree, int group);
-  void clearSelection();
 
- signals:
-  /// A function name in the node's "Calls" list was clicked.
-  void functionRequested(const QString& function);
+  void documentChanged(const Session& session) override;
+  void selectionChanged(const Session& session) override;
+  void passChanged(const Session&) override {}
+  void profileChanged(const Session&) override {}
 
  private:
+  // What the inspector infers about the shown graph in the background.
+  struct Facts {
+    GraphShapes shapes;
+    ScopeTree tree;
+  };
   void render();
+  void renderNode(size_t index);
+  void renderGroup(const std::string& path);
 
+  Session* m_session;
   std::shared_ptr<const Model> m_model;
-  QFutureWatcher<std::shared_ptr<const GraphShapes>> m_shapesWatcher;  // shape inference runs in the background
-  std::shared_ptr<const GraphShapes> m_shapes;
+  std::shared_ptr<const Facts> m_facts;
   GraphShapes m_noShapes;
-  int64_t m_node = -1;
 };
 
 }  // namespace flowscope

@@ -8,8 +8,8 @@
 
 namespace flowscope {
 
-OutlinePanel::OutlinePanel(GraphCanvas* canvas, QWidget* parent)
-    : QTreeView(parent), m_canvas(canvas), m_model(new OutlineModel(this)) {
+OutlinePanel::OutlinePanel(Session* session, GraphCanvas* canvas, QWidget* parent)
+    : QTreeView(parent), m_session(session), m_canvas(canvas), m_model(new OutlineModel(this)) {
   setObjectName("outline");
   setModel(m_model);
   setUniformRowHeights(true);  // constant-time row geometry for very large trees
@@ -17,11 +17,13 @@ OutlinePanel::OutlinePanel(GraphCanvas* canvas, QWidget* parent)
   header()->setStretchLastSection(true);
   setColumnWidth(OutlineModel::kName, 200);
   connect(m_canvas, &GraphCanvas::sceneReady, this, &OutlinePanel::onSceneReady);
-  connect(m_canvas, &GraphCanvas::itemSelected, this, &OutlinePanel::onCanvasSelection);
   connect(selectionModel(), &QItemSelectionModel::currentChanged, this, &OutlinePanel::onCurrentChanged);
   connect(this, &QTreeView::expanded, this, [this](const QModelIndex& index) { onExpandedInTree(index, true); });
   connect(this, &QTreeView::collapsed, this, [this](const QModelIndex& index) { onExpandedInTree(index, false); });
+  session->addViewer(this);
 }
+
+OutlinePanel::~OutlinePanel() { m_session->removeViewer(this); }
 
 void OutlinePanel::onSceneReady() {
   m_syncing = true;
@@ -62,21 +64,17 @@ void OutlinePanel::onExpandedInTree(const QModelIndex& index, bool expanded) {
 void OutlinePanel::onCurrentChanged(const QModelIndex& current) {
   if (m_syncing || !current.isValid()) return;
   const int64_t node = m_model->nodeAt(current);
-  if (node >= 0) {
-    m_canvas->selectNode(static_cast<size_t>(node));
-    emit nodeChosen(static_cast<size_t>(node));
-  } else {
-    m_canvas->selectGroup(m_model->groupAt(current));
-    emit groupChosen(m_model->groupAt(current));
-  }
+  if (node >= 0) return m_session->select(Selection::ofNode(static_cast<size_t>(node)));
+  m_session->select(Selection::ofGroup(m_model->layout()->tree().group(m_model->groupAt(current)).path));
 }
 
-void OutlinePanel::onCanvasSelection(int item) {
-  auto scene = m_canvas->scene();
-  if (!scene || item < 0 || !m_model->layout()) return;
-  const SceneItem& it = scene->items[static_cast<size_t>(item)];
-  const QModelIndex index = it.kind == SceneItem::Kind::kNode ? m_model->nodeIndex(static_cast<size_t>(it.id))
-                                                              : m_model->groupIndex(static_cast<int>(it.id));
+void OutlinePanel::selectionChanged(const Session& session) {
+  const Selection& s = session.selection();
+  if (!m_model->layout() || s.kind == Selection::Kind::kNone) return;
+  if (s.kind == Selection::Kind::kNode && s.node >= m_model->layout()->graph().size()) return;
+  const QModelIndex index = s.kind == Selection::Kind::kNode ? m_model->nodeIndex(s.node)
+                                                             : m_model->groupIndex(m_model->layout()->tree().find(s.group));
+  if (!index.isValid() || index == currentIndex()) return;
   m_syncing = true;  // revealing the row opens its parents in the tree only
   setCurrentIndex(index);
   scrollTo(index);

@@ -1,34 +1,39 @@
-// OutlinePanel: the name-scope tree beside the canvas, kept in step with it. Opening or closing a group in the
-// tree (mouse or keyboard: arrows, Left/Right, +/-) expands or collapses it on the canvas and back; choosing a row
-// selects its node or group on the canvas, and a selection on the canvas shows in the tree.
+// OutlinePanel: the name-scope tree of the graph canvas, kept in step with it (it is the canvas's twin, as the minimap
+// is: it reads the canvas's layout). Opening or closing a group in the tree (mouse or keyboard: arrows, Left/Right,
+// +/-) expands or collapses it on the canvas and back; choosing a row selects its node or group in the session, and
+// the session's selection shows in the tree.
 #pragma once
 
 #include <QTreeView>
 #include <set>
 #include <string>
 
+#include "session/session.h"
+
 namespace flowscope {
 
 class GraphCanvas;
 class OutlineModel;
 
-class OutlinePanel : public QTreeView {
+class OutlinePanel : public QTreeView, public SessionViewer {
   Q_OBJECT
 
  public:
-  OutlinePanel(GraphCanvas* canvas, QWidget* parent = nullptr);
+  OutlinePanel(Session* session, GraphCanvas* canvas, QWidget* parent = nullptr);
+  ~OutlinePanel() override;
   OutlineModel* outline() const { return m_model; }
 
- signals:
-  void nodeChosen(size_t node);
-  void groupChosen(int group);
+  void documentChanged(const Session&) override {}  // the canvas's next scene brings the new tree
+  void selectionChanged(const Session& session) override;
+  void passChanged(const Session&) override {}
+  void profileChanged(const Session&) override {}
 
  private:
   void onSceneReady();
-  void onCanvasSelection(int item);
   void onCurrentChanged(const QModelIndex& current);
   void onExpandedInTree(const QModelIndex& index, bool expanded);
 
+  Session* m_session;
   GraphCanvas* m_canvas;
   OutlineModel* m_model;
   std::set<std::string> m_shownExpansion;  // the canvas expansion the tree last mirrored

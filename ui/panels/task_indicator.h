@@ -1,11 +1,14 @@
-// TaskIndicator: the status bar's "working" strip for long work that has no pass-by-pass progress of its own
-// (loading a file, laying out a graph): what is running, for how long, a busy bar and a Cancel button.
+// TaskIndicator: the status bar's strip for the engine worker's jobs: the newest running job with a title (loading a
+// file, laying out, optimizing, profiling), its progress when it reports any (busy otherwise), how long it has run,
+// and a Cancel button.
 #pragma once
 
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
-#include <functional>
+#include <map>
+
+#include "session/engine_worker.h"
 
 class QLabel;
 class QProgressBar;
@@ -17,21 +20,24 @@ class TaskIndicator : public QWidget {
   Q_OBJECT
 
  public:
-  explicit TaskIndicator(QWidget* parent = nullptr);
-  /// Shows `what` until finish(key); Cancel calls `cancel`. A newer start replaces the shown task.
-  void start(const QString& key, const QString& what, std::function<void()> cancel);
-  /// Hides the strip if `key` is the task it shows.
-  void finish(const QString& key);
-  bool isActive() const { return !m_key.isEmpty(); }
+  explicit TaskIndicator(EngineWorker* worker, QWidget* parent = nullptr);
+  bool isActive() const { return !m_tasks.empty(); }
+  /// What the strip says ("Loading x.pb (3 s)"), empty when idle.
   QString text() const;
 
  private:
-  QString m_key, m_what;
-  std::function<void()> m_cancel;
+  struct Task {
+    QString title, what;
+    double fraction = -1;
+    QElapsedTimer elapsed;
+  };
+  void refresh();
+
+  EngineWorker* m_worker;
+  std::map<JobId, Task> m_tasks;  // running jobs with a title, oldest first
   QLabel* m_label;
   QProgressBar* m_bar;
   QPushButton* m_cancelButton;
-  QElapsedTimer m_elapsed;
   QTimer m_tick;
 };
 

@@ -1,5 +1,5 @@
 // Navigation into function bodies.
-#include "graph_navigation.h"
+#include "session/graph_navigation.h"
 
 #include <QFileInfo>
 

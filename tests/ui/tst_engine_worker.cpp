@@ -1,0 +1,96 @@
+// The engine worker: a newer job of a tag supersedes the queued and running ones (only the newest delivers), tags
+// run side by side, results reach only living receivers, cancelled jobs still deliver, progress arrives.
+#include <QSignalSpy>
+#include <QtTest>
+
+#include <atomic>
+#include <thread>
+
+#include "session/engine_worker.h"
+
+using namespace flowscope;
+
+namespace {
+
+// Work that runs until cancelled (or `ms` pass), then says how it ended.
+std::function<QString(JobControl&)> waitingWork(QString name, int ms, std::atomic<int>* started = nullptr) {
+  return [name, ms, started](JobControl& control) {
+    if (started) ++*started;
+    for (int i = 0; i < ms && !control.isCancelled(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return name + (control.isCancelled() ? " cancelled" : " done");
+  };
+}
+
+}  // namespace
+
+class TestEngineWorker : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void newerJobOfATagSupersedesTheOlderOnes() {
+    EngineWorker worker(nullptr, 2);
+    QStringList delivered;
+    std::atomic<int> started{0};
+    auto collect = [&](QString r) { delivered << r; };
+    worker.submit<QString>("layout", "first", &worker, waitingWork("first", 5000, &started), collect);
+    QTRY_COMPARE(started.load(), 1);  // running
+    worker.submit<QString>("layout", "second", &worker, waitingWork("second", 5000, &started), collect);  // queued
+    worker.submit<QString>("layout", "third", &worker, waitingWork("third", 10, &started), collect);
+    QVERIFY(worker.waitForIdle(10000));
+    QCOMPARE(delivered, QStringList{"third done"});  // the first was cancelled and dropped, the second never ran
+    QCOMPARE(started.load(), 2);
+  }
+
+  void tagsRunSideBySideAndCancelledJobsStillDeliver() {
+    EngineWorker worker(nullptr, 2);
+    QStringList delivered;
+    std::atomic<int> started{0};
+    auto collect = [&](QString r) { delivered << r; };
+    const JobId slow = worker.submit<QString>("profile", "Profiling", &worker, waitingWork("profile", 5000, &started),
+                                              collect);
+    worker.submit<QString>("load", "Loading", &worker, waitingWork("load", 10, &started), collect);
+    QTRY_COMPARE(delivered, QStringList{"load done"});  // did not wait behind the profile
+    QVERIFY(worker.isBusy("profile"));
+    QSignalSpy cancelled(&worker, &EngineWorker::jobCancelled);
+    worker.cancel(slow);
+    QCOMPARE(cancelled.count(), 1);
+    QVERIFY(worker.waitForIdle(10000));
+    QCOMPARE(delivered, (QStringList{"load done", "profile cancelled"}));
+    QVERIFY(!worker.isBusy("profile"));
+  }
+
+  void resultsReachOnlyLivingReceivers() {
+    EngineWorker worker(nullptr, 1);
+    bool delivered = false;
+    auto* receiver = new QObject;
+    worker.submit<int>("t", {}, receiver, [](JobControl&) { return 42; }, [&](int) { delivered = true; });
+    delete receiver;
+    QVERIFY(worker.waitForIdle(10000));
+    QVERIFY(!delivered);
+  }
+
+  void progressAndQueuedSignals() {
+    EngineWorker worker(nullptr, 1);
+    QSignalSpy queued(&worker, &EngineWorker::jobQueued);
+    QList<double> fractions;
+    connect(&worker, &EngineWorker::jobProgress, this, [&](JobId, double f, const QString&) { fractions << f; });
+    const JobId id = worker.submit<int>(
+        "t", "Counting", &worker,
+        [](JobControl& control) {
+          for (int i = 1; i <= 4; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(60));
+            control.progress(i / 4.0);
+          }
+          return 0;
+        },
+        [](int) {});
+    QCOMPARE(queued.count(), 1);  // at once, on this thread
+    QCOMPARE(queued.first().at(0).value<JobId>(), id);
+    QVERIFY(worker.waitForIdle(10000));
+    QVERIFY(fractions.size() >= 2);
+    QCOMPARE(fractions.last(), 1.0);
+  }
+};
+
+QTEST_MAIN(TestEngineWorker)
+#include "tst_engine_worker.moc"

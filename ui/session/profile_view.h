@@ -1,0 +1,45 @@
+// What the Session knows about a profile of the open document: the request that made it (ours), and the profile
+// itself with its per-node times on the opened graph (ours or imported).
+#pragma once
+
+#include <QString>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "profile/node_times.h"
+#include "profile/run_profile.h"
+
+namespace flowscope {
+
+/// What the profiler panel asks for; the CLI's `profile` options have the same meaning.
+struct ProfileRequest {
+  int runs = 10;
+  int warmup = 1;
+  std::map<std::string, std::string> inputs;  ///< input label -> .npy path or literal (the rest random)
+  bool optimize = true;                       ///< optimize first, as `flowscope profile` does unless --no-optimize
+  std::string device = "cpu";                 ///< "cpu", "null", "vulkan:0", ...
+  int threads = 1;
+};
+
+/// A profile shown against the opened graph.
+struct ProfileView {
+  std::shared_ptr<const RunProfile> profile;
+  NodeTimes times;           ///< onto the opened graph's nodes
+  QString source;            ///< "profiled here" or the imported file
+  bool imported = false;
+  bool optimized = false;
+  size_t nodesBeforeOptimizing = 0, nodesRun = 0;
+  std::string device;        ///< as the backend names itself: "cpu", "vulkan:0 (llvmpipe ...)"
+  int threads = 1;
+  double medianMicros = 0;
+  std::map<std::string, std::string> placement;
+  std::vector<std::string> notes;  ///< "Vulkan is not available (...); running on the CPU"
+  int runs() const { return times.runs; }
+};
+
+/// How the canvas colours nodes when there is a profile.
+enum class OverlayMode { kTime, kDevice };
+
+}  // namespace flowscope
