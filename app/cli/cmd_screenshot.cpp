@@ -42,69 +42,46 @@ Expected<std::vector<double>> profileNodes(const Model& model, const Graph& grap
   return nodeTimes(run.profile, graph).seconds;
 }
 
-}  // namespace
-
-int runScreenshot(const Args& args) {
-  int width = 1600, height = 1000;
-  if (auto size = args.value("--size")) {
-    auto parts = splitString(*size, 'x');
-    int64_t w = 0, h = 0;
-    if (parts.size() != 2 || !parseInt64(parts[0], &w) || !parseInt64(parts[1], &h) || w < 64 || h < 64 || w > 16384 || h > 16384)
-      return fail("--size needs WxH between 64 and 16384, e.g. 1600x1000", kExitUsage);
-    width = static_cast<int>(w);
-    height = static_cast<int>(h);
-  }
-  const std::string theme = args.value("--theme").value_or("light");
-  if (theme != "light" && theme != "dark") return fail("--theme is light or dark", kExitUsage);
-  const std::string out = args.value("--out").value_or("");
-  if (out.empty()) return fail("--out FILE.png is required", kExitUsage);
-
-  std::unique_ptr<QGuiApplication> app;
-  if (!QGuiApplication::instance()) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    static int argc = 1;
-    static char name[] = "flowscope";
-    static char* argv[] = {name, nullptr};
-    app = std::make_unique<QGuiApplication>(argc, argv);
-  }
-  auto model = loadModel(args.positional()[0]);
-  if (!model) return fail(model.status().message(), kExitBadInput);
-  auto shared = std::make_shared<const Model>(std::move(model).value());
-  // --pass N shows the graph after pass N of the default pipeline (numbered as `flowscope optimize` prints them),
-  // with what that pass added in green and changed in amber.
-  std::shared_ptr<const Graph> shown(shared, &shared->graph);
+// What the picture shows: a graph and the colours on its nodes.
+struct ShownGraph {
+  std::shared_ptr<const Graph> graph;
   std::vector<std::pair<size_t, QColor>> colors;
-  if (auto function = args.value("--function")) {
-    if (args.value("--pass") || args.value("--overlay")) return fail("--function cannot be combined with --pass or --overlay", kExitUsage);
-    const FunctionDef* def = shared->graph.library.find(*function);
-    if (!def) return fail("the graph's library has no function '" + *function + "'", kExitUsage);
-    auto body = functionBodyGraph(*def, shared->graph.library, OpRegistry::global().lookupWith(&shared->graph.library));
-    if (!body) return fail(body.status().message(), kExitBadInput);
-    shown = std::make_shared<const Graph>(std::move(body).value());
-  }
-  if (auto pass = args.value("--pass")) {
-    int64_t n = 0;
-    auto result = optimizeForViewing(shared, PipelineOptions{});
-    if (!result) return fail(result.status().message(), kExitBadInput);
-    if (!parseInt64(*pass, &n) || n < 1 || n > static_cast<int64_t>(result->records.size()))
-      return fail("--pass needs a number from 1 to " + std::to_string(result->records.size()), kExitUsage);
-    const auto& record = result->records[static_cast<size_t>(n - 1)];
-    auto before = n == 1 ? result->input : result->records[static_cast<size_t>(n - 2)].snapshot;
-    shown = record.snapshot;
-    GraphDiff diff = diffGraphs(*before, *shown);
-    for (const auto& name : diff.added) colors.emplace_back(static_cast<size_t>(shown->find(name)), PassStepper::addedColor());
-    for (const auto& name : diff.changed) colors.emplace_back(static_cast<size_t>(shown->find(name)), PassStepper::changedColor());
-    std::printf("after pass %lld (%s): %zu added, %zu removed, %zu changed\n", static_cast<long long>(n), record.pass.c_str(),
-                diff.added.size(), diff.removed.size(), diff.changed.size());
-  }
-  std::vector<double> seconds;
-  if (auto overlay = args.value("--overlay")) {
-    if (*overlay != "profile") return fail("--overlay takes 'profile'", kExitUsage);
-    auto profiled = profileNodes(*shared, *shown, 5);
-    if (!profiled) return fail(profiled.status().message(), kExitBadInput);
-    seconds = std::move(profiled).value();
-  }
-  GraphLayout layout(shown);
+};
+
+// --function NAME: that library function's body, as the canvas opens it.
+int showFunction(const Model& model, const std::string& function, ShownGraph* shown) {
+  const FunctionDef* def = model.graph.library.find(function);
+  if (!def) return fail("the graph's library has no function '" + function + "'", kExitUsage);
+  auto body = functionBodyGraph(*def, model.graph.library, OpRegistry::global().lookupWith(&model.graph.library));
+  if (!body) return fail(body.status().message(), kExitBadInput);
+  shown->graph = std::make_shared<const Graph>(std::move(body).value());
+  return kExitOk;
+}
+
+// --pass N: the graph after pass N of the default pipeline (numbered as `flowscope optimize` prints them), with what
+// that pass added in green and changed in amber.
+int showPass(std::shared_ptr<const Model> model, const std::string& pass, ShownGraph* shown) {
+  int64_t n = 0;
+  auto result = optimizeForViewing(std::move(model), PipelineOptions{});
+  if (!result) return fail(result.status().message(), kExitBadInput);
+  if (!parseInt64(pass, &n) || n < 1 || n > static_cast<int64_t>(result->records.size()))
+    return fail("--pass needs a number from 1 to " + std::to_string(result->records.size()), kExitUsage);
+  const auto& record = result->records[static_cast<size_t>(n - 1)];
+  auto before = n == 1 ? result->input : result->records[static_cast<size_t>(n - 2)].snapshot;
+  shown->graph = record.snapshot;
+  GraphDiff diff = diffGraphs(*before, *shown->graph);
+  for (const auto& name : diff.added)
+    shown->colors.emplace_back(static_cast<size_t>(shown->graph->find(name)), PassStepper::addedColor());
+  for (const auto& name : diff.changed)
+    shown->colors.emplace_back(static_cast<size_t>(shown->graph->find(name)), PassStepper::changedColor());
+  std::printf("after pass %lld (%s): %zu added, %zu removed, %zu changed\n", static_cast<long long>(n),
+              record.pass.c_str(), diff.added.size(), diff.removed.size(), diff.changed.size());
+  return kExitOk;
+}
+
+// Lays out the shown graph with the --expand groups, paints it with its overlay and writes the PNG.
+int render(const Args& args, const ShownGraph& shown, const std::vector<double>& seconds, QSize size) {
+  GraphLayout layout(shown.graph);
   std::set<std::string> expanded;
   if (auto expand = args.value("--expand")) {
     if (*expand == "all") {
@@ -116,17 +93,68 @@ int runScreenshot(const Args& args) {
   }
   auto scene = layout.build(expanded);
   if (!scene) return fail(scene.status().message(), kExitBadInput);
-  const Theme& colours = Theme::named(QString::fromStdString(theme));
+  const Theme& colours = Theme::named(QString::fromStdString(args.value("--theme").value_or("light")));
   PaintStats stats;
   SceneOverlay overlay;
-  addNodeColors(overlay, **scene, colors);
+  addNodeColors(overlay, **scene, shown.colors);
   addNodeTimes(overlay, **scene, seconds);
-  QImage image = renderScene(**scene, width, height, colours, &overlay, &stats);
+  QImage image = renderScene(**scene, size.width(), size.height(), colours, &overlay, &stats);
+  const std::string out = *args.value("--out");
   if (!image.save(QString::fromStdString(out))) return fail("cannot write " + out, kExitBadInput);
   size_t groups = 0;
   for (const auto& item : (*scene)->items) groups += item.kind == SceneItem::Kind::kGroup;
-  std::printf("%s: %dx%d, %zu items (%zu groups), %zu edges drawn\n", out.c_str(), width, height, stats.items, groups, stats.edges);
+  std::printf("%s: %dx%d, %zu items (%zu groups), %zu edges drawn\n", out.c_str(), size.width(), size.height(),
+              stats.items, groups, stats.edges);
   return kExitOk;
+}
+
+// --size WxH, --theme, --out and the combinations; a usage message, or empty when they are fine.
+std::string checkOutputOptions(const Args& args, QSize* size) {
+  if (auto text = args.value("--size")) {
+    auto parts = splitString(*text, 'x');
+    int64_t w = 0, h = 0;
+    if (parts.size() != 2 || !parseInt64(parts[0], &w) || !parseInt64(parts[1], &h) || w < 64 || h < 64 ||
+        w > 16384 || h > 16384)
+      return "--size needs WxH between 64 and 16384, e.g. 1600x1000";
+    *size = QSize(static_cast<int>(w), static_cast<int>(h));
+  }
+  const std::string theme = args.value("--theme").value_or("light");
+  if (theme != "light" && theme != "dark") return "--theme is light or dark";
+  if (args.value("--out").value_or("").empty()) return "--out FILE.png is required";
+  if (args.value("--function") && (args.value("--pass") || args.value("--overlay")))
+    return "--function cannot be combined with --pass or --overlay";
+  if (auto overlay = args.value("--overlay"); overlay && *overlay != "profile") return "--overlay takes 'profile'";
+  return "";
+}
+
+}  // namespace
+
+int runScreenshot(const Args& args) {
+  QSize size(1600, 1000);
+  if (std::string usage = checkOutputOptions(args, &size); !usage.empty()) return fail(usage, kExitUsage);
+  std::unique_ptr<QGuiApplication> app;
+  if (!QGuiApplication::instance()) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "flowscope";
+    static char* argv[] = {name, nullptr};
+    app = std::make_unique<QGuiApplication>(argc, argv);
+  }
+  auto model = loadModel(args.positional()[0]);
+  if (!model) return fail(model.status().message(), kExitBadInput);
+  auto shared = std::make_shared<const Model>(std::move(model).value());
+  ShownGraph shown{std::shared_ptr<const Graph>(shared, &shared->graph), {}};
+  if (auto function = args.value("--function"))
+    if (int code = showFunction(*shared, *function, &shown); code != kExitOk) return code;
+  if (auto pass = args.value("--pass"))
+    if (int code = showPass(shared, *pass, &shown); code != kExitOk) return code;
+  std::vector<double> seconds;
+  if (args.value("--overlay")) {
+    auto profiled = profileNodes(*shared, *shown.graph, 5);
+    if (!profiled) return fail(profiled.status().message(), kExitBadInput);
+    seconds = std::move(profiled).value();
+  }
+  return render(args, shown, seconds, size);
 }
 
 }  // namespace flowscope::cli

@@ -36,9 +36,10 @@ const std::vector<Command>& commands() {
        {{"--tag"}, {"--force"}, 2, 2}, runConvert},
       {"run", "Run a graph on the CPU or a Vulkan device and print or save what it fetches",
        "usage: flowscope run FILE [--signature NAME] [--input NAME=SPEC ...] [--fetch NAME ...] [--output DIR]\n"
-       "                     [--device cpu|vulkan[:INDEX]] [--threads N] [--seed N] [--tag TAG] [--no-optimize]\n\n"
+       "                     [--device cpu|vulkan[:INDEX]|null] [--threads N] [--seed N] [--tag TAG] [--no-optimize]\n\n"
        "--device vulkan runs the nodes the Vulkan backend supports there (clusters, one command buffer per run)\n"
-       "and the rest on the CPU; without a Vulkan device it says so and uses the CPU.\n"
+       "and the rest on the CPU; without a Vulkan device it says so and uses the CPU. --device null runs nothing\n"
+       "(every node hands zeros on): a profile on it measures Flowscope's own cost per node.\n"
        "SPEC is a .npy path, 'random' (seeded; shape and dtype from the graph, unknown dims become 1), or a\n"
        "literal such as 3 or [[1,2],[3,4]] with an optional :int32-style dtype suffix. Inputs not given are\n"
        "random. Fetches default to the signature's outputs (serving_default, or the only signature), else the\n"
@@ -54,10 +55,10 @@ const std::vector<Command>& commands() {
        "which backend ran each op, nodes on the GPU are timed with timestamp queries, and a placement line says\n"
        "what stayed on the CPU and why.\n",
        {withProfile(kRunValueOptions), {"--json", "--no-optimize"}, 1, 1}, runProfile},
-      {"devices", "List the compute devices (the CPU, and Vulkan devices as --device vulkan:INDEX names them)",
+      {"devices", "List the compute devices of every backend (cpu, vulkan:INDEX, null) as --device names them",
        "usage: flowscope devices [--json]\n\n"
-       "Lists every Vulkan device (GPUs, and Mesa's lavapipe CPU device when mesa-vulkan-drivers is installed)\n"
-       "and the ops the Vulkan backend runs.\n",
+       "Lists the CPU, every Vulkan device (GPUs, and Mesa's lavapipe CPU device when mesa-vulkan-drivers is\n"
+       "installed) and the null backend; --json adds the ops each backend runs.\n",
        {{}, {"--json"}, 0, 0}, runDevices},
       {"optimize", "Run the Grappler-style pass pipeline: what each pass changed, per-pass dumps, the optimized graph",
        "usage: flowscope optimize FILE [--passes a,b,...] [--iterations N] [--dump-after DIR] [--out FILE] [--force]\n"

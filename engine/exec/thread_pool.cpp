@@ -27,9 +27,9 @@ void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_
     body(0, n);
     return;
   }
-  int64_t chunks = std::min<int64_t>(threads, std::max<int64_t>(1, n * costPerItem / kMinWorkPerThread));
-#pragma omp parallel for num_threads(static_cast<int>(chunks)) schedule(static)
-  for (int64_t c = 0; c < chunks; ++c) body(n * c / chunks, n * (c + 1) / chunks);
+  const int chunks = static_cast<int>(std::min<int64_t>(threads, std::max<int64_t>(1, n * costPerItem / kMinWorkPerThread)));
+#pragma omp parallel for num_threads(chunks) schedule(static)
+  for (int c = 0; c < chunks; ++c) body(n * c / chunks, n * (c + 1) / chunks);
 }
 
 }  // namespace flowscope

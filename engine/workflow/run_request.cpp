@@ -189,86 +189,62 @@ Expected<std::vector<RunInput>> runInputs(const Model& model, const std::string&
   return inputs;
 }
 
-Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& options) {
-  Status error;
-  const Signature* sig = chooseSignature(model, options.signature, &error);
-  if (!error.isOk()) return error;
-  FS_ASSIGN_OR_RETURN(std::vector<InputSlot> slots, runInputs(model, options.signature));
-  RunRequest request;
+namespace {
+
+std::string nodeOf(const std::string& tensor) { return tensor.substr(0, tensor.rfind(':')); }
+
+// What a run fetches when the user does not say: the signature's outputs, else the _Retval inputs of an instantiated
+// function, else the graph's sinks.
+void addDefaultFetches(const Model& model, const Signature* sig, RunRequest& request) {
+  auto add = [&](const std::string& tensor, const std::string& label) {
+    request.fetches.push_back(tensor);
+    request.fetchLabels.push_back(label);
+  };
   if (sig) {
-    for (const auto& out : sig->outputs) {
-      request.fetches.push_back(out.tensorName);
-      request.fetchLabels.push_back(out.key);
-    }
-  } else {
-    ModelSummary summary = summarizeModel(model);
-    // A graph with top-level _Retval nodes (an instantiated function) names its outputs by them.
-    std::vector<std::pair<int64_t, std::string>> retvals;
-    for (size_t i = 0; i < model.graph.size(); ++i) {
-      const Node& n = model.graph.node(i);
-      if (n.op != "_Retval" || n.inputs.size() != 1) continue;
-      const AttrValue* index = n.attr("index");
-      retvals.emplace_back(index && index->kind() == AttrValue::Kind::kInt ? index->i() : 0,
-                           n.inputs[0].node + ":" + std::to_string(n.inputs[0].index));
-    }
-    std::sort(retvals.begin(), retvals.end());
-    for (const auto& [index, tensor] : retvals) {
-      request.fetches.push_back(tensor);
-      request.fetchLabels.push_back(tensor);
-    }
-    for (const auto& e : summary.outputs) {
-      if (e.dtype == DType::kInvalid || !retvals.empty()) continue;
-      request.fetches.push_back(e.name);
-      request.fetchLabels.push_back(e.name);
+    for (const auto& out : sig->outputs) add(out.tensorName, out.key);
+    return;
+  }
+  std::vector<std::pair<int64_t, std::string>> retvals;
+  for (size_t i = 0; i < model.graph.size(); ++i) {
+    const Node& n = model.graph.node(i);
+    if (n.op != "_Retval" || n.inputs.size() != 1) continue;
+    const AttrValue* index = n.attr("index");
+    retvals.emplace_back(index && index->kind() == AttrValue::Kind::kInt ? index->i() : 0,
+                         n.inputs[0].node + ":" + std::to_string(n.inputs[0].index));
+  }
+  std::sort(retvals.begin(), retvals.end());
+  for (const auto& [index, tensor] : retvals) add(tensor, tensor);
+  if (!retvals.empty()) return;
+  for (const auto& e : summarizeModel(model).outputs)
+    if (e.dtype != DType::kInvalid) add(e.name, e.name);
+}
+
+// Non-strict: the nodes the fetches reach through tensors the user does not feed (only those inputs need values).
+std::set<std::string> neededNodes(const Model& model, const std::vector<std::string>& fetches,
+                                  const std::set<std::string>& fedNodes) {
+  std::set<std::string> needed;
+  std::vector<std::string> work;
+  for (const auto& f : fetches) work.push_back(nodeOf(f));
+  while (!work.empty()) {
+    std::string n = work.back();
+    work.pop_back();
+    if (!needed.insert(n).second || fedNodes.count(n)) continue;
+    if (const Node* node = model.graph.findNode(n)) {
+      for (const auto& in : node->inputs) work.push_back(in.node);
+      for (const auto& c : node->controlInputs) work.push_back(c);
     }
   }
-  if (!options.fetches.empty()) {
-    request.fetches = options.fetches;
-    request.fetchLabels = options.fetches;
-  }
-  std::map<std::string, std::string> specs = options.inputs;
-  uint64_t seed = options.seed;
-  // Non-strict: only placeholders that the fetches reach (through tensors the user does not feed) need values.
-  std::set<std::string> fedNodes, needed;
-  for (const auto& [name, spec] : specs) fedNodes.insert(name.substr(0, name.rfind(':')));
-  for (const auto& slot : slots) {
-    std::string node = slot.tensor.substr(0, slot.tensor.rfind(':'));
-    if (specs.count(slot.label) || specs.count(slot.tensor) || specs.count(node)) fedNodes.erase(node);
-  }
-  {
-    std::vector<std::string> work;
-    for (const auto& f : request.fetches) work.push_back(f.substr(0, f.rfind(':')));
-    while (!work.empty()) {
-      std::string n = work.back();
-      work.pop_back();
-      if (!needed.insert(n).second || fedNodes.count(n)) continue;
-      if (const Node* node = model.graph.findNode(n)) {
-        for (const auto& in : node->inputs) work.push_back(in.node);
-        for (const auto& c : node->controlInputs) work.push_back(c);
-      }
-    }
-  }
+  return needed;
+}
+
+// Inputs given by name that are not signature inputs or placeholders: any tensor of the graph can be fed.
+Status feedNamedTensors(const Model& model, const std::map<std::string, std::string>& specs, uint64_t& seed,
+                        RunRequest& request) {
   GraphShapes shapes;
   bool shapesReady = false;
-  for (const auto& slot : slots) {
-    if (!needed.count(slot.tensor.substr(0, slot.tensor.rfind(':')))) continue;
-    std::string spec = "random";
-    for (const std::string& key : {slot.label, slot.tensor, slot.tensor.substr(0, slot.tensor.rfind(':'))}) {
-      auto it = specs.find(key);
-      if (it != specs.end()) {
-        spec = it->second;
-        specs.erase(it);
-        break;
-      }
-    }
-    auto value = tensorFromSpec(spec, slot, seed++);
-    if (!value) return value.status().withContext("input '" + slot.label + "': ");
-    request.feeds.emplace_back(slot.tensor, std::move(value).value());
-  }
-  for (const auto& [name, spec] : specs) {  // inputs that are not placeholders: feed any tensor by name
+  for (const auto& [name, spec] : specs) {
     InputSlot slot{name, name, DType::kInvalid, Shape::unknownRank()};
-    std::string node = name.substr(0, name.rfind(':'));
-    int64_t index = model.graph.find(node);
+    int64_t index = model.graph.find(nodeOf(name));
     if (index < 0) return notFound("--input '" + name + "' names no signature input or graph node");
     if (!shapesReady) {
       shapes = inferShapes(model.graph);
@@ -283,7 +259,47 @@ Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& op
     if (!value) return value.status().withContext("input '" + name + "': ");
     request.feeds.emplace_back(name.find(':') == std::string::npos ? name + ":0" : name, std::move(value).value());
   }
-  if (request.fetches.empty()) return invalidArgument("nothing to fetch: the model has no signature outputs or sinks; pass --fetch");
+  return Status::ok();
+}
+
+}  // namespace
+
+Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& options) {
+  Status error;
+  const Signature* sig = chooseSignature(model, options.signature, &error);
+  if (!error.isOk()) return error;
+  FS_ASSIGN_OR_RETURN(std::vector<InputSlot> slots, runInputs(model, options.signature));
+  RunRequest request;
+  addDefaultFetches(model, sig, request);
+  if (!options.fetches.empty()) {
+    request.fetches = options.fetches;
+    request.fetchLabels = options.fetches;
+  }
+  std::map<std::string, std::string> specs = options.inputs;
+  uint64_t seed = options.seed;
+  std::set<std::string> fedNodes;  // nodes fed by name rather than as an input slot
+  for (const auto& [name, spec] : specs) fedNodes.insert(nodeOf(name));
+  for (const auto& slot : slots)
+    if (specs.count(slot.label) || specs.count(slot.tensor) || specs.count(nodeOf(slot.tensor)))
+      fedNodes.erase(nodeOf(slot.tensor));
+  const std::set<std::string> needed = neededNodes(model, request.fetches, fedNodes);
+  for (const auto& slot : slots) {
+    if (!needed.count(nodeOf(slot.tensor))) continue;
+    std::string spec = "random";
+    for (const std::string& key : {slot.label, slot.tensor, nodeOf(slot.tensor)}) {
+      if (auto it = specs.find(key); it != specs.end()) {
+        spec = it->second;
+        specs.erase(it);
+        break;
+      }
+    }
+    auto value = tensorFromSpec(spec, slot, seed++);
+    if (!value) return value.status().withContext("input '" + slot.label + "': ");
+    request.feeds.emplace_back(slot.tensor, std::move(value).value());
+  }
+  FS_RETURN_IF_ERROR(feedNamedTensors(model, specs, seed, request));
+  if (request.fetches.empty())
+    return invalidArgument("nothing to fetch: the model has no signature outputs or sinks; pass --fetch");
   return request;
 }
 

@@ -10,7 +10,13 @@ KernelTable buildCpuKernelTable() {
   KernelTable table;
   registerElementwiseBinaryKernels(table);
   registerElementwiseUnaryKernels(table);
-  registerArrayKernels(table);
+  registerIdentityKernels(table);
+  registerShapeKernels(table);
+  registerConcatSplitKernels(table);
+  registerReorderKernels(table);
+  registerFillKernels(table);
+  registerPadKernels(table);
+  registerSelectKernels(table);
   registerSliceKernels(table);
   registerGatherKernels(table);
   registerReductionKernels(table);

@@ -10,7 +10,13 @@ const KernelTable& cpuKernelTable();
 
 void registerElementwiseBinaryKernels(KernelTable& registry);
 void registerElementwiseUnaryKernels(KernelTable& registry);
-void registerArrayKernels(KernelTable& registry);
+void registerIdentityKernels(KernelTable& registry);
+void registerShapeKernels(KernelTable& registry);
+void registerConcatSplitKernels(KernelTable& registry);
+void registerReorderKernels(KernelTable& registry);
+void registerFillKernels(KernelTable& registry);
+void registerPadKernels(KernelTable& registry);
+void registerSelectKernels(KernelTable& registry);
 void registerSliceKernels(KernelTable& registry);
 void registerGatherKernels(KernelTable& registry);
 void registerReductionKernels(KernelTable& registry);

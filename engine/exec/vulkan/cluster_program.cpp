@@ -70,182 +70,236 @@ Expected<ClusterProgram::Compiled*> ClusterProgram::compiled(const std::vector<T
   return it->second.get();
 }
 
-Expected<std::unique_ptr<ClusterProgram::Compiled>> ClusterProgram::compile(const std::vector<Shape>& externalShapes) {
-  auto c = std::make_unique<Compiled>();
-  c->device = m_device.get();
-  VkDevice dev = m_device->device();
-  // Values: external inputs, constants, then node outputs; each a device-local buffer from the pool.
-  std::vector<Buffer> externals, constants;
-  std::vector<std::vector<Buffer>> nodeOut(m_spec.nodes.size());
-  std::vector<std::vector<Shape>> nodeShapes(m_spec.nodes.size());
-  auto take = [&](const Shape& s) -> Expected<Buffer> {
-    FS_ASSIGN_OR_RETURN(Buffer b, m_device->acquire(floatBytes(s)));
-    c->pooled.push_back(b);
+// One compilation of a cluster for a set of input shapes: value buffers, staging, constants, pools, and the run's
+// command buffer, built phase by phase into `c`.
+class ClusterProgram::Builder {
+ public:
+  Builder(VulkanDevice& device, const ClusterSpec& spec, const std::vector<Shape>& externalShapes, Compiled& c)
+      : m_device(device),
+        m_spec(spec),
+        m_externalShapes(externalShapes),
+        m_c(c),
+        m_nodeOut(spec.nodes.size()),
+        m_nodeShapes(spec.nodes.size()) {}
+
+  Status build() {
+    FS_RETURN_IF_ERROR(allocateValues());
+    FS_RETURN_IF_ERROR(createStaging());
+    FS_RETURN_IF_ERROR(uploadConstants());
+    FS_RETURN_IF_ERROR(createPools());
+    return recordCommands();
+  }
+
+ private:
+  Expected<Buffer> take(const Shape& s) {
+    FS_ASSIGN_OR_RETURN(Buffer b, m_device.acquire(floatBytes(s)));
+    m_c.pooled.push_back(b);
     return b;
-  };
-  for (const Shape& s : externalShapes) {
-    FS_ASSIGN_OR_RETURN(Buffer b, take(s));
-    externals.push_back(b);
   }
-  for (const Tensor& t : m_spec.constants) {
-    FS_ASSIGN_OR_RETURN(Buffer b, take(t.shape()));
-    constants.push_back(b);
-  }
-  auto shapeOf = [&](const ValueRef& r) -> const Shape& {
-    if (r.kind == ValueRef::kExternal) return externalShapes[static_cast<size_t>(r.index)];
+  const Shape& shapeOf(const ValueRef& r) const {
+    if (r.kind == ValueRef::kExternal) return m_externalShapes[static_cast<size_t>(r.index)];
     if (r.kind == ValueRef::kConstant) return m_spec.constants[static_cast<size_t>(r.index)].shape();
-    return nodeShapes[static_cast<size_t>(r.index)][static_cast<size_t>(r.output)];
-  };
-  auto bufferOf = [&](const ValueRef& r) -> const Buffer& {
-    if (r.kind == ValueRef::kExternal) return externals[static_cast<size_t>(r.index)];
-    if (r.kind == ValueRef::kConstant) return constants[static_cast<size_t>(r.index)];
-    return nodeOut[static_cast<size_t>(r.index)][static_cast<size_t>(r.output)];
-  };
-  // Lower every node for these shapes.
-  std::vector<LoweredNode> lowered;
-  size_t dispatchCount = 0, descriptorCount = 0;
-  for (size_t k = 0; k < m_spec.nodes.size(); ++k) {
-    const Node& node = m_spec.nodes[k];
-    NodeView view{node, {}, m_spec.params[k]};
-    view.inputShapes.assign(node.inputs.size(), Shape());
-    for (size_t j = 0; j < m_spec.inputs[k].size(); ++j)
-      view.inputShapes[static_cast<size_t>(m_spec.bufferInputIndex[k][j])] = shapeOf(m_spec.inputs[k][j]);
-    for (size_t i = 0; i < node.inputs.size(); ++i)
-      if (m_spec.params[k][i]) view.inputShapes[i] = m_spec.params[k][i]->shape();
-    FS_ASSIGN_OR_RETURN(LoweredNode l, lower(view));
-    nodeShapes[k] = l.outputShapes;
-    for (const Shape& s : l.outputShapes) {
+    return m_nodeShapes[static_cast<size_t>(r.index)][static_cast<size_t>(r.output)];
+  }
+  const Buffer& bufferOf(const ValueRef& r) const {
+    if (r.kind == ValueRef::kExternal) return m_externals[static_cast<size_t>(r.index)];
+    if (r.kind == ValueRef::kConstant) return m_constants[static_cast<size_t>(r.index)];
+    return m_nodeOut[static_cast<size_t>(r.index)][static_cast<size_t>(r.output)];
+  }
+
+  // Values: external inputs, constants, then node outputs; each a device-local buffer from the pool. Every node is
+  // lowered for these shapes on the way.
+  Status allocateValues() {
+    for (const Shape& s : m_externalShapes) {
       FS_ASSIGN_OR_RETURN(Buffer b, take(s));
-      nodeOut[k].push_back(b);
+      m_externals.push_back(b);
     }
-    for (const Dispatch& d : l.dispatches) {
-      ++dispatchCount;
-      descriptorCount += d.buffers.size();
+    for (const Tensor& t : m_spec.constants) {
+      FS_ASSIGN_OR_RETURN(Buffer b, take(t.shape()));
+      m_constants.push_back(b);
     }
-    lowered.push_back(std::move(l));
+    for (size_t k = 0; k < m_spec.nodes.size(); ++k) {
+      const Node& node = m_spec.nodes[k];
+      NodeView view{node, {}, m_spec.params[k]};
+      view.inputShapes.assign(node.inputs.size(), Shape());
+      for (size_t j = 0; j < m_spec.inputs[k].size(); ++j)
+        view.inputShapes[static_cast<size_t>(m_spec.bufferInputIndex[k][j])] = shapeOf(m_spec.inputs[k][j]);
+      for (size_t i = 0; i < node.inputs.size(); ++i)
+        if (m_spec.params[k][i]) view.inputShapes[i] = m_spec.params[k][i]->shape();
+      FS_ASSIGN_OR_RETURN(LoweredNode l, lower(view));
+      m_nodeShapes[k] = l.outputShapes;
+      for (const Shape& s : l.outputShapes) {
+        FS_ASSIGN_OR_RETURN(Buffer b, take(s));
+        m_nodeOut[k].push_back(b);
+      }
+      for (const Dispatch& d : l.dispatches) {
+        ++m_dispatchCount;
+        m_descriptorCount += d.buffers.size();
+      }
+      m_lowered.push_back(std::move(l));
+    }
+    return Status::ok();
   }
+
   // Staging: all inputs in one host-visible buffer, all outputs in another.
-  VkDeviceSize inBytes = 0, outBytes = 0;
-  for (const Shape& s : externalShapes) {
-    c->inOffsets.push_back(inBytes);
-    inBytes += floatBytes(s);
+  Status createStaging() {
+    VkDeviceSize inBytes = 0, outBytes = 0;
+    for (const Shape& s : m_externalShapes) {
+      m_c.inOffsets.push_back(inBytes);
+      inBytes += floatBytes(s);
+    }
+    for (const ValueRef& r : m_spec.outputs) {
+      m_c.outOffsets.push_back(outBytes);
+      m_c.outputShapes.push_back(shapeOf(r));
+      outBytes += floatBytes(shapeOf(r));
+    }
+    FS_ASSIGN_OR_RETURN(m_c.stagingIn, m_device.createBuffer(inBytes, true));
+    FS_ASSIGN_OR_RETURN(m_c.stagingOut, m_device.createBuffer(outBytes, true));
+    return Status::ok();
   }
-  for (const ValueRef& r : m_spec.outputs) {
-    c->outOffsets.push_back(outBytes);
-    c->outputShapes.push_back(shapeOf(r));
-    outBytes += floatBytes(shapeOf(r));
-  }
-  FS_ASSIGN_OR_RETURN(c->stagingIn, m_device->createBuffer(inBytes, true));
-  FS_ASSIGN_OR_RETURN(c->stagingOut, m_device->createBuffer(outBytes, true));
 
   // Constants: uploaded once, now.
-  if (!m_spec.constants.empty()) {
+  Status uploadConstants() {
+    if (m_spec.constants.empty()) return Status::ok();
     VkDeviceSize bytes = 0;
     for (const Tensor& t : m_spec.constants) bytes += floatBytes(t.shape());
-    FS_ASSIGN_OR_RETURN(Buffer upload, m_device->createBuffer(bytes, true));
+    FS_ASSIGN_OR_RETURN(Buffer upload, m_device.createBuffer(bytes, true));
     std::vector<VulkanDevice::BufferCopy> copies;
     VkDeviceSize at = 0;
     for (size_t i = 0; i < m_spec.constants.size(); ++i) {
       const VkDeviceSize n = floatBytes(m_spec.constants[i].shape());
       if (n == 0) continue;
       std::memcpy(static_cast<char*>(upload.mapped) + at, m_spec.constants[i].data<float>(), n);
-      copies.push_back({upload.buffer, constants[i].buffer, VkBufferCopy{at, 0, n}});
+      copies.push_back({upload.buffer, m_constants[i].buffer, VkBufferCopy{at, 0, n}});
       at += n;
     }
-    Status s = m_device->copyAndWait(copies);
-    m_device->destroyBuffer(upload);
-    FS_RETURN_IF_ERROR(s);
+    Status s = m_device.copyAndWait(copies);
+    m_device.destroyBuffer(upload);
+    return s;
   }
 
-  // Descriptor sets, one per dispatch.
-  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, static_cast<uint32_t>(std::max<size_t>(descriptorCount, 1))};
-  VkDescriptorPoolCreateInfo poolInfo{};
-  poolInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-  poolInfo.maxSets = static_cast<uint32_t>(std::max<size_t>(dispatchCount, 1));
-  poolInfo.poolSizeCount = 1;
-  poolInfo.pPoolSizes = &poolSize;
-  if (VkResult r = vkCreateDescriptorPool(dev, &poolInfo, nullptr, &c->descriptors); r != VK_SUCCESS) return vkFail("vkCreateDescriptorPool", r);
-
-  if (m_device->hasTimestamps()) {
-    VkQueryPoolCreateInfo q{};
-    q.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
-    q.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    q.queryCount = static_cast<uint32_t>(m_spec.nodes.size() + 1);
-    if (vkCreateQueryPool(dev, &q, nullptr, &c->queries) == VK_SUCCESS) c->queryCount = q.queryCount;
+  // Descriptor sets (one per dispatch) and timestamp queries (one around each node).
+  Status createPools() {
+    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                  static_cast<uint32_t>(std::max<size_t>(m_descriptorCount, 1))};
+    VkDescriptorPoolCreateInfo poolInfo{};
+    poolInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+    poolInfo.maxSets = static_cast<uint32_t>(std::max<size_t>(m_dispatchCount, 1));
+    poolInfo.poolSizeCount = 1;
+    poolInfo.pPoolSizes = &poolSize;
+    if (VkResult r = vkCreateDescriptorPool(m_device.device(), &poolInfo, nullptr, &m_c.descriptors); r != VK_SUCCESS)
+      return vkFail("vkCreateDescriptorPool", r);
+    if (m_device.hasTimestamps()) {
+      VkQueryPoolCreateInfo q{};
+      q.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+      q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      q.queryCount = static_cast<uint32_t>(m_spec.nodes.size() + 1);
+      if (vkCreateQueryPool(m_device.device(), &q, nullptr, &m_c.queries) == VK_SUCCESS) m_c.queryCount = q.queryCount;
+    }
+    return Status::ok();
   }
 
-  // The command buffer of one run.
-  VkCommandBufferAllocateInfo alloc{};
-  alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  alloc.commandPool = m_device->commandPool();
-  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  alloc.commandBufferCount = 1;
-  if (VkResult r = vkAllocateCommandBuffers(dev, &alloc, &c->commands); r != VK_SUCCESS) return vkFail("vkAllocateCommandBuffers", r);
-  VkCommandBuffer cmd = c->commands;
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  vkBeginCommandBuffer(cmd, &begin);
-  if (c->queries) vkCmdResetQueryPool(cmd, c->queries, 0, c->queryCount);
-  for (size_t i = 0; i < externals.size(); ++i) {
-    const VkDeviceSize n = floatBytes(externalShapes[i]);
-    if (n == 0) continue;
-    VkBufferCopy region{c->inOffsets[i], 0, n};
-    vkCmdCopyBuffer(cmd, c->stagingIn.buffer, externals[i].buffer, 1, &region);
+  // The command buffer of one run: upload, every node's dispatches with barriers only where needed, download.
+  Status recordCommands() {
+    VkCommandBufferAllocateInfo alloc{};
+    alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    alloc.commandPool = m_device.commandPool();
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    if (VkResult r = vkAllocateCommandBuffers(m_device.device(), &alloc, &m_c.commands); r != VK_SUCCESS)
+      return vkFail("vkAllocateCommandBuffers", r);
+    VkCommandBuffer cmd = m_c.commands;
+    VkCommandBufferBeginInfo begin{};
+    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    vkBeginCommandBuffer(cmd, &begin);
+    if (m_c.queries) vkCmdResetQueryPool(cmd, m_c.queries, 0, m_c.queryCount);
+    for (size_t i = 0; i < m_externals.size(); ++i) {
+      const VkDeviceSize n = floatBytes(m_externalShapes[i]);
+      if (n == 0) continue;
+      VkBufferCopy region{m_c.inOffsets[i], 0, n};
+      vkCmdCopyBuffer(cmd, m_c.stagingIn.buffer, m_externals[i].buffer, 1, &region);
+    }
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    if (m_c.queries) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m_c.queries, 0);
+    std::vector<VkBuffer> written;  // written since the last barrier
+    for (size_t k = 0; k < m_spec.nodes.size(); ++k) FS_RETURN_IF_ERROR(recordNode(cmd, k, written));
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_TRANSFER_READ_BIT);
+    for (size_t i = 0; i < m_spec.outputs.size(); ++i) {
+      const VkDeviceSize n = floatBytes(m_c.outputShapes[i]);
+      if (n == 0) continue;
+      VkBufferCopy region{0, m_c.outOffsets[i], n};
+      vkCmdCopyBuffer(cmd, bufferOf(m_spec.outputs[i]).buffer, m_c.stagingOut.buffer, 1, &region);
+    }
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                  VK_ACCESS_HOST_READ_BIT);
+    if (VkResult r = vkEndCommandBuffer(cmd); r != VK_SUCCESS) return vkFail("vkEndCommandBuffer", r);
+    return Status::ok();
   }
-  memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                VK_ACCESS_SHADER_READ_BIT);
-  if (c->queries) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->queries, 0);
-  std::vector<VkBuffer> written;  // written since the last barrier
-  for (size_t k = 0; k < m_spec.nodes.size(); ++k) {
+
+  Status recordNode(VkCommandBuffer cmd, size_t k, std::vector<VkBuffer>& written) {
     std::vector<const Buffer*> ins;
     for (const ValueRef& r : m_spec.inputs[k]) ins.push_back(&bufferOf(r));
     // A barrier only where this node reads a buffer an earlier node wrote since the last one.
     bool dependent = false;
     for (const Buffer* b : ins) dependent |= std::find(written.begin(), written.end(), b->buffer) != written.end();
     if (dependent) {
-      memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       written.clear();
     }
-    for (const Dispatch& d : lowered[k].dispatches) {
-      FS_ASSIGN_OR_RETURN(const VulkanDevice::Pipeline* p, m_device->pipeline(d.shader));
-      VkDescriptorSetAllocateInfo setAlloc{};
-      setAlloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-      setAlloc.descriptorPool = c->descriptors;
-      setAlloc.descriptorSetCount = 1;
-      setAlloc.pSetLayouts = &p->setLayout;
-      VkDescriptorSet set = VK_NULL_HANDLE;
-      if (VkResult r = vkAllocateDescriptorSets(dev, &setAlloc, &set); r != VK_SUCCESS) return vkFail("vkAllocateDescriptorSets", r);
-      std::vector<VkDescriptorBufferInfo> infos(d.buffers.size());
-      std::vector<VkWriteDescriptorSet> writes(d.buffers.size());
-      for (size_t b = 0; b < d.buffers.size(); ++b) {
-        const Operand& o = d.buffers[b];
-        const Buffer& buf = o.output ? nodeOut[k][static_cast<size_t>(o.index)] : *ins[static_cast<size_t>(
-                                                                                      std::find(m_spec.bufferInputIndex[k].begin(), m_spec.bufferInputIndex[k].end(), o.index) -
-                                                                                      m_spec.bufferInputIndex[k].begin())];
-        infos[b] = {buf.buffer, 0, VK_WHOLE_SIZE};
-        writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, static_cast<uint32_t>(b), 0, 1,
-                     VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nullptr, &infos[b], nullptr};
-      }
-      vkUpdateDescriptorSets(dev, static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
-      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
-      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &set, 0, nullptr);
-      vkCmdPushConstants(cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 128, d.push.data());
-      vkCmdDispatch(cmd, d.groups[0], d.groups[1], d.groups[2]);
+    for (const Dispatch& d : m_lowered[k].dispatches) FS_RETURN_IF_ERROR(recordDispatch(cmd, k, d, ins));
+    for (const Buffer& b : m_nodeOut[k]) written.push_back(b.buffer);
+    if (m_c.queries)
+      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m_c.queries, static_cast<uint32_t>(k + 1));
+    return Status::ok();
+  }
+
+  Status recordDispatch(VkCommandBuffer cmd, size_t k, const Dispatch& d, const std::vector<const Buffer*>& ins) {
+    FS_ASSIGN_OR_RETURN(const VulkanDevice::Pipeline* p, m_device.pipeline(d.shader));
+    VkDescriptorSetAllocateInfo setAlloc{};
+    setAlloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+    setAlloc.descriptorPool = m_c.descriptors;
+    setAlloc.descriptorSetCount = 1;
+    setAlloc.pSetLayouts = &p->setLayout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    if (VkResult r = vkAllocateDescriptorSets(m_device.device(), &setAlloc, &set); r != VK_SUCCESS)
+      return vkFail("vkAllocateDescriptorSets", r);
+    const std::vector<int>& bufferInputs = m_spec.bufferInputIndex[k];
+    std::vector<VkDescriptorBufferInfo> infos(d.buffers.size());
+    std::vector<VkWriteDescriptorSet> writes(d.buffers.size());
+    for (size_t b = 0; b < d.buffers.size(); ++b) {
+      const Operand& o = d.buffers[b];
+      const auto input = std::find(bufferInputs.begin(), bufferInputs.end(), o.index) - bufferInputs.begin();
+      const Buffer& buf = o.output ? m_nodeOut[k][static_cast<size_t>(o.index)] : *ins[static_cast<size_t>(input)];
+      infos[b] = {buf.buffer, 0, VK_WHOLE_SIZE};
+      writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, static_cast<uint32_t>(b), 0, 1,
+                   VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nullptr, &infos[b], nullptr};
     }
-    for (const Buffer& b : nodeOut[k]) written.push_back(b.buffer);
-    if (c->queries) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->queries, static_cast<uint32_t>(k + 1));
+    vkUpdateDescriptorSets(m_device.device(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &set, 0, nullptr);
+    vkCmdPushConstants(cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 128, d.push.data());
+    vkCmdDispatch(cmd, d.groups[0], d.groups[1], d.groups[2]);
+    return Status::ok();
   }
-  memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                VK_ACCESS_TRANSFER_READ_BIT);
-  for (size_t i = 0; i < m_spec.outputs.size(); ++i) {
-    const VkDeviceSize n = floatBytes(c->outputShapes[i]);
-    if (n == 0) continue;
-    VkBufferCopy region{0, c->outOffsets[i], n};
-    vkCmdCopyBuffer(cmd, bufferOf(m_spec.outputs[i]).buffer, c->stagingOut.buffer, 1, &region);
-  }
-  memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  if (VkResult r = vkEndCommandBuffer(cmd); r != VK_SUCCESS) return vkFail("vkEndCommandBuffer", r);
+
+  VulkanDevice& m_device;
+  const ClusterSpec& m_spec;
+  const std::vector<Shape>& m_externalShapes;
+  Compiled& m_c;
+  std::vector<Buffer> m_externals, m_constants;
+  std::vector<std::vector<Buffer>> m_nodeOut;
+  std::vector<std::vector<Shape>> m_nodeShapes;
+  std::vector<LoweredNode> m_lowered;
+  size_t m_dispatchCount = 0, m_descriptorCount = 0;
+};
+
+Expected<std::unique_ptr<ClusterProgram::Compiled>> ClusterProgram::compile(const std::vector<Shape>& externalShapes) {
+  auto c = std::make_unique<Compiled>();
+  c->device = m_device.get();
+  FS_RETURN_IF_ERROR(Builder(*m_device, m_spec, externalShapes, *c).build());
   return c;
 }
 

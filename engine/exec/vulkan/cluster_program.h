@@ -46,6 +46,7 @@ class ClusterProgram {
 
  private:
   struct Compiled;
+  class Builder;
   Expected<Compiled*> compiled(const std::vector<Tensor>& inputs);
   Expected<std::unique_ptr<Compiled>> compile(const std::vector<Shape>& shapes);
 

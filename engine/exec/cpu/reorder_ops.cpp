@@ -1,0 +1,88 @@
+// Kernels that reorder elements: Transpose, Tile, ReverseV2 (strided copies).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "exec/cpu/broadcast.h"
+#include "exec/cpu/cpu_kernels.h"
+#include "exec/cpu/move_by_size.h"
+#include "exec/cpu/strided_copy.h"
+#include "exec/kernel_util.h"
+#include "ir/dtype_dispatch.h"
+
+namespace flowscope {
+namespace {
+
+Status transpose(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  std::vector<int64_t> perm = intValues(ctx.inputs[1]);
+  const int rank = x.shape().rank();
+  if (static_cast<int>(perm.size()) != rank) return ctx.error("perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(rank));
+  std::vector<int64_t> inStrides = stridesOf(x.shape()), dims(perm.size()), strides(perm.size());
+  std::vector<bool> seen(perm.size(), false);
+  for (size_t k = 0; k < perm.size(); ++k) {
+    if (perm[k] < 0 || perm[k] >= rank || seen[static_cast<size_t>(perm[k])]) return ctx.error("perm is not a permutation");
+    seen[static_cast<size_t>(perm[k])] = true;
+    dims[k] = x.shape().dim(static_cast<int>(perm[k]));
+    strides[k] = inStrides[static_cast<size_t>(perm[k])];
+  }
+  Tensor out = Tensor::uninitialized(x.dtype(), Shape(dims));
+  FS_RETURN_IF_ERROR(moveBySize(ctx, x, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    stridedCopy(x.data<T>(), 0, strides, dims, out.data<T>());
+  }));
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+Status tile(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  std::vector<int64_t> multiples = intValues(ctx.inputs[1]);
+  const int rank = x.shape().rank();
+  if (static_cast<int>(multiples.size()) != rank) return ctx.error("multiples must have one entry per dim");
+  // Output dims are (m_k, d_k) pairs: tile index then element index, so strides are (0, s_k).
+  std::vector<int64_t> dims, strides, inStrides = stridesOf(x.shape()), outDims;
+  for (int k = 0; k < rank; ++k) {
+    if (multiples[static_cast<size_t>(k)] < 0) return ctx.error("multiples must be non-negative");
+    dims.push_back(multiples[static_cast<size_t>(k)]);
+    strides.push_back(0);
+    dims.push_back(x.shape().dim(k));
+    strides.push_back(inStrides[static_cast<size_t>(k)]);
+    outDims.push_back(multiples[static_cast<size_t>(k)] * x.shape().dim(k));
+  }
+  Tensor out = Tensor::uninitialized(x.dtype(), Shape(outDims));
+  FS_RETURN_IF_ERROR(moveBySize(ctx, x, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    stridedCopy(x.data<T>(), 0, strides, dims, out.data<T>());
+  }));
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+Status reverse(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  std::vector<int64_t> strides = stridesOf(x.shape());
+  int64_t offset = 0;
+  for (int64_t a : intValues(ctx.inputs[1])) {
+    if (!normalizeAxis(a, x.shape().rank(), &a)) return ctx.error("axis out of range");
+    offset += (x.shape().dim(static_cast<int>(a)) - 1) * strides[static_cast<size_t>(a)];
+    strides[static_cast<size_t>(a)] = -strides[static_cast<size_t>(a)];
+  }
+  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
+  FS_RETURN_IF_ERROR(moveBySize(ctx, x, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (x.numElements() > 0) stridedCopy(x.data<T>(), offset, strides, x.shape().dims(), out.data<T>());
+  }));
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+}  // namespace
+
+void registerReorderKernels(KernelTable& r) {
+  r.addFn("Transpose", transpose);
+  r.addFn("Tile", tile);
+  r.addFn("ReverseV2", reverse);
+}
+
+}  // namespace flowscope
