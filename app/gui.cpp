@@ -41,8 +41,10 @@ void continueScreenshot(MainWindow& window, const std::function<void()>& saveAnd
       if (item.kind == SceneItem::Kind::kGroup && item.id == group)
         canvas->centerOn(QPointF(item.rect.x + item.rect.w / 2, item.rect.y + std::min(item.rect.h / 2, 300.0)));
   }
-  if (profileRuns > 0) window.profilePanel()->profile(profileRuns);
-  else saveAndQuit();
+  if (profileRuns > 0)
+    window.profilePanel()->profile(profileRuns);
+  else
+    saveAndQuit();
 }
 
 // FLOWSCOPE_SCREENSHOT mode: drive the window to the requested state, save it, quit.
@@ -59,9 +61,8 @@ void installScreenshotMode(MainWindow& window, const QString& screenshot) {
   const int profileRuns = qEnvironmentVariableIntValue("FLOWSCOPE_SCREENSHOT_PROFILE");
   const std::string expand = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_EXPAND").toStdString();
   const std::string function = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_FUNCTION").toStdString();
-  QObject::connect(window.canvas(), &GraphCanvas::sceneReady, &window, [=, &window] {
-    continueScreenshot(window, saveAndQuit, profileRuns, expand, function);
-  });
+  QObject::connect(window.canvas(), &GraphCanvas::sceneReady, &window,
+                   [=, &window] { continueScreenshot(window, saveAndQuit, profileRuns, expand, function); });
   QObject::connect(&window.session(), &Session::profiled, saveAndQuit);
   QObject::connect(&window.session(), &Session::profileFailed, saveAndQuit);
   QObject::connect(&window, &MainWindow::loadFailed, saveAndQuit);

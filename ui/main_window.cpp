@@ -62,9 +62,12 @@ MainWindow::MainWindow(QWidget* parent)
   });
   connect(m_session, &Session::opened, this, &MainWindow::onOpened);
   connect(m_session, &Session::openFailed, this, &MainWindow::onOpenFailed);
-  connect(m_session, &Session::statusMessage, statusBar(), [this](const QString& text) { statusBar()->showMessage(text); });
-  connect(m_compare, &ComparePanel::failed, statusBar(), [this](const QString& text) { statusBar()->showMessage(text); });
-  connect(canvas(), &GraphCanvas::layoutFailed, statusBar(), [this](const QString& text) { statusBar()->showMessage(text); });
+  connect(m_session, &Session::statusMessage, statusBar(),
+          [this](const QString& text) { statusBar()->showMessage(text); });
+  connect(m_compare, &ComparePanel::failed, statusBar(),
+          [this](const QString& text) { statusBar()->showMessage(text); });
+  connect(canvas(), &GraphCanvas::layoutFailed, statusBar(),
+          [this](const QString& text) { statusBar()->showMessage(text); });
   connect(canvas(), &GraphCanvas::layoutCancelled, this, [this] { statusBar()->showMessage(tr("Layout cancelled")); });
   buildDocks();
   buildFileMenu();
@@ -173,8 +176,9 @@ Status MainWindow::exportCanvas(const QString& path, bool viewOnly) const {
   const QRectF area = viewOnly ? c->visibleSceneRect() : QRectF(b.x, b.y, b.w, b.h);
   const SceneOverlay* overlay = &c->overlay();
   if (path.endsWith(".svg", Qt::CaseInsensitive))
-    return writeSceneSvg(*scene, path, c->theme(), overlay, &area) ? Status::ok()
-                                                                   : invalidArgument("cannot write " + path.toStdString());
+    return writeSceneSvg(*scene, path, c->theme(), overlay, &area)
+               ? Status::ok()
+               : invalidArgument("cannot write " + path.toStdString());
   // The view at the canvas's size; the whole graph at about 1.5 px per scene unit, capped at 8000 px.
   const double scale = viewOnly ? c->zoom() : std::min(1.5, 8000.0 / std::max(b.w, b.h));
   const int w = std::max(64, static_cast<int>(area.width() * scale));

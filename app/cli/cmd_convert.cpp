@@ -39,8 +39,8 @@ int runConvert(const Args& args) {
     std::fprintf(stderr, "flowscope convert: %s\n", written.message().c_str());
     return kExitBadInput;
   }
-  std::printf("%s (%s, %zu nodes) -> %s (%zu nodes", in.c_str(), model->format.c_str(), model->graph.size(), out.c_str(),
-              frozen->graph.size());
+  std::printf("%s (%s, %zu nodes) -> %s (%zu nodes", in.c_str(), model->format.c_str(), model->graph.size(),
+              out.c_str(), frozen->graph.size());
   if (frozen->frozenVariables) std::printf(", %zu variables frozen", frozen->frozenVariables);
   std::printf(")\n");
   return kExitOk;

@@ -19,8 +19,12 @@ int printJson() {
     j["ops"][kind.name] = kind.ops();
   }
   for (const DeviceInfo& d : list.devices)
-    j[d.backend].push_back({{"device", d.spec()}, {"name", d.name}, {"type", d.type}, {"api", d.apiVersion},
-                            {"memory_bytes", d.memoryBytes}, {"usable", d.usable}});
+    j[d.backend].push_back({{"device", d.spec()},
+                            {"name", d.name},
+                            {"type", d.type},
+                            {"api", d.apiVersion},
+                            {"memory_bytes", d.memoryBytes},
+                            {"usable", d.usable}});
   for (const auto& [backend, why] : list.unavailable) j["unavailable"][backend] = why;
   std::printf("%s\n", j.dump(2).c_str());
   return kExitOk;
@@ -49,8 +53,9 @@ int runDevices(const Args& args) {
   }
   std::printf("\nBackends: ");
   for (const BackendKind& kind : backendTable()) std::printf("\n  %-7s %s", kind.name.c_str(), kind.summary.c_str());
-  std::printf("\n\n`--device vulkan` picks a discrete GPU first, then integrated, then a CPU device (lavapipe);\n"
-              "nodes a backend does not run stay on the CPU.\n");
+  std::printf(
+      "\n\n`--device vulkan` picks a discrete GPU first, then integrated, then a CPU device (lavapipe);\n"
+      "nodes a backend does not run stay on the CPU.\n");
   return kExitOk;
 }
 

@@ -6,10 +6,10 @@
 
 #include "base/strings.h"
 #include "cli/command.h"
-#include "workflow/run_request.h"
 #include "io/graph_writer.h"
 #include "ir/printer.h"
 #include "trace/compare.h"
+#include "workflow/run_request.h"
 
 namespace flowscope::cli {
 namespace {
@@ -55,14 +55,16 @@ Expected<std::vector<tf::Arg>> argsFor(const tf::GalleryEntry& entry, const Args
 void printOps(const char* title, const std::vector<OpStats>& ops, int calls) {
   std::printf("\n%s\n%-24s %10s %14s %8s\n", title, "op", "per call", "total us", "share");
   for (const auto& s : ops)
-    std::printf("%-24s %10.1f %14.1f %7.1f%%\n", s.key.c_str(), static_cast<double>(s.count) / calls, static_cast<double>(s.totalNs) / 1000.0,
-                s.share * 100);
+    std::printf("%-24s %10.1f %14.1f %7.1f%%\n", s.key.c_str(), static_cast<double>(s.count) / calls,
+                static_cast<double>(s.totalNs) / 1000.0, s.share * 100);
 }
 
 nlohmann::json opsJson(const std::vector<OpStats>& ops, int calls) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& s : ops)
-    list.push_back({{"op", s.key}, {"count_per_call", static_cast<double>(s.count) / calls}, {"total_us", static_cast<double>(s.totalNs) / 1000.0},
+    list.push_back({{"op", s.key},
+                    {"count_per_call", static_cast<double>(s.count) / calls},
+                    {"total_us", static_cast<double>(s.totalNs) / 1000.0},
                     {"share", s.share}});
   return list;
 }
@@ -71,14 +73,17 @@ nlohmann::json opsJson(const std::vector<OpStats>& ops, int calls) {
 
 int runGuide(const Args& args) {
   int64_t calls = 1000;
-  if (auto c = args.value("--calls"); c && (!parseInt64(*c, &calls) || calls < 1)) return fail("guide", "--calls needs a positive number", kExitUsage);
+  if (auto c = args.value("--calls"); c && (!parseInt64(*c, &calls) || calls < 1))
+    return fail("guide", "--calls needs a positive number", kExitUsage);
   Status s = tf::replayGuide(static_cast<int>(calls));
   return s ? kExitOk : fail("guide", s.message(), kExitBadInput);
 }
 
 int runTrace(const Args& args) {
   const tf::GalleryEntry* entry = tf::findGalleryEntry(args.positional()[0]);
-  if (!entry) return fail("trace", "no gallery function '" + args.positional()[0] + "' (there are: " + galleryNames() + ")", kExitUsage);
+  if (!entry)
+    return fail("trace", "no gallery function '" + args.positional()[0] + "' (there are: " + galleryNames() + ")",
+                kExitUsage);
   auto callArgs = argsFor(*entry, args);
   if (!callArgs) return fail("trace", callArgs.status().message(), kExitUsage);
   tf::Function function = entry->make();
@@ -86,9 +91,11 @@ int runTrace(const Args& args) {
   if (!concrete) return fail("trace", concrete.status().message(), kExitBadInput);
   const Graph& graph = (*concrete)->graph();
   std::printf("%s", (*concrete)->prettySignature(entry->name).c_str());
-  std::printf("%s: %zu nodes, %zu library functions\n", (*concrete)->name().c_str(), graph.size(), graph.library.size());
+  std::printf("%s: %zu nodes, %zu library functions\n", (*concrete)->name().c_str(), graph.size(),
+              graph.library.size());
   if (auto out = args.value("--out")) {
-    if (std::filesystem::exists(*out) && !args.flag("--force")) return fail("trace", *out + " exists; pass --force to replace it", kExitUsage);
+    if (std::filesystem::exists(*out) && !args.flag("--force"))
+      return fail("trace", *out + " exists; pass --force to replace it", kExitUsage);
     Status s = writeGraph(graph, *out);
     if (!s) return fail("trace", s.message(), kExitBadInput);
     std::printf("wrote %s\n", out->c_str());
@@ -100,7 +107,9 @@ int runTrace(const Args& args) {
 
 int runCompare(const Args& args) {
   const tf::GalleryEntry* entry = tf::findGalleryEntry(args.positional()[0]);
-  if (!entry) return fail("compare", "no gallery function '" + args.positional()[0] + "' (there are: " + galleryNames() + ")", kExitUsage);
+  if (!entry)
+    return fail("compare", "no gallery function '" + args.positional()[0] + "' (there are: " + galleryNames() + ")",
+                kExitUsage);
   int64_t calls = 1000;
   if (auto c = args.value("--calls"); c && (!parseInt64(*c, &calls) || calls < 1 || calls > 10'000'000))
     return fail("compare", "--calls needs a number from 1 to 10000000", kExitUsage);
@@ -122,7 +131,8 @@ int runCompare(const Args& args) {
     return kExitOk;
   }
   std::printf("%s, %lld calls\n", entry->name, static_cast<long long>(calls));
-  std::printf("Eager execution: %.6f seconds\nGraph execution: %.6f seconds\n", result->eagerSeconds, result->graphSeconds);
+  std::printf("Eager execution: %.6f seconds\nGraph execution: %.6f seconds\n", result->eagerSeconds,
+              result->graphSeconds);
   std::printf("graph / eager speed: %.2fx\n", result->eagerSeconds / result->graphSeconds);
   printOps("eager, per op (profiled round):", result->eagerProfile.byOp(), n);
   printOps("graph, per op (profiled round):", result->graphProfile.byOp(), n);

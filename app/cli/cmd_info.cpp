@@ -21,7 +21,10 @@ json endpointJson(const GraphEndpoint& e) {
 }
 
 json specJson(const TensorSpecInfo& s) {
-  return {{"key", s.key}, {"name", s.tensorName}, {"dtype", std::string(dtypeName(s.dtype))}, {"shape", s.shape.toString()}};
+  return {{"key", s.key},
+          {"name", s.tensorName},
+          {"dtype", std::string(dtypeName(s.dtype))},
+          {"shape", s.shape.toString()}};
 }
 
 json infoJson(const Model& model, const ModelSummary& s) {
@@ -48,8 +51,11 @@ json infoJson(const Model& model, const ModelSummary& s) {
   for (const auto& f : s.functions) j["functions"].push_back({{"name", f.name}, {"node_count", f.nodeCount}});
   j["variables"] = json::array();
   for (const auto& v : model.variables)
-    j["variables"].push_back({{"key", v.checkpointKey}, {"node", v.node}, {"dtype", std::string(dtypeName(v.dtype))},
-                              {"shape", v.shape.toString()}, {"has_value", v.value.isValid()}});
+    j["variables"].push_back({{"key", v.checkpointKey},
+                              {"node", v.node},
+                              {"dtype", std::string(dtypeName(v.dtype))},
+                              {"shape", v.shape.toString()},
+                              {"has_value", v.value.isValid()}});
   j["tags"] = model.tags;
   j["tensorflow_version"] = model.tensorflowVersion;
   j["unknown_ops"] = s.unknownOps;
@@ -87,18 +93,22 @@ void printText(const Model& model, const ModelSummary& s) {
   for (const auto& sig : model.signatures) {
     std::printf("  %s%s%s\n", sig.key.c_str(), sig.methodName.empty() ? "" : "  ", sig.methodName.c_str());
     for (const auto& in : sig.inputs)
-      std::printf("    in  %s: %s <- %s\n", in.key.c_str(), typeAndShape(in.dtype, in.shape).c_str(), in.tensorName.c_str());
+      std::printf("    in  %s: %s <- %s\n", in.key.c_str(), typeAndShape(in.dtype, in.shape).c_str(),
+                  in.tensorName.c_str());
     for (const auto& out : sig.outputs)
-      std::printf("    out %s: %s <- %s\n", out.key.c_str(), typeAndShape(out.dtype, out.shape).c_str(), out.tensorName.c_str());
+      std::printf("    out %s: %s <- %s\n", out.key.c_str(), typeAndShape(out.dtype, out.shape).c_str(),
+                  out.tensorName.c_str());
   }
   std::printf("Functions:  %zu\n", s.functions.size());
   for (const auto& f : s.functions) std::printf("  %s: %zu nodes\n", f.name.c_str(), f.nodeCount);
   std::printf("Variables:  %zu\n", model.variables.size());
   for (const auto& v : model.variables)
     std::printf("  %s: %s%s%s = %s\n", v.checkpointKey.c_str(), typeAndShape(v.dtype, v.shape).c_str(),
-                v.node.empty() ? "" : " -> node ", v.node.c_str(), v.value.isValid() ? v.value.preview(4).c_str() : "(no value)");
+                v.node.empty() ? "" : " -> node ", v.node.c_str(),
+                v.value.isValid() ? v.value.preview(4).c_str() : "(no value)");
   for (const auto& w : model.warnings) std::printf("Warning:    %s\n", w.c_str());
-  for (size_t i = 0; i < model.problems.size() && i < 10; ++i) std::printf("Problem:    %s\n", model.problems[i].c_str());
+  for (size_t i = 0; i < model.problems.size() && i < 10; ++i)
+    std::printf("Problem:    %s\n", model.problems[i].c_str());
   if (model.problems.size() > 10) std::printf("Problem:    ... and %zu more\n", model.problems.size() - 10);
 }
 
@@ -113,8 +123,10 @@ int runInfo(const Args& args) {
     return kExitBadInput;
   }
   ModelSummary summary = summarizeModel(*model);
-  if (args.flag("--json")) std::printf("%s\n", infoJson(*model, summary).dump(2).c_str());
-  else printText(*model, summary);
+  if (args.flag("--json"))
+    std::printf("%s\n", infoJson(*model, summary).dump(2).c_str());
+  else
+    printText(*model, summary);
   return kExitOk;
 }
 

@@ -24,9 +24,15 @@ std::string statsText(const PassStats& stats) {
 json traceJson(const PassRecord& t) {
   json stats = json::object();
   for (const auto& [key, value] : t.stats) stats[key] = value;
-  json j = {{"pass", t.pass},           {"iteration", t.iteration + 1}, {"changed", t.changed},
-            {"nodes_before", t.nodesBefore}, {"nodes_after", t.nodesAfter}, {"edges_before", t.edgesBefore},
-            {"edges_after", t.edgesAfter}, {"seconds", t.seconds},      {"stats", stats}};
+  json j = {{"pass", t.pass},
+            {"iteration", t.iteration + 1},
+            {"changed", t.changed},
+            {"nodes_before", t.nodesBefore},
+            {"nodes_after", t.nodesAfter},
+            {"edges_before", t.edgesBefore},
+            {"edges_after", t.edgesAfter},
+            {"seconds", t.seconds},
+            {"stats", stats}};
   if (!t.error.empty()) j["error"] = t.error;
   return j;
 }
@@ -69,8 +75,10 @@ int runOptimize(const Args& args) {
   options.verify = !args.flag("--no-verify");
   auto out = args.value("--out");
   std::error_code ec;
-  if (out && fs::exists(*out) && fs::equivalent(in, *out, ec)) return fail("refusing to overwrite the input " + in, kExitUsage);
-  if (out && fs::exists(*out) && !args.flag("--force")) return fail(*out + " exists; pass --force to replace it", kExitUsage);
+  if (out && fs::exists(*out) && fs::equivalent(in, *out, ec))
+    return fail("refusing to overwrite the input " + in, kExitUsage);
+  if (out && fs::exists(*out) && !args.flag("--force"))
+    return fail(*out + " exists; pass --force to replace it", kExitUsage);
 
   LoadOptions load;
   load.tag = args.value("--tag").value_or("");
@@ -92,19 +100,26 @@ int runOptimize(const Args& args) {
   if (args.flag("--json")) {
     json passes = json::array();
     for (const auto& t : result.records) passes.push_back(traceJson(t));
-    json j = {{"file", in}, {"nodes_before", result.input->size()}, {"nodes_after", result.output->size()},
-              {"seconds", result.seconds}, {"passes", passes}};
+    json j = {{"file", in},
+              {"nodes_before", result.input->size()},
+              {"nodes_after", result.output->size()},
+              {"seconds", result.seconds},
+              {"passes", passes}};
     if (out) j["out"] = *out;
     std::printf("%s\n", j.dump(2).c_str());
     return kExitOk;
   }
-  std::printf("%-3s %-28s %-4s %-7s %17s %17s %9s  %s\n", "#", "pass", "iter", "changed", "nodes", "edges", "ms", "what");
+  std::printf("%-3s %-28s %-4s %-7s %17s %17s %9s  %s\n", "#", "pass", "iter", "changed", "nodes", "edges", "ms",
+              "what");
   for (size_t i = 0; i < result.records.size(); ++i) {
     const PassRecord& t = result.records[i];
     std::string nodes = std::to_string(t.nodesBefore) + " -> " + std::to_string(t.nodesAfter);
     std::string edges = std::to_string(t.edgesBefore) + " -> " + std::to_string(t.edgesAfter);
     std::printf("%-3zu %-28s %-4d %-7s %17s %17s %9.2f  %s\n", i + 1, t.pass.c_str(), t.iteration + 1,
-                !t.error.empty() ? "FAILED" : t.changed ? "yes" : "no", nodes.c_str(), edges.c_str(), t.seconds * 1e3,
+                !t.error.empty() ? "FAILED"
+                : t.changed      ? "yes"
+                                 : "no",
+                nodes.c_str(), edges.c_str(), t.seconds * 1e3,
                 t.error.empty() ? statsText(t.stats).c_str() : t.error.c_str());
   }
   std::printf("%zu -> %zu nodes in %.1f ms", result.input->size(), result.output->size(), result.seconds * 1e3);

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/atomic_file.h"
 #include "base/strings.h"
 #include "cli/command.h"
 #include "cli/run_options.h"
-#include "base/atomic_file.h"
 #include "profile/chrome_trace.h"
 
 namespace flowscope::cli {
@@ -29,7 +29,8 @@ std::string micros(int64_t ns) {
   return buf;
 }
 
-// "placement: 150 nodes on vulkan:0 (...) in 2 clusters; 3 on the CPU: Placeholder (fed) x1, ArgMax (no Vulkan kernel) x1".
+// "placement: 150 nodes on vulkan:0 (...) in 2 clusters; 3 on the CPU: Placeholder (fed) x1, ArgMax (no Vulkan kernel)
+// x1".
 std::string placementSummary(const std::map<std::string, std::string>& placement, const std::string& device,
                              const Graph& graph) {
   if (placement.empty()) return "";
@@ -45,8 +46,8 @@ std::string placementSummary(const std::map<std::string, std::string>& placement
       ++cpuReasons[(n ? n->op : std::string("?")) + " (" + where.substr(5) + ")"];
     }
   }
-  std::string text = "placement: " + std::to_string(onVulkan) + " nodes on " + device + " in " + std::to_string(clusters.size()) +
-                     (clusters.size() == 1 ? " cluster" : " clusters");
+  std::string text = "placement: " + std::to_string(onVulkan) + " nodes on " + device + " in " +
+                     std::to_string(clusters.size()) + (clusters.size() == 1 ? " cluster" : " clusters");
   size_t cpu = 0;
   for (const auto& [reason, count] : cpuReasons) cpu += static_cast<size_t>(count);
   text += "; " + std::to_string(cpu) + " on the CPU";
@@ -92,9 +93,9 @@ void printJson(const PreparedRun& prepared, const ProfiledRun& run) {
 // The text report: the header, the placement, what optimizing did, the op table and the slowest nodes.
 void printText(const std::string& file, const PreparedRun& prepared, const ProfiledRun& run) {
   const RunProfile& profile = run.profile;
-  std::printf("%s: %d runs (after %d warm-up), median %s us per run, device %s, %d thread%s\n\n", file.c_str(), run.runs,
-              run.warmup, micros(static_cast<int64_t>(run.medianMicros * 1000)).c_str(), prepared.deviceName().c_str(),
-              prepared.threads, prepared.threads == 1 ? "" : "s");
+  std::printf("%s: %d runs (after %d warm-up), median %s us per run, device %s, %d thread%s\n\n", file.c_str(),
+              run.runs, run.warmup, micros(static_cast<int64_t>(run.medianMicros * 1000)).c_str(),
+              prepared.deviceName().c_str(), prepared.threads, prepared.threads == 1 ? "" : "s");
   std::printf("%s", placementSummary(run.placement, prepared.deviceName(), prepared.model->graph).c_str());
   if (prepared.optimized)
     std::printf("optimized first: %zu -> %zu nodes in %.1f ms (--no-optimize to compare)\n\n",
@@ -137,8 +138,10 @@ int runProfile(const Args& args) {
       return kExitBadInput;
     }
   }
-  if (args.flag("--json")) printJson(prepared, *run);
-  else printText(args.positional()[0], prepared, *run);
+  if (args.flag("--json"))
+    printJson(prepared, *run);
+  else
+    printText(args.positional()[0], prepared, *run);
   return kExitOk;
 }
 

@@ -28,7 +28,8 @@ int fail(const std::string& message, int code) {
 // A scope and every scope above it, so that it is visible.
 std::set<std::string> withAncestors(const std::string& scope) {
   std::set<std::string> out;
-  for (size_t at = scope.find('/'); at != std::string::npos; at = scope.find('/', at + 1)) out.insert(scope.substr(0, at));
+  for (size_t at = scope.find('/'); at != std::string::npos; at = scope.find('/', at + 1))
+    out.insert(scope.substr(0, at));
   out.insert(scope);
   return out;
 }
@@ -113,8 +114,8 @@ std::string checkOutputOptions(const Args& args, QSize* size) {
   if (auto text = args.value("--size")) {
     auto parts = splitString(*text, 'x');
     int64_t w = 0, h = 0;
-    if (parts.size() != 2 || !parseInt64(parts[0], &w) || !parseInt64(parts[1], &h) || w < 64 || h < 64 ||
-        w > 16384 || h > 16384)
+    if (parts.size() != 2 || !parseInt64(parts[0], &w) || !parseInt64(parts[1], &h) || w < 64 || h < 64 || w > 16384 ||
+        h > 16384)
       return "--size needs WxH between 64 and 16384, e.g. 1600x1000";
     *size = QSize(static_cast<int>(w), static_cast<int>(h));
   }

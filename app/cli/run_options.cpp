@@ -9,7 +9,8 @@
 
 namespace flowscope::cli {
 
-const std::set<std::string> kRunValueOptions = {"--signature", "--input", "--fetch", "--seed", "--device", "--threads", "--tag"};
+const std::set<std::string> kRunValueOptions = {"--signature", "--input",   "--fetch", "--seed",
+                                                "--device",    "--threads", "--tag"};
 
 namespace {
 
@@ -70,7 +71,8 @@ std::string summarizeTensor(const std::string& name, const Tensor& t) {
       hi = std::max(hi, v);
       sum += v;
     }
-    line += "  min " + formatFloat(lo) + " mean " + formatFloat(sum / static_cast<double>(t.numElements())) + " max " + formatFloat(hi);
+    line += "  min " + formatFloat(lo) + " mean " + formatFloat(sum / static_cast<double>(t.numElements())) + " max " +
+            formatFloat(hi);
   }
   return line + "  " + t.preview(6);
 }

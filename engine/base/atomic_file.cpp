@@ -18,7 +18,8 @@ Status writeFileAtomically(const std::string& path, std::string_view content) {
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
   int fd = mkstemp(tmpl.data());
-  if (fd < 0) return invalidArgument(path + ": cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
+  if (fd < 0)
+    return invalidArgument(path + ": cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
   const char* data = content.data();
   size_t left = content.size();
   while (left > 0) {

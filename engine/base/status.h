@@ -10,7 +10,17 @@
 namespace flowscope {
 
 /// The kind of failure, so callers (the CLI's exit codes, the UI) can react without parsing messages.
-enum class ErrorCode { kOk, kInvalidArgument, kNotFound, kUnimplemented, kDataLoss, kOutOfRange, kInternal, kCancelled, kUnavailable };
+enum class ErrorCode {
+  kOk,
+  kInvalidArgument,
+  kNotFound,
+  kUnimplemented,
+  kDataLoss,
+  kOutOfRange,
+  kInternal,
+  kCancelled,
+  kUnavailable
+};
 
 /// An error message that names the file, node, op and what was expected. Empty message means success.
 class Status {
@@ -70,9 +80,9 @@ class Expected {
 }  // namespace flowscope
 
 /// Returns early with the Status of an expression that failed.
-#define FS_RETURN_IF_ERROR(expr)            \
-  do {                                      \
-    ::flowscope::Status fs_status_ = (expr); \
+#define FS_RETURN_IF_ERROR(expr)               \
+  do {                                         \
+    ::flowscope::Status fs_status_ = (expr);   \
     if (!fs_status_.isOk()) return fs_status_; \
   } while (0)
 

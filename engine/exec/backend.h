@@ -41,8 +41,8 @@ struct PlacementRequest {
 
 /// How a run's graph is split between a backend and the CPU fallback.
 struct Placement {
-  Graph graph;                                      ///< what the plan runs: the input graph, or with cluster nodes
-  std::map<std::string, OpDef> addedOps;            ///< schemas of the nodes the backend added (cluster nodes)
+  Graph graph;                            ///< what the plan runs: the input graph, or with cluster nodes
+  std::map<std::string, OpDef> addedOps;  ///< schemas of the nodes the backend added (cluster nodes)
   /// Kernels the backend prepared for nodes of `graph` (a cluster's program), by node name.
   std::map<std::string, std::function<std::unique_ptr<OpKernel>()>> preparedKernels;
   std::map<std::string, std::string> fetchRenames;  ///< fetched tensor -> its name in `graph`

@@ -22,11 +22,11 @@ struct Value {
 struct Frame;
 
 struct Iteration {
-  std::vector<Value> slots;       // inputs delivered in this iteration, by slot
-  std::vector<int> pending;       // inputs (data and control) still missing, by step
-  std::vector<int> deadInputs;    // by step
+  std::vector<Value> slots;     // inputs delivered in this iteration, by slot
+  std::vector<int> pending;     // inputs (data and control) still missing, by step
+  std::vector<int> deadInputs;  // by step
   std::vector<int> liveMergeInputs;
-  std::vector<bool> done;         // step already ran (or was skipped as dead) here
+  std::vector<bool> done;  // step already ran (or was skipped as dead) here
 };
 
 struct Frame {
@@ -64,7 +64,8 @@ class DataflowRun {
       auto it = m_fetched.find(slot);
       if (it == m_fetched.end() || it->second.dead) {
         int step = m_plan.producerOf(slot);
-        return invalidArgument("fetched tensor of node '" + m_plan.graph().node(m_plan.steps()[static_cast<size_t>(step)].node).name +
+        return invalidArgument("fetched tensor of node '" +
+                               m_plan.graph().node(m_plan.steps()[static_cast<size_t>(step)].node).name +
                                "' has no value: it is dead (on an untaken Switch branch) or its loop never finished");
       }
       fetched->push_back(it->second.tensor);
@@ -141,7 +142,8 @@ class DataflowRun {
       it.deadInputs[ci] += deadEdges;
       it.liveMergeInputs[ci] += liveEdges;
       if (it.done[ci]) continue;
-      bool ready = consumer.kind == StepKind::kMerge ? (it.liveMergeInputs[ci] > 0 || it.pending[ci] <= 0) : it.pending[ci] <= 0;
+      bool ready =
+          consumer.kind == StepKind::kMerge ? (it.liveMergeInputs[ci] > 0 || it.pending[ci] <= 0) : it.pending[ci] <= 0;
       if (ready) {
         it.done[ci] = true;
         m_ready.push_back({&frame, iter, c});
@@ -194,7 +196,8 @@ class DataflowRun {
       return route(step, frame, w.iter, w.step, outputs);
     }
     FS_RETURN_IF_ERROR(runStep(m_plan, step, inputs, computed, m_ctx));
-    for (int k = 0; k < step.numOutputs; ++k) outputs[static_cast<size_t>(k)] = {computed[static_cast<size_t>(k)], false, true};
+    for (int k = 0; k < step.numOutputs; ++k)
+      outputs[static_cast<size_t>(k)] = {computed[static_cast<size_t>(k)], false, true};
     return route(step, frame, w.iter, w.step, outputs);
   }
 
@@ -213,12 +216,14 @@ class DataflowRun {
         return Status::ok();
       }
       case StepKind::kExit:
-        if (!frame.parent) return invalidArgument(nodeLabel(m_plan.graph().node(step.node)) + "Exit outside a loop frame");
+        if (!frame.parent)
+          return invalidArgument(nodeLabel(m_plan.graph().node(step.node)) + "Exit outside a loop frame");
         if (!outputs[0].dead) deliverOutputs(*frame.parent, frame.parentIteration, stepIndex, outputs);
         return Status::ok();
       case StepKind::kNextIteration:
         if (!outputs[0].dead) {
-          if (iter >= kMaxIterations) return outOfRange("loop frame '" + frame.name + "' ran more than 1000000 iterations");
+          if (iter >= kMaxIterations)
+            return outOfRange("loop frame '" + frame.name + "' ran more than 1000000 iterations");
           deliverOutputs(frame, iter + 1, stepIndex, outputs);
         }
         return Status::ok();

@@ -38,8 +38,10 @@ Expected<EagerOp::Entry*> EagerOp::entryFor(const std::vector<Tensor>& inputs) {
   size_t fixed = 0;
   const ArgDef* listArg = nullptr;
   for (const auto& arg : m_def->inputs) {
-    if (!arg.numberAttr.empty() || !arg.typeListAttr.empty()) listArg = &arg;
-    else ++fixed;
+    if (!arg.numberAttr.empty() || !arg.typeListAttr.empty())
+      listArg = &arg;
+    else
+      ++fixed;
   }
   size_t listLength = listArg && inputs.size() >= fixed ? inputs.size() - fixed : 0;
   size_t at = 0;
@@ -60,11 +62,13 @@ Expected<EagerOp::Entry*> EagerOp::entryFor(const std::vector<Tensor>& inputs) {
   auto flat = flattenArgs(m_def->inputs, node.attrs);
   if (!flat) return flat.status().withContext(nodeLabel(node));
   if (flat->size() != inputs.size())
-    return invalidArgument(nodeLabel(node) + "expects " + std::to_string(flat->size()) + " inputs, got " + std::to_string(inputs.size()));
+    return invalidArgument(nodeLabel(node) + "expects " + std::to_string(flat->size()) + " inputs, got " +
+                           std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i)
     if ((*flat)[i].dtype != DType::kInvalid && (*flat)[i].dtype != inputs[i].dtype())
-      return invalidArgument(nodeLabel(node) + "input " + std::to_string(i) + " must be " + std::string(dtypeName((*flat)[i].dtype)) +
-                             ", got " + std::string(dtypeName(inputs[i].dtype())));
+      return invalidArgument(nodeLabel(node) + "input " + std::to_string(i) + " must be " +
+                             std::string(dtypeName((*flat)[i].dtype)) + ", got " +
+                             std::string(dtypeName(inputs[i].dtype())));
   entry->numOutputs = static_cast<int>(outputTypesOf(node, m_def).size());
   static const FunctionLibrary kNoFunctions;
   FS_ASSIGN_OR_RETURN(entry->kernel, fallbackBackend()->makeKernel(node, kNoFunctions));
@@ -73,7 +77,7 @@ Expected<EagerOp::Entry*> EagerOp::entryFor(const std::vector<Tensor>& inputs) {
 }
 
 Status EagerOp::run(std::vector<Tensor> inputs, std::vector<Tensor>* outputs) {
-  FS_ASSIGN_OR_RETURN(Entry* e, entryFor(inputs));
+  FS_ASSIGN_OR_RETURN(Entry * e, entryFor(inputs));
   outputs->resize(static_cast<size_t>(e->numOutputs));
   for (auto& o : *outputs) o = Tensor();
   ExecContext& exec = EagerContext::global().exec();

@@ -55,6 +55,7 @@ class EagerOp {
 };
 
 /// One-off eager call (the EagerOp is cached per thread by op and attrs).
-Expected<std::vector<Tensor>> eagerExecute(const std::string& op, std::vector<Tensor> inputs, const AttrMap& attrs = {});
+Expected<std::vector<Tensor>> eagerExecute(const std::string& op, std::vector<Tensor> inputs,
+                                           const AttrMap& attrs = {});
 
 }  // namespace flowscope

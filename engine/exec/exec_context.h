@@ -31,7 +31,7 @@ class ExecContext {
   RunProfile* profile = nullptr;  ///< profiling sink, or null
   std::string eventPrefix;        ///< prepended to node names in events (function frames)
   int run = 0;
-  const std::atomic<bool>* cancelled = nullptr;        ///< the runner's own flag (ModelRunner::cancel)
+  const std::atomic<bool>* cancelled = nullptr;         ///< the runner's own flag (ModelRunner::cancel)
   const std::atomic<bool>* outsideCancelled = nullptr;  ///< the caller's flag (a job's Cancel button)
   int callDepth = 0;
   std::mt19937_64 rng{0x5eed};

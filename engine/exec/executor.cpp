@@ -29,16 +29,20 @@ Status checkOutputs(const Plan& plan, const PlanStep& step, const std::vector<Te
                     const std::vector<int>& readers) {
   for (int k = 0; k < step.numOutputs; ++k)
     if (readers[static_cast<size_t>(step.firstOutput + k)] > 0 && !outputs[static_cast<size_t>(k)].isValid())
-      return internalError(nodeLabel(plan.graph().node(step.node)) + "produced no value for output " + std::to_string(k));
+      return internalError(nodeLabel(plan.graph().node(step.node)) + "produced no value for output " +
+                           std::to_string(k));
   return Status::ok();
 }
 
-void gatherInputs(const PlanStep& step, std::vector<Tensor>& slots, std::vector<int>& readers, std::vector<Tensor>& inputs) {
+void gatherInputs(const PlanStep& step, std::vector<Tensor>& slots, std::vector<int>& readers,
+                  std::vector<Tensor>& inputs) {
   inputs.resize(step.inputSlots.size());
   for (size_t i = 0; i < step.inputSlots.size(); ++i) {
     auto slot = static_cast<size_t>(step.inputSlots[i]);
-    if (--readers[slot] == 0) inputs[i] = std::move(slots[slot]);  // last reader: hand the buffer over
-    else inputs[i] = slots[slot];
+    if (--readers[slot] == 0)
+      inputs[i] = std::move(slots[slot]);  // last reader: hand the buffer over
+    else
+      inputs[i] = slots[slot];
   }
 }
 
@@ -49,7 +53,8 @@ Status runSequential(Plan& plan, std::vector<Tensor>& slots, std::vector<int>& r
     gatherInputs(step, slots, readers, inputs);
     FS_RETURN_IF_ERROR(runStep(plan, step, inputs, outputs, ctx));
     FS_RETURN_IF_ERROR(checkOutputs(plan, step, outputs, readers));
-    for (int k = 0; k < step.numOutputs; ++k) slots[static_cast<size_t>(step.firstOutput + k)] = std::move(outputs[static_cast<size_t>(k)]);
+    for (int k = 0; k < step.numOutputs; ++k)
+      slots[static_cast<size_t>(step.firstOutput + k)] = std::move(outputs[static_cast<size_t>(k)]);
     inputs.clear();
   }
   return Status::ok();
@@ -92,7 +97,8 @@ Status runParallel(Plan& plan, std::vector<Tensor>& slots, std::vector<int>& rea
         continue;
       }
       if (!step.fed)
-        for (int k = 0; k < step.numOutputs; ++k) slots[static_cast<size_t>(step.firstOutput + k)] = std::move(outputs[static_cast<size_t>(k)]);
+        for (int k = 0; k < step.numOutputs; ++k)
+          slots[static_cast<size_t>(step.firstOutput + k)] = std::move(outputs[static_cast<size_t>(k)]);
       inputs.clear();
       for (int c : plan.consumers()[static_cast<size_t>(s)])
         if (--pending[static_cast<size_t>(c)] == 0) ready.push_back(c);
@@ -108,13 +114,15 @@ Status runParallel(Plan& plan, std::vector<Tensor>& slots, std::vector<int>& rea
 Status executePlan(Plan& plan, std::vector<Tensor> feeds, std::vector<Tensor>* fetched, ExecContext& ctx,
                    const ExecOptions& options) {
   if (feeds.size() != plan.feedSlots().size())
-    return invalidArgument("expected " + std::to_string(plan.feedSlots().size()) + " feeds, got " + std::to_string(feeds.size()));
+    return invalidArgument("expected " + std::to_string(plan.feedSlots().size()) + " feeds, got " +
+                           std::to_string(feeds.size()));
   if (plan.needsDataflow()) return executeDataflow(plan, std::move(feeds), fetched, ctx);
   std::vector<Tensor> slots(static_cast<size_t>(plan.slotCount()));
   std::vector<int> readers = plan.slotReaders();
   for (size_t i = 0; i < feeds.size(); ++i)
     if (plan.feedSlots()[i] >= 0) slots[static_cast<size_t>(plan.feedSlots()[i])] = std::move(feeds[i]);
-  bool parallel = options.interOpThreads > 1 && plan.parallelism() >= 1.5 && plan.steps().size() > 8 && !omp_in_parallel();
+  bool parallel =
+      options.interOpThreads > 1 && plan.parallelism() >= 1.5 && plan.steps().size() > 8 && !omp_in_parallel();
   FS_RETURN_IF_ERROR(parallel ? runParallel(plan, slots, readers, ctx, options.interOpThreads)
                               : runSequential(plan, slots, readers, ctx));
   fetched->clear();

@@ -19,7 +19,8 @@ AttrMap bindings(const FuncAttr& f) {
   return attrs;
 }
 
-Expected<std::vector<Tensor>> callFunction(KernelContext& ctx, const FuncAttr& f, std::vector<Tensor> args, AttrMap attrs) {
+Expected<std::vector<Tensor>> callFunction(KernelContext& ctx, const FuncAttr& f, std::vector<Tensor> args,
+                                           AttrMap attrs) {
   if (!ctx.exec || !ctx.exec->functions) return ctx.error("calls need a function runtime");
   for (const auto& [k, v] : bindings(f)) attrs[k] = v;
   auto out = ctx.exec->functions->call(f.name, attrs, std::move(args), *ctx.exec);
@@ -69,7 +70,9 @@ Status whileOp(KernelContext& ctx) {
     if (c.size() != 1) return ctx.error("cond must return one value");
     if (!tensorIsTrue(c[0])) break;
     FS_ASSIGN_OR_RETURN(auto next, callFunction(ctx, *body, std::move(vars), {}));
-    if (next.size() != ctx.inputs.size()) return ctx.error("body returned " + std::to_string(next.size()) + " values for " + std::to_string(ctx.inputs.size()) + " loop variables");
+    if (next.size() != ctx.inputs.size())
+      return ctx.error("body returned " + std::to_string(next.size()) + " values for " +
+                       std::to_string(ctx.inputs.size()) + " loop variables");
     vars = std::move(next);
   }
   return setOutputs(ctx, std::move(vars));
@@ -90,7 +93,8 @@ class LibraryCallKernel : public OpKernel {
       if (k[0] != '_') m_attrs.emplace(k, v);
   }
   Status compute(KernelContext& ctx) override {
-    FS_ASSIGN_OR_RETURN(auto out, callFunction(ctx, m_function, std::vector<Tensor>(ctx.inputs.begin(), ctx.inputs.end()), m_attrs));
+    FS_ASSIGN_OR_RETURN(
+        auto out, callFunction(ctx, m_function, std::vector<Tensor>(ctx.inputs.begin(), ctx.inputs.end()), m_attrs));
     return setOutputs(ctx, std::move(out));
   }
 

@@ -20,12 +20,14 @@ std::string attrKey(const AttrMap& attrs) {
 FunctionRuntime::FunctionRuntime(const FunctionLibrary& library, Backend& backend, ExecOptions options)
     : m_library(library), m_backend(backend), m_options(options) {}
 
-Expected<std::unique_ptr<Plan>> FunctionRuntime::buildPlan(const std::string& function, const AttrMap& callAttrs) const {
+Expected<std::unique_ptr<Plan>> FunctionRuntime::buildPlan(const std::string& function,
+                                                           const AttrMap& callAttrs) const {
   const FunctionDef* f = m_library.find(function);
   if (!f || !f->body) return notFound("function '" + function + "' is not in the graph's library");
   OpLookup lookup = OpRegistry::global().lookupWith(&m_library);
   FS_ASSIGN_OR_RETURN(InstantiatedFunction inst, instantiateFunction(*f, callAttrs, m_library, lookup));
-  auto plan = Plan::build(inst.graph, inst.argNodes, inst.rets, inst.targets, lookup, kernelsFrom(m_backend, m_library));
+  auto plan =
+      Plan::build(inst.graph, inst.argNodes, inst.rets, inst.targets, lookup, kernelsFrom(m_backend, m_library));
   if (!plan) return plan.status().withContext("in function '" + function + "': ");
   return plan;
 }
@@ -43,7 +45,7 @@ Expected<FunctionRuntime::Compiled*> FunctionRuntime::compiled(const std::string
 Expected<std::vector<Tensor>> FunctionRuntime::call(const std::string& function, const AttrMap& callAttrs,
                                                     std::vector<Tensor> args, ExecContext& ctx) {
   if (ctx.callDepth > 64) return outOfRange("function calls nest deeper than 64 (recursion?) at '" + function + "'");
-  FS_ASSIGN_OR_RETURN(Compiled* c, compiled(function, callAttrs));
+  FS_ASSIGN_OR_RETURN(Compiled * c, compiled(function, callAttrs));
   if (args.size() != c->plan->feedSlots().size())
     return invalidArgument("function '" + function + "' takes " + std::to_string(c->plan->feedSlots().size()) +
                            " arguments, got " + std::to_string(args.size()));

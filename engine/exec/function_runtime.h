@@ -1,6 +1,6 @@
 // FunctionRuntime: instantiates library functions into graphs (an _Arg per input, attr placeholders bound from
-// the call; see ir/function_instantiation.h), compiles each once into a Plan that keeps what the rets, control rets and stateful ops need
-// (TensorFlow's PruneFunctionBody), and runs it for If / While / Case / calls.
+// the call; see ir/function_instantiation.h), compiles each once into a Plan that keeps what the rets, control rets and
+// stateful ops need (TensorFlow's PruneFunctionBody), and runs it for If / While / Case / calls.
 #pragma once
 
 #include <map>

@@ -46,9 +46,12 @@ std::vector<int64_t> intValues(const Tensor& t) {
 
 bool scalarInt(const Tensor& t, int64_t* out) {
   if (t.numElements() != 1) return false;
-  if (t.dtype() == DType::kInt32) *out = t.data<int32_t>()[0];
-  else if (t.dtype() == DType::kInt64) *out = t.data<int64_t>()[0];
-  else return false;
+  if (t.dtype() == DType::kInt32)
+    *out = t.data<int32_t>()[0];
+  else if (t.dtype() == DType::kInt64)
+    *out = t.data<int64_t>()[0];
+  else
+    return false;
   return true;
 }
 

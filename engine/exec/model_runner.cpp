@@ -9,7 +9,8 @@ namespace flowscope {
 
 std::string variableResourceKey(const Node& node) {
   const AttrValue* shared = node.attr("shared_name");
-  std::string name = shared && shared->kind() == AttrValue::Kind::kString && !shared->s().empty() ? shared->s() : node.name;
+  std::string name =
+      shared && shared->kind() == AttrValue::Kind::kString && !shared->s().empty() ? shared->s() : node.name;
   return "var:" + name;
 }
 
@@ -20,7 +21,8 @@ ModelRunner::ModelRunner(std::shared_ptr<const Model> model, RunnerOptions optio
       m_functions(m_model->graph.library, *fallbackBackend(), {options.interOpThreads}) {
   for (const auto& v : m_model->variables) {
     if (v.node.empty() || !v.value.isValid()) continue;
-    if (const Node* node = m_model->graph.findNode(v.node)) m_resources.assignVariable(variableResourceKey(*node), v.value);
+    if (const Node* node = m_model->graph.findNode(v.node))
+      m_resources.assignVariable(variableResourceKey(*node), v.value);
   }
 }
 
@@ -33,12 +35,12 @@ Status ModelRunner::checkFeed(const std::string& name, const Tensor& value) cons
   if (node->op != "Placeholder" && node->op != "PlaceholderWithDefault") return Status::ok();
   const AttrValue* dtype = node->attr("dtype");
   if (dtype && dtype->kind() == AttrValue::Kind::kType && dtype->type() != value.dtype())
-    return invalidArgument("feed '" + name + "' has dtype " + std::string(dtypeName(value.dtype())) + " but placeholder '" +
-                           nodeName + "' expects " + std::string(dtypeName(dtype->type())));
+    return invalidArgument("feed '" + name + "' has dtype " + std::string(dtypeName(value.dtype())) +
+                           " but placeholder '" + nodeName + "' expects " + std::string(dtypeName(dtype->type())));
   const AttrValue* shape = node->attr("shape");
   if (shape && shape->kind() == AttrValue::Kind::kShape && !shape->shape().isCompatibleWith(value.shape()))
-    return invalidArgument("feed '" + name + "' has shape " + value.shape().toString() + " but placeholder '" + nodeName +
-                           "' expects " + shape->shape().toString());
+    return invalidArgument("feed '" + name + "' has shape " + value.shape().toString() + " but placeholder '" +
+                           nodeName + "' expects " + shape->shape().toString());
   return Status::ok();
 }
 
@@ -74,8 +76,9 @@ Expected<ModelRunner::PlannedRun> ModelRunner::plan(const std::vector<std::strin
 }
 
 Expected<std::vector<Tensor>> ModelRunner::run(const std::vector<std::pair<std::string, Tensor>>& feeds,
-                                           const std::vector<std::string>& fetches,
-                                           const std::vector<std::string>& targets, RunProfile* profile, int runIndex) {
+                                               const std::vector<std::string>& fetches,
+                                               const std::vector<std::string>& targets, RunProfile* profile,
+                                               int runIndex) {
   if (!m_model->missingWeights.empty())
     return dataLoss(m_model->path + ": cannot run: " + std::to_string(m_model->missingWeights.size()) +
                     " weights have no values (shards missing), e.g. '" + m_model->missingWeights[0] + "'");

@@ -37,7 +37,8 @@ namespace {
 Expected<std::pair<size_t, int>> resolveTensor(const Graph& g, const std::string& text, const char* role) {
   std::string name;
   int index;
-  if (!parseTensorName(text, &name, &index)) return invalidArgument(std::string(role) + " '" + text + "' is not a tensor name");
+  if (!parseTensorName(text, &name, &index))
+    return invalidArgument(std::string(role) + " '" + text + "' is not a tensor name");
   int64_t node = g.find(name);
   if (node < 0) return notFound(std::string(role) + " '" + text + "' names no node in the graph");
   return std::make_pair(static_cast<size_t>(node), index);
@@ -166,7 +167,8 @@ Status Plan::addSteps(const std::vector<size_t>& order, const std::vector<bool>&
     step.stateful = def && def->isStateful;
     step.numOutputs = static_cast<int>(outputTypesOf(node, def).size());
     if (!def && !step.fed)
-      return unimplemented(nodeLabel(node) + "unknown op '" + node.op + "'; the graph can be shown but this node cannot run");
+      return unimplemented(nodeLabel(node) + "unknown op '" + node.op +
+                           "'; the graph can be shown but this node cannot run");
     if (!step.fed) {
       FS_ASSIGN_OR_RETURN(StepKernel kernel, kernels(node));
       step.kernel = std::move(kernel.kernel);
@@ -195,7 +197,8 @@ Status Plan::connectSteps(const std::vector<int>& stepOf) {
   int longest = 1;
   for (size_t s = 0; s < m_steps.size(); ++s) {
     PlanStep& step = m_steps[s];
-    for (int k = 0; k < step.numOutputs; ++k) m_slotProducer[static_cast<size_t>(step.firstOutput + k)] = static_cast<int>(s);
+    for (int k = 0; k < step.numOutputs; ++k)
+      m_slotProducer[static_cast<size_t>(step.firstOutput + k)] = static_cast<int>(s);
     m_dataflow |= step.kind != StepKind::kKernel;
     if (step.fed) continue;
     const Node& node = g.node(step.node);

@@ -18,17 +18,17 @@ enum class StepKind { kKernel, kSwitch, kMerge, kEnter, kExit, kNextIteration };
 class Backend;
 
 struct PlanStep {
-  size_t node = 0;                      ///< index in the graph
-  std::unique_ptr<OpKernel> kernel;     ///< null for fed nodes
-  Backend* backend = nullptr;           ///< runs the kernel and reports it to the profile
-  std::vector<int> inputSlots;          ///< one per data input
-  std::vector<int> controlSteps;        ///< steps that must run first
-  int firstOutput = 0;                  ///< slot of output 0
+  size_t node = 0;                   ///< index in the graph
+  std::unique_ptr<OpKernel> kernel;  ///< null for fed nodes
+  Backend* backend = nullptr;        ///< runs the kernel and reports it to the profile
+  std::vector<int> inputSlots;       ///< one per data input
+  std::vector<int> controlSteps;     ///< steps that must run first
+  int firstOutput = 0;               ///< slot of output 0
   int numOutputs = 0;
   StepKind kind = StepKind::kKernel;
   bool fed = false;
   bool stateful = false;
-  std::string frame;                    ///< Enter's frame_name
+  std::string frame;  ///< Enter's frame_name
   bool constantEnter = false;
 };
 
@@ -80,6 +80,5 @@ class Plan {
   bool m_dataflow = false;
   double m_parallelism = 1;
 };
-
 
 }  // namespace flowscope

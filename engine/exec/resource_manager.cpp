@@ -12,7 +12,8 @@ Tensor ResourceManager::variantTensor(const std::string& handle) {
 }
 
 std::string ResourceManager::handleOf(const Tensor& t) {
-  if (!t.isValid() || (t.dtype() != DType::kResource && t.dtype() != DType::kVariant) || t.numElements() != 1) return {};
+  if (!t.isValid() || (t.dtype() != DType::kResource && t.dtype() != DType::kVariant) || t.numElements() != 1)
+    return {};
   return t.strings()[0];
 }
 

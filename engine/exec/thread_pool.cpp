@@ -27,7 +27,8 @@ void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_
     body(0, n);
     return;
   }
-  const int chunks = static_cast<int>(std::min<int64_t>(threads, std::max<int64_t>(1, n * costPerItem / kMinWorkPerThread)));
+  const int chunks =
+      static_cast<int>(std::min<int64_t>(threads, std::max<int64_t>(1, n * costPerItem / kMinWorkPerThread)));
 #pragma omp parallel for num_threads(chunks) schedule(static)
   for (int c = 0; c < chunks; ++c) body(n * c / chunks, n * (c + 1) / chunks);
 }

@@ -71,7 +71,8 @@ Expected<FrozenGraph> freezeModel(const Model& model) {
       drop.insert(n.name);
     } else if (n.op == "ReadVariableOp" && variableOf(0)) {
       const Variable* v = variableOf(0);
-      if (!v->value.isValid()) return dataLoss(model.path + ": variable '" + v->checkpointKey + "' has no value to freeze");
+      if (!v->value.isValid())
+        return dataLoss(model.path + ": variable '" + v->checkpointKey + "' has no value to freeze");
       std::vector<std::string> controls = n.controlInputs;
       g.mutableNode(i) = constNode(n.name, n.device, v->value);
       g.mutableNode(i).controlInputs = controls;
@@ -86,7 +87,8 @@ Expected<FrozenGraph> freezeModel(const Model& model) {
     if (it == byNode.end()) continue;
     const Variable* v = it->second;
     if (g.node(i).op == "VarHandleOp") continue;  // handled below once reads are gone
-    if (!v->value.isValid()) return dataLoss(model.path + ": variable '" + v->checkpointKey + "' has no value to freeze");
+    if (!v->value.isValid())
+      return dataLoss(model.path + ": variable '" + v->checkpointKey + "' has no value to freeze");
     g.mutableNode(i) = constNode(g.node(i).name, g.node(i).device, v->value);
     ++out.frozenVariables;
   }

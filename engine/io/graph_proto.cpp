@@ -104,7 +104,8 @@ Expected<std::shared_ptr<Graph>> nodesFromProto(const google::protobuf::Repeated
   int index = 0;
   for (const auto& n : nodes) {
     auto node = nodeFromProto(n, functionStyle, limits);
-    if (!node) return node.status().withContext("node " + std::to_string(index) + " '" + n.name() + "' (op " + n.op() + "): ");
+    if (!node)
+      return node.status().withContext("node " + std::to_string(index) + " '" + n.name() + "' (op " + n.op() + "): ");
     graph->addNode(std::move(node).value());
     ++index;
   }
@@ -178,11 +179,16 @@ void functionToProto(const FunctionDef& f, tensorflow::FunctionDef* p) {
 Expected<AttrValue> attrFromProto(const tensorflow::AttrValue& p, const DecodeLimits& limits) {
   using V = tensorflow::AttrValue;
   switch (p.value_case()) {
-    case V::kS: return AttrValue::fromString(p.s());
-    case V::kI: return AttrValue::fromInt(p.i());
-    case V::kF: return AttrValue::fromFloat(p.f());
-    case V::kB: return AttrValue::fromBool(p.b());
-    case V::kType: return AttrValue::fromType(dtypeFromProto(p.type()));
+    case V::kS:
+      return AttrValue::fromString(p.s());
+    case V::kI:
+      return AttrValue::fromInt(p.i());
+    case V::kF:
+      return AttrValue::fromFloat(p.f());
+    case V::kB:
+      return AttrValue::fromBool(p.b());
+    case V::kType:
+      return AttrValue::fromType(dtypeFromProto(p.type()));
     case V::kShape: {
       FS_ASSIGN_OR_RETURN(Shape shape, shapeFromProto(p.shape()));
       return AttrValue::fromShape(std::move(shape));
@@ -199,8 +205,10 @@ Expected<AttrValue> attrFromProto(const tensorflow::AttrValue& p, const DecodeLi
       FS_ASSIGN_OR_RETURN(FuncAttr func, funcFromProto(p.func(), limits));
       return AttrValue::fromFunc(std::move(func));
     }
-    case V::kPlaceholder: return AttrValue::fromPlaceholder(p.placeholder());
-    case V::VALUE_NOT_SET: return AttrValue();
+    case V::kPlaceholder:
+      return AttrValue::fromPlaceholder(p.placeholder());
+    case V::VALUE_NOT_SET:
+      return AttrValue();
   }
   return AttrValue();
 }
@@ -208,16 +216,35 @@ Expected<AttrValue> attrFromProto(const tensorflow::AttrValue& p, const DecodeLi
 void attrToProto(const AttrValue& v, tensorflow::AttrValue* p) {
   p->Clear();
   switch (v.kind()) {
-    case AttrValue::Kind::kNone: break;
-    case AttrValue::Kind::kString: p->set_s(v.s()); break;
-    case AttrValue::Kind::kInt: p->set_i(v.i()); break;
-    case AttrValue::Kind::kFloat: p->set_f(v.f()); break;
-    case AttrValue::Kind::kBool: p->set_b(v.b()); break;
-    case AttrValue::Kind::kType: p->set_type(static_cast<tensorflow::DataType>(v.type())); break;
-    case AttrValue::Kind::kShape: shapeToProto(v.shape(), p->mutable_shape()); break;
-    case AttrValue::Kind::kTensor: tensorToProto(v.tensor(), p->mutable_tensor()); break;
-    case AttrValue::Kind::kFunc: funcToProto(v.func(), p->mutable_func()); break;
-    case AttrValue::Kind::kPlaceholder: p->set_placeholder(v.placeholder()); break;
+    case AttrValue::Kind::kNone:
+      break;
+    case AttrValue::Kind::kString:
+      p->set_s(v.s());
+      break;
+    case AttrValue::Kind::kInt:
+      p->set_i(v.i());
+      break;
+    case AttrValue::Kind::kFloat:
+      p->set_f(v.f());
+      break;
+    case AttrValue::Kind::kBool:
+      p->set_b(v.b());
+      break;
+    case AttrValue::Kind::kType:
+      p->set_type(static_cast<tensorflow::DataType>(v.type()));
+      break;
+    case AttrValue::Kind::kShape:
+      shapeToProto(v.shape(), p->mutable_shape());
+      break;
+    case AttrValue::Kind::kTensor:
+      tensorToProto(v.tensor(), p->mutable_tensor());
+      break;
+    case AttrValue::Kind::kFunc:
+      funcToProto(v.func(), p->mutable_func());
+      break;
+    case AttrValue::Kind::kPlaceholder:
+      p->set_placeholder(v.placeholder());
+      break;
     case AttrValue::Kind::kList: {
       const AttrList& l = v.list();
       auto* out = p->mutable_list();  // present even when empty: `list {}` differs from unset
@@ -317,7 +344,8 @@ Expected<Graph> graphFromProto(const tensorflow::GraphDef& p, const DecodeLimits
     if (!function) return function.status().withContext("function '" + f.signature().name() + "': ");
     graph.library.add(std::move(function).value());
   }
-  for (const auto& g : p.library().gradient()) graph.library.gradients.push_back({g.function_name(), g.gradient_func()});
+  for (const auto& g : p.library().gradient())
+    graph.library.gradients.push_back({g.function_name(), g.gradient_func()});
   for (const auto& g : p.library().registered_gradients())
     graph.library.registeredGradients.push_back({g.gradient_func(), g.registered_op_type()});
   if (p.has_debug_info()) graph.debugInfo = p.debug_info().SerializeAsString();

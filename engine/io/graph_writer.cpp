@@ -3,9 +3,9 @@
 
 #include <google/protobuf/text_format.h>
 
+#include "base/atomic_file.h"
 #include "base/strings.h"
 #include "graph.pb.h"
-#include "base/atomic_file.h"
 #include "io/graph_proto.h"
 
 namespace flowscope {

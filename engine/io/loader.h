@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/model.h"
 #include "io/source.h"
+#include "ir/model.h"
 
 namespace flowscope {
 

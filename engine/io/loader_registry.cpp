@@ -30,10 +30,12 @@ Expected<Model> loadModel(const std::string& path, const LoadOptions& options) {
   }
   if (!best) {
     if (source.isDirectory())
-      return invalidArgument(path + ": directory is neither a SavedModel (no saved_model.pb) nor a TF.js model (no model.json)");
+      return invalidArgument(
+          path + ": directory is neither a SavedModel (no saved_model.pb) nor a TF.js model (no model.json)");
     if (source.size() == 0) return invalidArgument(path + ": file is empty");
-    return invalidArgument(path + ": unrecognized format; expected a GraphDef (.pb/.pbtxt), MetaGraphDef, SavedModel or "
-                                  "TF.js model.json");
+    return invalidArgument(path +
+                           ": unrecognized format; expected a GraphDef (.pb/.pbtxt), MetaGraphDef, SavedModel or "
+                           "TF.js model.json");
   }
   return best->load(source, options);
 }

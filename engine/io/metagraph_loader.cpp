@@ -28,7 +28,8 @@ class MetaGraphLoader : public Loader {
     }
     if (infos > 1 || graphs > 1 || graphs + infos == 0) return 0;
     // A GraphDef starts with NodeDefs whose first byte is the name tag (0x0a); a MetaInfoDef usually does not.
-    bool infoFirstByteIsName = !fields.empty() && fields[0].number == 1 && source.head().size() > fields[0].offset + 2 &&
+    bool infoFirstByteIsName = !fields.empty() && fields[0].number == 1 &&
+                               source.head().size() > fields[0].offset + 2 &&
                                source.head()[fields[0].offset + 2] == 0x0a;
     if (metaOnly > 0 || (infos == 1 && !infoFirstByteIsName)) return 0.85f;
     return 0.3f;
@@ -37,8 +38,10 @@ class MetaGraphLoader : public Loader {
   Expected<Model> load(const Source& source, const LoadOptions&) const override {
     FS_ASSIGN_OR_RETURN(std::string data, source.readAll());
     tensorflow::MetaGraphDef meta;
-    if (looksLikeText(source.head())) FS_RETURN_IF_ERROR(parseTextProto(data, &meta, source.path()));
-    else FS_RETURN_IF_ERROR(parseBinaryProto(data, &meta, source.path()));
+    if (looksLikeText(source.head()))
+      FS_RETURN_IF_ERROR(parseTextProto(data, &meta, source.path()));
+    else
+      FS_RETURN_IF_ERROR(parseBinaryProto(data, &meta, source.path()));
     return modelFromMetaGraph(meta, source.path(), name(), decodeLimitsFor(data.size()));
   }
 };

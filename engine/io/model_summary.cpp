@@ -5,8 +5,8 @@
 
 #include "ir/graph_algorithms.h"
 #include "ir/verify.h"
-#include "ops/shape_inference.h"
 #include "ops/op_registry.h"
+#include "ops/shape_inference.h"
 
 namespace flowscope {
 

@@ -24,7 +24,8 @@ constexpr NpyType kTypes[] = {{"<f4", DType::kFloat}, {"<f8", DType::kDouble}, {
 
 Expected<Tensor> readNpy(const std::string& path) {
   FS_ASSIGN_OR_RETURN(std::string data, readFile(path));
-  if (data.size() < 10 || data.compare(0, 6, "\x93NUMPY") != 0) return invalidArgument(path + ": not a .npy file (bad magic)");
+  if (data.size() < 10 || data.compare(0, 6, "\x93NUMPY") != 0)
+    return invalidArgument(path + ": not a .npy file (bad magic)");
   const int major = static_cast<unsigned char>(data[6]);
   size_t headerLen, offset;
   if (major == 1) {
@@ -40,12 +41,14 @@ Expected<Tensor> readNpy(const std::string& path) {
   if (offset + headerLen > data.size()) return invalidArgument(path + ": truncated .npy header");
   std::string header = data.substr(offset, headerLen);
   std::smatch m;
-  if (!std::regex_search(header, m, std::regex("'descr':\\s*'([^']+)'"))) return invalidArgument(path + ": header has no descr");
+  if (!std::regex_search(header, m, std::regex("'descr':\\s*'([^']+)'")))
+    return invalidArgument(path + ": header has no descr");
   std::string descr = m[1];
   if (descr == "=f4") descr = "<f4";
   if (std::regex_search(header, std::regex("'fortran_order':\\s*True")))
     return unimplemented(path + ": Fortran-ordered arrays are not supported; save with np.ascontiguousarray");
-  if (!std::regex_search(header, m, std::regex("'shape':\\s*\\(([^)]*)\\)"))) return invalidArgument(path + ": header has no shape");
+  if (!std::regex_search(header, m, std::regex("'shape':\\s*\\(([^)]*)\\)")))
+    return invalidArgument(path + ": header has no shape");
   std::vector<int64_t> dims;
   std::string shapeText = m[1];
   const std::regex number("\\d+");
@@ -59,8 +62,8 @@ Expected<Tensor> readNpy(const std::string& path) {
   FS_ASSIGN_OR_RETURN(size_t bytes, Tensor::checkedByteSize(dtype, shape, data.size()));
   size_t body = offset + headerLen;
   if (data.size() - body != bytes)
-    return invalidArgument(path + ": holds " + std::to_string(data.size() - body) + " data bytes, shape " + shape.toString() +
-                           " needs " + std::to_string(bytes));
+    return invalidArgument(path + ": holds " + std::to_string(data.size() - body) + " data bytes, shape " +
+                           shape.toString() + " needs " + std::to_string(bytes));
   Tensor t = Tensor::uninitialized(dtype, shape);
   std::memcpy(t.mutableBytes().data(), data.data() + body, bytes);
   return t;
@@ -70,11 +73,14 @@ Status writeNpy(const std::string& path, const Tensor& tensor) {
   const char* descr = nullptr;
   for (const auto& t : kTypes)
     if (t.dtype == tensor.dtype()) descr = t.descr;
-  if (!descr) return unimplemented(path + ": cannot write dtype " + std::string(dtypeName(tensor.dtype())) + " as .npy");
+  if (!descr)
+    return unimplemented(path + ": cannot write dtype " + std::string(dtypeName(tensor.dtype())) + " as .npy");
   std::string shape = "(";
   for (int64_t d : tensor.shape().dims()) shape += std::to_string(d) + ", ";
-  if (tensor.shape().rank() > 1) shape.erase(shape.size() - 2);  // "(2, 3, " -> "(2, 3"
-  else if (tensor.shape().rank() == 1) shape.erase(shape.size() - 1);  // "(3, " -> "(3,"
+  if (tensor.shape().rank() > 1)
+    shape.erase(shape.size() - 2);  // "(2, 3, " -> "(2, 3"
+  else if (tensor.shape().rank() == 1)
+    shape.erase(shape.size() - 1);  // "(3, " -> "(3,"
   shape += ")";
   std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': " + shape + ", }";
   size_t total = 10 + header.size() + 1;

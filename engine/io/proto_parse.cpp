@@ -18,9 +18,8 @@ using google::protobuf::FieldDescriptor;
 void silenceProtobufLogging() {
   static std::once_flag once;
   std::call_once(once, [] {
-    google::protobuf::SetLogHandler([](google::protobuf::LogLevel level, const char*, int, const std::string&) {
-      (void)level;
-    });
+    google::protobuf::SetLogHandler(
+        [](google::protobuf::LogLevel level, const char*, int, const std::string&) { (void)level; });
   });
 }
 
@@ -40,23 +39,41 @@ bool readVarint(std::string_view data, size_t* pos, uint64_t* value) {
 
 const char* wireTypeName(int wireType) {
   switch (wireType) {
-    case 0: return "varint";
-    case 1: return "64-bit";
-    case 2: return "length-delimited";
-    case 3: return "start-group";
-    case 4: return "end-group";
-    case 5: return "32-bit";
-    default: return "invalid";
+    case 0:
+      return "varint";
+    case 1:
+      return "64-bit";
+    case 2:
+      return "length-delimited";
+    case 3:
+      return "start-group";
+    case 4:
+      return "end-group";
+    case 5:
+      return "32-bit";
+    default:
+      return "invalid";
   }
 }
 
 int expectedWireType(const FieldDescriptor* field) {
   switch (field->type()) {
-    case FieldDescriptor::TYPE_DOUBLE: case FieldDescriptor::TYPE_FIXED64: case FieldDescriptor::TYPE_SFIXED64: return 1;
-    case FieldDescriptor::TYPE_FLOAT: case FieldDescriptor::TYPE_FIXED32: case FieldDescriptor::TYPE_SFIXED32: return 5;
-    case FieldDescriptor::TYPE_STRING: case FieldDescriptor::TYPE_BYTES: case FieldDescriptor::TYPE_MESSAGE: return 2;
-    case FieldDescriptor::TYPE_GROUP: return 3;
-    default: return 0;
+    case FieldDescriptor::TYPE_DOUBLE:
+    case FieldDescriptor::TYPE_FIXED64:
+    case FieldDescriptor::TYPE_SFIXED64:
+      return 1;
+    case FieldDescriptor::TYPE_FLOAT:
+    case FieldDescriptor::TYPE_FIXED32:
+    case FieldDescriptor::TYPE_SFIXED32:
+      return 5;
+    case FieldDescriptor::TYPE_STRING:
+    case FieldDescriptor::TYPE_BYTES:
+    case FieldDescriptor::TYPE_MESSAGE:
+      return 2;
+    case FieldDescriptor::TYPE_GROUP:
+      return 3;
+    default:
+      return 0;
   }
 }
 
@@ -97,8 +114,8 @@ class WireWalker {
         bool packedOk = field->is_repeated() && wireType == 2 && field->is_packable();
         if (wireType != want && !packedOk)
           return fail(fieldStart, fieldPath,
-                      std::string("wire type ") + wireTypeName(wireType) + ", expected " + wireTypeName(want) + " for a " +
-                          field->type_name() + " field");
+                      std::string("wire type ") + wireTypeName(wireType) + ", expected " + wireTypeName(want) +
+                          " for a " + field->type_name() + " field");
       }
       if (!skipValue(wireType, end, &pos, fieldStart, fieldPath, field, depth)) return false;
     }
@@ -126,15 +143,17 @@ class WireWalker {
       case 5: {
         size_t width = wireType == 1 ? 8 : 4;
         if (end - *pos < width)
-          return fail(fieldStart, path, "needs " + std::to_string(width) + " bytes but " + std::to_string(end - *pos) + " remain");
+          return fail(fieldStart, path,
+                      "needs " + std::to_string(width) + " bytes but " + std::to_string(end - *pos) + " remain");
         *pos += width;
         return true;
       }
       case 2: {
         if (!readVarint(m_data.substr(0, end), pos, &value)) return fail(fieldStart, path, "truncated length");
         if (value > end - *pos)
-          return fail(fieldStart, path, "length-delimited field claims " + std::to_string(value) + " bytes but only " +
-                                            std::to_string(end - *pos) + " remain (file truncated?)");
+          return fail(fieldStart, path,
+                      "length-delimited field claims " + std::to_string(value) + " bytes but only " +
+                          std::to_string(end - *pos) + " remain (file truncated?)");
         size_t payloadStart = *pos;
         *pos += value;
         if (!field) return true;
@@ -181,8 +200,8 @@ Status parseBinaryProto(std::string_view data, google::protobuf::Message* messag
   if (message->ParseFromArray(data.data(), static_cast<int>(data.size()))) return Status::ok();
   WireWalker walker(data);
   if (!walker.walk(message->GetDescriptor(), 0, data.size(), typeName, 0))
-    return invalidArgument(path + ": malformed protobuf at byte offset " + std::to_string(walker.errorOffset()) + " in " +
-                           walker.error() + " (expected a binary " + typeName + ")");
+    return invalidArgument(path + ": malformed protobuf at byte offset " + std::to_string(walker.errorOffset()) +
+                           " in " + walker.error() + " (expected a binary " + typeName + ")");
   return invalidArgument(path + ": not a valid binary " + typeName + " (the protobuf parser rejected it)");
 }
 
@@ -216,8 +235,12 @@ std::vector<WireField> scanWireFields(std::string_view data, size_t maxFields, b
       case 0:
         if (!readVarint(data, &pos, &value)) return fields;
         break;
-      case 1: pos += 8; break;
-      case 5: pos += 4; break;
+      case 1:
+        pos += 8;
+        break;
+      case 5:
+        pos += 4;
+        break;
       case 2:
         if (!readVarint(data, &pos, &value)) return fields;
         field.length = value;

@@ -24,7 +24,7 @@ std::string joinTags(const tensorflow::MetaGraphDef& meta) {
 }
 
 Expected<const tensorflow::MetaGraphDef*> chooseMetaGraph(const tensorflow::SavedModel& model, const std::string& tag,
-                                                           const std::string& path, std::vector<std::string>* warnings) {
+                                                          const std::string& path, std::vector<std::string>* warnings) {
   if (model.meta_graphs_size() == 0) return invalidArgument(path + ": the SavedModel holds no meta graph");
   const std::string wanted = tag.empty() ? "serve" : tag;
   std::vector<std::string> available;
@@ -34,10 +34,12 @@ Expected<const tensorflow::MetaGraphDef*> chooseMetaGraph(const tensorflow::Save
     available.push_back("{" + joinTags(meta) + "}");
   }
   if (tag.empty()) {
-    warnings->push_back("no meta graph is tagged 'serve'; showing the first, tagged {" + joinTags(model.meta_graphs(0)) + "}");
+    warnings->push_back("no meta graph is tagged 'serve'; showing the first, tagged {" +
+                        joinTags(model.meta_graphs(0)) + "}");
     return &model.meta_graphs(0);
   }
-  return notFound(path + ": no meta graph has the tag '" + tag + "'; available tag sets: " + joinStrings(available, ", "));
+  return notFound(path + ": no meta graph has the tag '" + tag +
+                  "'; available tag sets: " + joinStrings(available, ", "));
 }
 
 // TF2 checkpoints name variables by object-graph path; map SavedVariable names to their checkpoint keys.
@@ -64,7 +66,8 @@ void bindVariables(Model& model, const tensorflow::MetaGraphDef& meta, std::vect
     const Node& n = model.graph.node(i);
     if (n.op != "VariableV2" && n.op != "Variable" && n.op != "VarHandleOp") continue;
     const AttrValue* shared = n.attr("shared_name");
-    std::string name = shared && shared->kind() == AttrValue::Kind::kString && !shared->s().empty() ? shared->s() : n.name;
+    std::string name =
+        shared && shared->kind() == AttrValue::Kind::kString && !shared->s().empty() ? shared->s() : n.name;
     auto tf2 = tf2Keys.find(name);
     std::string key = tf2 != tf2Keys.end() ? tf2->second : name;
     nodeForKey.emplace(key, n.name);
@@ -87,7 +90,8 @@ void bindVariables(Model& model, const tensorflow::MetaGraphDef& meta, std::vect
   }
   for (const auto& [key, node] : nodeForKey)
     if (!bound.count(key))
-      model.warnings.push_back("variable node '" + node + "' has no value in the checkpoint (expected key '" + key + "')");
+      model.warnings.push_back("variable node '" + node + "' has no value in the checkpoint (expected key '" + key +
+                               "')");
 }
 
 class SavedModelLoader : public Loader {
@@ -115,16 +119,20 @@ class SavedModelLoader : public Loader {
     if (source.isDirectory() && !fs::exists(file)) file = dir / "saved_model.pbtxt";
     if (!fs::exists(file)) {
       if (fs::exists(dir / "saved_model.cpb"))
-        return unimplemented(dir.string() + ": chunked SavedModels (saved_model.cpb, over 2 GiB) are not supported yet");
+        return unimplemented(dir.string() +
+                             ": chunked SavedModels (saved_model.cpb, over 2 GiB) are not supported yet");
       return notFound(dir.string() + ": no saved_model.pb or saved_model.pbtxt in this directory");
     }
     FS_ASSIGN_OR_RETURN(std::string data, readFile(file.string()));
     tensorflow::SavedModel proto;
-    if (file.extension() == ".pbtxt") FS_RETURN_IF_ERROR(parseTextProto(data, &proto, file.string()));
-    else FS_RETURN_IF_ERROR(parseBinaryProto(data, &proto, file.string()));
+    if (file.extension() == ".pbtxt")
+      FS_RETURN_IF_ERROR(parseTextProto(data, &proto, file.string()));
+    else
+      FS_RETURN_IF_ERROR(parseBinaryProto(data, &proto, file.string()));
 
     std::vector<std::string> warnings;
-    FS_ASSIGN_OR_RETURN(const tensorflow::MetaGraphDef* meta, chooseMetaGraph(proto, options.tag, file.string(), &warnings));
+    FS_ASSIGN_OR_RETURN(const tensorflow::MetaGraphDef* meta,
+                        chooseMetaGraph(proto, options.tag, file.string(), &warnings));
     FS_ASSIGN_OR_RETURN(Model model, modelFromMetaGraph(*meta, source.path(), name(), decodeLimitsFor(data.size())));
     model.warnings.insert(model.warnings.end(), warnings.begin(), warnings.end());
     for (const auto& m : proto.meta_graphs()) model.availableTags.push_back(joinTags(m));

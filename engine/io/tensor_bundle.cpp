@@ -43,7 +43,8 @@ bool readVarint64(const std::string& data, size_t* pos, uint64_t* out) {
 // covers each length as a little-endian uint32 (uint64 past 4 GiB), the length checksum, then the bytes.
 Expected<Tensor> decodeStringTensor(const std::string& bytes, const Shape& shape, uint32_t* crc) {
   int64_t count = shape.numElements();
-  if (count < 0 || static_cast<uint64_t>(count) > bytes.size()) return dataLoss("string tensor element count does not fit its bytes");
+  if (count < 0 || static_cast<uint64_t>(count) > bytes.size())
+    return dataLoss("string tensor element count does not fit its bytes");
   std::vector<uint64_t> lengths(static_cast<size_t>(count));
   size_t pos = 0;
   *crc = 0;
@@ -80,7 +81,8 @@ class ShardCache {
     auto it = m_shards.find(shard);
     if (it != m_shards.end()) return &it->second;
     if (shard < 0 || shard >= m_numShards)
-      return dataLoss("shard_id " + std::to_string(shard) + " is outside the " + std::to_string(m_numShards) + " shards");
+      return dataLoss("shard_id " + std::to_string(shard) + " is outside the " + std::to_string(m_numShards) +
+                      " shards");
     FS_ASSIGN_OR_RETURN(std::string data, readFile(shardName(m_prefix, shard, m_numShards)));
     return &m_shards.emplace(shard, std::move(data)).first->second;
   }
@@ -91,13 +93,15 @@ class ShardCache {
   std::map<int, std::string> m_shards;
 };
 
-Expected<BundleTensor> readEntry(const std::string& key, const tensorflow::BundleEntryProto& entry, ShardCache& shards) {
+Expected<BundleTensor> readEntry(const std::string& key, const tensorflow::BundleEntryProto& entry,
+                                 ShardCache& shards) {
   BundleTensor out;
   out.key = key;
   out.dtype = dtypeFromProto(entry.dtype());
   FS_ASSIGN_OR_RETURN(out.shape, shapeFromProto(entry.shape()));
   if (entry.slices_size() > 0) {
-    out.problem = "stored as " + std::to_string(entry.slices_size()) + " slices (partitioned variables are not supported)";
+    out.problem =
+        "stored as " + std::to_string(entry.slices_size()) + " slices (partitioned variables are not supported)";
     return out;
   }
   FS_ASSIGN_OR_RETURN(const std::string* shard, shards.get(entry.shard_id()));

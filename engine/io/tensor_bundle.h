@@ -13,7 +13,7 @@ struct BundleTensor {
   std::string key;
   DType dtype = DType::kInvalid;
   Shape shape;
-  Tensor value;       ///< invalid when the entry could not be read (see `problem`)
+  Tensor value;         ///< invalid when the entry could not be read (see `problem`)
   std::string problem;  ///< why there is no value (sliced variable, unsupported dtype)
 };
 

@@ -57,21 +57,40 @@ Status fillComplex128(Tensor& t, const google::protobuf::RepeatedField<double>& 
 
 Status fillTyped(Tensor& t, const tensorflow::TensorProto& p) {
   switch (t.dtype()) {
-    case DType::kFloat: return fillFrom<float>(t, p.float_val(), same<float>);
-    case DType::kDouble: return fillFrom<double>(t, p.double_val(), same<double>);
-    case DType::kInt32: case DType::kQInt32: return fillFrom<int32_t>(t, p.int_val(), same<int32_t>);
-    case DType::kInt16: case DType::kQInt16: return fillFrom<int16_t>(t, p.int_val(), [](int32_t v) { return static_cast<int16_t>(v); });
-    case DType::kUInt16: case DType::kQUInt16: return fillFrom<uint16_t>(t, p.int_val(), [](int32_t v) { return static_cast<uint16_t>(v); });
-    case DType::kInt8: case DType::kQInt8: return fillFrom<int8_t>(t, p.int_val(), [](int32_t v) { return static_cast<int8_t>(v); });
-    case DType::kUInt8: case DType::kQUInt8: return fillFrom<uint8_t>(t, p.int_val(), [](int32_t v) { return static_cast<uint8_t>(v); });
-    case DType::kInt64: return fillFrom<int64_t>(t, p.int64_val(), same<int64_t>);
-    case DType::kUInt32: return fillFrom<uint32_t>(t, p.uint32_val(), same<uint32_t>);
-    case DType::kUInt64: return fillFrom<uint64_t>(t, p.uint64_val(), same<uint64_t>);
-    case DType::kBool: return fillFrom<uint8_t>(t, p.bool_val(), [](bool v) { return static_cast<uint8_t>(v); });
-    case DType::kHalf: case DType::kBFloat16:
+    case DType::kFloat:
+      return fillFrom<float>(t, p.float_val(), same<float>);
+    case DType::kDouble:
+      return fillFrom<double>(t, p.double_val(), same<double>);
+    case DType::kInt32:
+    case DType::kQInt32:
+      return fillFrom<int32_t>(t, p.int_val(), same<int32_t>);
+    case DType::kInt16:
+    case DType::kQInt16:
+      return fillFrom<int16_t>(t, p.int_val(), [](int32_t v) { return static_cast<int16_t>(v); });
+    case DType::kUInt16:
+    case DType::kQUInt16:
+      return fillFrom<uint16_t>(t, p.int_val(), [](int32_t v) { return static_cast<uint16_t>(v); });
+    case DType::kInt8:
+    case DType::kQInt8:
+      return fillFrom<int8_t>(t, p.int_val(), [](int32_t v) { return static_cast<int8_t>(v); });
+    case DType::kUInt8:
+    case DType::kQUInt8:
+      return fillFrom<uint8_t>(t, p.int_val(), [](int32_t v) { return static_cast<uint8_t>(v); });
+    case DType::kInt64:
+      return fillFrom<int64_t>(t, p.int64_val(), same<int64_t>);
+    case DType::kUInt32:
+      return fillFrom<uint32_t>(t, p.uint32_val(), same<uint32_t>);
+    case DType::kUInt64:
+      return fillFrom<uint64_t>(t, p.uint64_val(), same<uint64_t>);
+    case DType::kBool:
+      return fillFrom<uint8_t>(t, p.bool_val(), [](bool v) { return static_cast<uint8_t>(v); });
+    case DType::kHalf:
+    case DType::kBFloat16:
       return fillFrom<uint16_t>(t, p.half_val(), [](int32_t v) { return static_cast<uint16_t>(v); });
-    case DType::kComplex64: return fillComplex(t, p.scomplex_val());
-    case DType::kComplex128: return fillComplex128(t, p.dcomplex_val());
+    case DType::kComplex64:
+      return fillComplex(t, p.scomplex_val());
+    case DType::kComplex128:
+      return fillComplex128(t, p.dcomplex_val());
     default:
       if (dtypeSize(t.dtype()) == 1 && !p.float8_val().empty()) {
         size_t n = std::min<size_t>(p.float8_val().size(), static_cast<size_t>(t.numElements()));
@@ -89,10 +108,12 @@ std::vector<std::string> serializeAll(const google::protobuf::RepeatedPtrField<M
   return out;
 }
 
-Expected<Tensor> stringTensorFromProto(DType dtype, const Shape& shape, const tensorflow::TensorProto& p, size_t maxBytes) {
+Expected<Tensor> stringTensorFromProto(DType dtype, const Shape& shape, const tensorflow::TensorProto& p,
+                                       size_t maxBytes) {
   FS_ASSIGN_OR_RETURN(size_t bytes, Tensor::checkedByteSize(dtype, shape, maxBytes));
   (void)bytes;
-  std::vector<std::string> values = dtype == DType::kString     ? std::vector<std::string>(p.string_val().begin(), p.string_val().end())
+  std::vector<std::string> values = dtype == DType::kString
+                                        ? std::vector<std::string>(p.string_val().begin(), p.string_val().end())
                                     : dtype == DType::kResource ? serializeAll(p.resource_handle_val())
                                                                 : serializeAll(p.variant_val());
   auto count = static_cast<size_t>(shape.numElements());
@@ -114,28 +135,63 @@ bool allEqual(const Tensor& t) {
 
 bool allElementsEqual(const Tensor& t) {
   switch (dtypeSize(t.dtype())) {
-    case 1: return allEqual<uint8_t>(t);
-    case 2: return allEqual<uint16_t>(t);
-    case 4: return allEqual<uint32_t>(t);
-    case 8: return allEqual<uint64_t>(t);
-    default: return false;
+    case 1:
+      return allEqual<uint8_t>(t);
+    case 2:
+      return allEqual<uint16_t>(t);
+    case 4:
+      return allEqual<uint32_t>(t);
+    case 8:
+      return allEqual<uint64_t>(t);
+    default:
+      return false;
   }
 }
 
 void writeSingleValue(const Tensor& t, tensorflow::TensorProto* p) {
   switch (t.dtype()) {
-    case DType::kFloat: p->add_float_val(t.data<float>()[0]); break;
-    case DType::kDouble: p->add_double_val(t.data<double>()[0]); break;
-    case DType::kInt32: case DType::kQInt32: p->add_int_val(t.data<int32_t>()[0]); break;
-    case DType::kInt16: case DType::kQInt16: p->add_int_val(t.data<int16_t>()[0]); break;
-    case DType::kUInt16: case DType::kQUInt16: p->add_int_val(t.data<uint16_t>()[0]); break;
-    case DType::kInt8: case DType::kQInt8: p->add_int_val(t.data<int8_t>()[0]); break;
-    case DType::kUInt8: case DType::kQUInt8: p->add_int_val(t.data<uint8_t>()[0]); break;
-    case DType::kInt64: p->add_int64_val(t.data<int64_t>()[0]); break;
-    case DType::kUInt32: p->add_uint32_val(t.data<uint32_t>()[0]); break;
-    case DType::kUInt64: p->add_uint64_val(t.data<uint64_t>()[0]); break;
-    case DType::kBool: p->add_bool_val(t.data<uint8_t>()[0] != 0); break;
-    case DType::kHalf: case DType::kBFloat16: p->add_half_val(t.data<uint16_t>()[0]); break;
+    case DType::kFloat:
+      p->add_float_val(t.data<float>()[0]);
+      break;
+    case DType::kDouble:
+      p->add_double_val(t.data<double>()[0]);
+      break;
+    case DType::kInt32:
+    case DType::kQInt32:
+      p->add_int_val(t.data<int32_t>()[0]);
+      break;
+    case DType::kInt16:
+    case DType::kQInt16:
+      p->add_int_val(t.data<int16_t>()[0]);
+      break;
+    case DType::kUInt16:
+    case DType::kQUInt16:
+      p->add_int_val(t.data<uint16_t>()[0]);
+      break;
+    case DType::kInt8:
+    case DType::kQInt8:
+      p->add_int_val(t.data<int8_t>()[0]);
+      break;
+    case DType::kUInt8:
+    case DType::kQUInt8:
+      p->add_int_val(t.data<uint8_t>()[0]);
+      break;
+    case DType::kInt64:
+      p->add_int64_val(t.data<int64_t>()[0]);
+      break;
+    case DType::kUInt32:
+      p->add_uint32_val(t.data<uint32_t>()[0]);
+      break;
+    case DType::kUInt64:
+      p->add_uint64_val(t.data<uint64_t>()[0]);
+      break;
+    case DType::kBool:
+      p->add_bool_val(t.data<uint8_t>()[0] != 0);
+      break;
+    case DType::kHalf:
+    case DType::kBFloat16:
+      p->add_half_val(t.data<uint16_t>()[0]);
+      break;
     default: {
       auto bytes = t.bytes();
       p->set_tensor_content(reinterpret_cast<const char*>(bytes.data()), bytes.size());
@@ -189,7 +245,8 @@ Expected<Tensor> tensorFromProto(const tensorflow::TensorProto& p, size_t maxByt
     FS_ASSIGN_OR_RETURN(size_t bytes, Tensor::checkedByteSize(dtype, shape, static_cast<size_t>(1) << 62));
     if (bytes != p.tensor_content().size())
       return invalidArgument("tensor_content has " + std::to_string(p.tensor_content().size()) + " bytes but " +
-                             std::string(dtypeName(dtype)) + " " + shape.toString() + " needs " + std::to_string(bytes));
+                             std::string(dtypeName(dtype)) + " " + shape.toString() + " needs " +
+                             std::to_string(bytes));
     Tensor t(dtype, shape);
     std::memcpy(t.mutableBytes().data(), p.tensor_content().data(), bytes);
     return t;
@@ -209,8 +266,10 @@ void tensorToProto(const Tensor& t, tensorflow::TensorProto* p) {
   if (t.dtype() == DType::kString) {
     const auto& strings = t.strings();
     bool same = std::all_of(strings.begin(), strings.end(), [&](const std::string& s) { return s == strings[0]; });
-    if (same) p->add_string_val(strings[0]);
-    else for (const auto& s : strings) p->add_string_val(s);
+    if (same)
+      p->add_string_val(strings[0]);
+    else
+      for (const auto& s : strings) p->add_string_val(s);
     return;
   }
   if (t.dtype() == DType::kResource) {

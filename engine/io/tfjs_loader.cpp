@@ -72,7 +72,8 @@ Expected<WeightSpec> parseWeightSpec(const json& w) {
   spec.dtype = *parsed;
   std::vector<int64_t> dims;
   for (const auto& d : w.value("shape", json::array())) {
-    if (!d.is_number_integer() || d.get<int64_t>() < 0) return invalidArgument("weight '" + spec.name + "' has a bad shape");
+    if (!d.is_number_integer() || d.get<int64_t>() < 0)
+      return invalidArgument("weight '" + spec.name + "' has a bad shape");
     dims.push_back(d.get<int64_t>());
   }
   spec.shape = Shape(dims);
@@ -105,11 +106,14 @@ Expected<Tensor> decodeWeight(const WeightSpec& spec, const std::string& data, s
     }
     return Tensor::fromStrings(spec.shape, std::move(values));
   }
-  size_t elementBytes = spec.quantDtype.empty() ? static_cast<size_t>(dtypeSize(spec.dtype)) : spec.quantDtype == "uint8" ? 1 : 2;
+  size_t elementBytes = spec.quantDtype.empty()      ? static_cast<size_t>(dtypeSize(spec.dtype))
+                        : spec.quantDtype == "uint8" ? 1
+                                                     : 2;
   if (elementBytes == 0) return unimplemented("weight '" + spec.name + "' has dtype without a byte layout");
   if (static_cast<uint64_t>(count) > remaining() / elementBytes)
     return dataLoss("weight '" + spec.name + "' needs " + std::to_string(count * static_cast<int64_t>(elementBytes)) +
-                    " bytes at offset " + std::to_string(*offset) + " but the shards hold " + std::to_string(data.size()));
+                    " bytes at offset " + std::to_string(*offset) + " but the shards hold " +
+                    std::to_string(data.size()));
   const char* src = data.data() + *offset;
   *offset += static_cast<size_t>(count) * elementBytes;
   Tensor t(spec.dtype, spec.shape);
@@ -118,7 +122,8 @@ Expected<Tensor> decodeWeight(const WeightSpec& spec, const std::string& data, s
     return t;
   }
   if (spec.dtype != DType::kFloat && spec.dtype != DType::kInt32)
-    return unimplemented("weight '" + spec.name + "': quantized " + std::string(dtypeName(spec.dtype)) + " is not supported");
+    return unimplemented("weight '" + spec.name + "': quantized " + std::string(dtypeName(spec.dtype)) +
+                         " is not supported");
   for (int64_t i = 0; i < count; ++i) {
     float value;
     if (spec.quantDtype == "float16") {
@@ -132,8 +137,10 @@ Expected<Tensor> decodeWeight(const WeightSpec& spec, const std::string& data, s
     } else {
       value = spec.min + spec.scale * static_cast<uint8_t>(src[i]);
     }
-    if (spec.dtype == DType::kFloat) t.data<float>()[i] = value;
-    else t.data<int32_t>()[i] = static_cast<int32_t>(std::lround(value));
+    if (spec.dtype == DType::kFloat)
+      t.data<float>()[i] = value;
+    else
+      t.data<int32_t>()[i] = static_cast<int32_t>(std::lround(value));
   }
   return t;
 }
@@ -179,8 +186,10 @@ Shape shapeFromJson(const json& shape) {
   for (const auto& d : shape.value("dim", json::array())) {
     const json& size = d.contains("size") ? d["size"] : json(0);
     int64_t v = 0;
-    if (size.is_string()) parseInt64(size.get<std::string>(), &v);
-    else if (size.is_number_integer()) v = size.get<int64_t>();
+    if (size.is_string())
+      parseInt64(size.get<std::string>(), &v);
+    else if (size.is_number_integer())
+      v = size.get<int64_t>();
     dims.push_back(v);
   }
   return Shape(dims);
@@ -225,7 +234,8 @@ class TfjsLoader : public Loader {
     if (!root.is_object() || !root.contains("modelTopology"))
       return invalidArgument(file.string() + ": expected a TF.js graph model (an object with 'modelTopology')");
     if (root.value("format", "graph-model") == "layers-model")
-      return unimplemented(file.string() + ": TF.js layers models (Keras JSON) are not supported; convert to a graph model");
+      return unimplemented(file.string() +
+                           ": TF.js layers models (Keras JSON) are not supported; convert to a graph model");
     json topology = root["modelTopology"];
     normalizeByteArrays(topology);
     tensorflow::GraphDef proto;
@@ -233,8 +243,8 @@ class TfjsLoader : public Loader {
     options.ignore_unknown_fields = true;
     auto status = google::protobuf::util::JsonStringToMessage(topology.dump(), &proto, options);
     if (!status.ok())
-      return invalidArgument(file.string() + ": 'modelTopology' is not a GraphDef in protobuf JSON: " +
-                             std::string(status.message()));
+      return invalidArgument(file.string() +
+                             ": 'modelTopology' is not a GraphDef in protobuf JSON: " + std::string(status.message()));
     FS_ASSIGN_OR_RETURN(Model model, modelFromGraphDef(proto, source.path(), name(), decodeLimitsFor(text.size())));
     if (root.contains("weightsManifest")) {
       Status weights = loadWeights(root["weightsManifest"], file.parent_path(), model);

@@ -51,16 +51,26 @@ bool listEquals(const AttrList& a, const AttrList& b) {
 
 std::string AttrValue::toString() const {
   switch (kind()) {
-    case Kind::kNone: return "<unset>";
-    case Kind::kString: return "\"" + cEscape(s()) + "\"";
-    case Kind::kInt: return std::to_string(i());
-    case Kind::kFloat: return formatFloat(f());
-    case Kind::kBool: return b() ? "true" : "false";
-    case Kind::kType: return std::string(dtypeName(type()));
-    case Kind::kShape: return shape().toString();
-    case Kind::kTensor: return tensorToString(tensor());
-    case Kind::kFunc: return funcToString(func());
-    case Kind::kPlaceholder: return "$" + placeholder();
+    case Kind::kNone:
+      return "<unset>";
+    case Kind::kString:
+      return "\"" + cEscape(s()) + "\"";
+    case Kind::kInt:
+      return std::to_string(i());
+    case Kind::kFloat:
+      return formatFloat(f());
+    case Kind::kBool:
+      return b() ? "true" : "false";
+    case Kind::kType:
+      return std::string(dtypeName(type()));
+    case Kind::kShape:
+      return shape().toString();
+    case Kind::kTensor:
+      return tensorToString(tensor());
+    case Kind::kFunc:
+      return funcToString(func());
+    case Kind::kPlaceholder:
+      return "$" + placeholder();
     case Kind::kList: {
       const AttrList& l = list();
       std::vector<std::string> parts;
@@ -81,17 +91,28 @@ std::string AttrValue::toString() const {
 bool AttrValue::operator==(const AttrValue& other) const {
   if (kind() != other.kind()) return false;
   switch (kind()) {
-    case Kind::kNone: return true;
-    case Kind::kString: return s() == other.s();
-    case Kind::kInt: return i() == other.i();
-    case Kind::kFloat: return f() == other.f() || (f() != f() && other.f() != other.f());
-    case Kind::kBool: return b() == other.b();
-    case Kind::kType: return type() == other.type();
-    case Kind::kShape: return shape() == other.shape();
-    case Kind::kTensor: return tensor().contentEquals(other.tensor());
-    case Kind::kList: return listEquals(list(), other.list());
-    case Kind::kFunc: return funcEquals(func(), other.func());
-    case Kind::kPlaceholder: return placeholder() == other.placeholder();
+    case Kind::kNone:
+      return true;
+    case Kind::kString:
+      return s() == other.s();
+    case Kind::kInt:
+      return i() == other.i();
+    case Kind::kFloat:
+      return f() == other.f() || (f() != f() && other.f() != other.f());
+    case Kind::kBool:
+      return b() == other.b();
+    case Kind::kType:
+      return type() == other.type();
+    case Kind::kShape:
+      return shape() == other.shape();
+    case Kind::kTensor:
+      return tensor().contentEquals(other.tensor());
+    case Kind::kList:
+      return listEquals(list(), other.list());
+    case Kind::kFunc:
+      return funcEquals(func(), other.func());
+    case Kind::kPlaceholder:
+      return placeholder() == other.placeholder();
   }
   return false;
 }

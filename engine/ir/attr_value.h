@@ -33,7 +33,9 @@ struct AttrList {
   std::vector<Shape> shape;
   std::vector<Tensor> tensor;
   std::vector<FuncAttr> func;
-  size_t size() const { return s.size() + i.size() + f.size() + b.size() + type.size() + shape.size() + tensor.size() + func.size(); }
+  size_t size() const {
+    return s.size() + i.size() + f.size() + b.size() + type.size() + shape.size() + tensor.size() + func.size();
+  }
 };
 
 /// Only inside function bodies: "take this attr's value from the function's attr named here".

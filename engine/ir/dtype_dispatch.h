@@ -18,18 +18,41 @@ struct TypeTag {
 template <typename F>
 bool dispatchNumeric(DType dtype, F&& f) {
   switch (dtype) {
-    case DType::kFloat: f(TypeTag<float>{}); return true;
-    case DType::kDouble: f(TypeTag<double>{}); return true;
-    case DType::kInt32: f(TypeTag<int32_t>{}); return true;
-    case DType::kInt64: f(TypeTag<int64_t>{}); return true;
-    case DType::kUInt8: f(TypeTag<uint8_t>{}); return true;
-    case DType::kInt8: f(TypeTag<int8_t>{}); return true;
-    case DType::kInt16: f(TypeTag<int16_t>{}); return true;
-    case DType::kUInt16: f(TypeTag<uint16_t>{}); return true;
-    case DType::kUInt32: f(TypeTag<uint32_t>{}); return true;
-    case DType::kUInt64: f(TypeTag<uint64_t>{}); return true;
-    case DType::kBool: f(TypeTag<bool>{}); return true;
-    default: return false;
+    case DType::kFloat:
+      f(TypeTag<float>{});
+      return true;
+    case DType::kDouble:
+      f(TypeTag<double>{});
+      return true;
+    case DType::kInt32:
+      f(TypeTag<int32_t>{});
+      return true;
+    case DType::kInt64:
+      f(TypeTag<int64_t>{});
+      return true;
+    case DType::kUInt8:
+      f(TypeTag<uint8_t>{});
+      return true;
+    case DType::kInt8:
+      f(TypeTag<int8_t>{});
+      return true;
+    case DType::kInt16:
+      f(TypeTag<int16_t>{});
+      return true;
+    case DType::kUInt16:
+      f(TypeTag<uint16_t>{});
+      return true;
+    case DType::kUInt32:
+      f(TypeTag<uint32_t>{});
+      return true;
+    case DType::kUInt64:
+      f(TypeTag<uint64_t>{});
+      return true;
+    case DType::kBool:
+      f(TypeTag<bool>{});
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -37,9 +60,14 @@ bool dispatchNumeric(DType dtype, F&& f) {
 template <typename F>
 bool dispatchFloat(DType dtype, F&& f) {
   switch (dtype) {
-    case DType::kFloat: f(TypeTag<float>{}); return true;
-    case DType::kDouble: f(TypeTag<double>{}); return true;
-    default: return false;
+    case DType::kFloat:
+      f(TypeTag<float>{});
+      return true;
+    case DType::kDouble:
+      f(TypeTag<double>{});
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -47,9 +75,14 @@ bool dispatchFloat(DType dtype, F&& f) {
 template <typename F>
 bool dispatchIndex(DType dtype, F&& f) {
   switch (dtype) {
-    case DType::kInt32: f(TypeTag<int32_t>{}); return true;
-    case DType::kInt64: f(TypeTag<int64_t>{}); return true;
-    default: return false;
+    case DType::kInt32:
+      f(TypeTag<int32_t>{});
+      return true;
+    case DType::kInt64:
+      f(TypeTag<int64_t>{});
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -62,12 +95,23 @@ struct Bytes16 {
 template <typename F>
 bool dispatchBySize(DType dtype, F&& f) {
   switch (dtypeSize(dtype)) {
-    case 1: f(TypeTag<uint8_t>{}); return true;
-    case 2: f(TypeTag<uint16_t>{}); return true;
-    case 4: f(TypeTag<uint32_t>{}); return true;
-    case 8: f(TypeTag<uint64_t>{}); return true;
-    case 16: f(TypeTag<Bytes16>{}); return true;
-    default: return false;
+    case 1:
+      f(TypeTag<uint8_t>{});
+      return true;
+    case 2:
+      f(TypeTag<uint16_t>{});
+      return true;
+    case 4:
+      f(TypeTag<uint32_t>{});
+      return true;
+    case 8:
+      f(TypeTag<uint64_t>{});
+      return true;
+    case 16:
+      f(TypeTag<Bytes16>{});
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -34,7 +34,8 @@ Expected<InstantiatedFunction> instantiateFunction(const FunctionDef& f, const A
       node.attrs["index"] = AttrValue::fromInt(static_cast<int64_t>(out.argNodes.size()));
       // The argument's declared shape (TensorFlow writes it as the arg attr _output_shapes), for shape inference.
       if (auto attrs = f.argAttrs.find(static_cast<uint32_t>(i)); attrs != f.argAttrs.end() && count == 1)
-        if (auto shapes = attrs->second.find("_output_shapes"); shapes != attrs->second.end()) node.attrs["_output_shapes"] = shapes->second;
+        if (auto shapes = attrs->second.find("_output_shapes"); shapes != attrs->second.end())
+          node.attrs["_output_shapes"] = shapes->second;
       argElements[arg.name].push_back(node.name);
       out.argNodes.push_back(node.name);
       out.graph.addNode(std::move(node));
@@ -45,7 +46,8 @@ Expected<InstantiatedFunction> instantiateFunction(const FunctionDef& f, const A
       auto arg = argElements.find(ref.node);
       if (arg != argElements.end()) {
         if (static_cast<size_t>(ref.index) >= arg->second.size())
-          return invalidArgument("function '" + f.name() + "' reads element " + std::to_string(ref.index) + " of argument '" + ref.node + "'");
+          return invalidArgument("function '" + f.name() + "' reads element " + std::to_string(ref.index) +
+                                 " of argument '" + ref.node + "'");
         return TensorRef{arg->second[static_cast<size_t>(ref.index)], 0, ""};
       }
       return ref;
@@ -56,8 +58,8 @@ Expected<InstantiatedFunction> instantiateFunction(const FunctionDef& f, const A
     for (auto& [k, v] : bound.attrs) bindPlaceholders(v, callAttrs);
     int index = flatOutputIndex(bound, ref.outputArg, ref.index, lookup);
     if (index < 0)
-      return invalidArgument("function '" + f.name() + "': op '" + producer->op + "' has no output '" + ref.outputArg + ":" +
-                             std::to_string(ref.index) + "'");
+      return invalidArgument("function '" + f.name() + "': op '" + producer->op + "' has no output '" + ref.outputArg +
+                             ":" + std::to_string(ref.index) + "'");
     return TensorRef{ref.node, index, ""};
   };
   for (size_t i = 0; i < f.body->size(); ++i) {
@@ -72,9 +74,11 @@ Expected<InstantiatedFunction> instantiateFunction(const FunctionDef& f, const A
   }
   for (const auto& arg : f.signature.outputs) {
     auto it = f.ret.find(arg.name);
-    if (it == f.ret.end()) return invalidArgument("function '" + f.name() + "' has no ret for output '" + arg.name + "'");
+    if (it == f.ret.end())
+      return invalidArgument("function '" + f.name() + "' has no ret for output '" + arg.name + "'");
     TensorRef ref;
-    if (!parseTensorRef(it->second, true, &ref)) return invalidArgument("function '" + f.name() + "': bad ret '" + it->second + "'");
+    if (!parseTensorRef(it->second, true, &ref))
+      return invalidArgument("function '" + f.name() + "': bad ret '" + it->second + "'");
     FS_ASSIGN_OR_RETURN(TensorRef resolved, resolve(ref));
     out.rets.push_back(resolved.node + ":" + std::to_string(resolved.index));
   }

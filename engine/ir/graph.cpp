@@ -42,7 +42,9 @@ Graph& Graph::operator=(const Graph& other) {
 }
 
 Graph::Graph(Graph&& other) noexcept
-    : versions(std::move(other.versions)), library(std::move(other.library)), debugInfo(std::move(other.debugInfo)),
+    : versions(std::move(other.versions)),
+      library(std::move(other.library)),
+      debugInfo(std::move(other.debugInfo)),
       m_nodes(std::move(other.m_nodes)) {
   setIndex(std::move(other.m_index));
   other.setIndex(nullptr);

@@ -1,9 +1,9 @@
 // Graph: nodes, versions and a function library. Nodes are shared copy-on-write, so snapshots are cheap.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
-#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,7 +32,7 @@ struct FunctionDef {
   AttrMap attrs;
   std::map<uint32_t, AttrMap> argAttrs;
   std::map<uint32_t, uint32_t> resourceArgUniqueIds;
-  std::shared_ptr<Graph> body;                 ///< node inputs use function naming (TensorRef::outputArg)
+  std::shared_ptr<Graph> body;                    ///< node inputs use function naming (TensorRef::outputArg)
   std::map<std::string, std::string> ret;         ///< output arg -> "node:out_arg:i" or an input arg name
   std::map<std::string, std::string> controlRet;  ///< control output -> body node name
 

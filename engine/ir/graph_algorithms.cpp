@@ -11,14 +11,16 @@ Fanout::Fanout(const Graph& graph) : m_uses(graph.size()) {
   for (size_t i = 0; i < graph.size(); ++i) {
     const Node& n = graph.node(i);
     for (size_t k = 0; k < n.inputs.size(); ++k)
-      if (int64_t p = graph.find(n.inputs[k].node); p >= 0) m_uses[static_cast<size_t>(p)].push_back({i, static_cast<int>(k)});
+      if (int64_t p = graph.find(n.inputs[k].node); p >= 0)
+        m_uses[static_cast<size_t>(p)].push_back({i, static_cast<int>(k)});
     for (const auto& c : n.controlInputs)
       if (int64_t p = graph.find(c); p >= 0) m_uses[static_cast<size_t>(p)].push_back({i, -1});
   }
 }
 
 size_t Fanout::dataUses(size_t producer) const {
-  return static_cast<size_t>(std::count_if(m_uses[producer].begin(), m_uses[producer].end(), [](const Use& u) { return u.slot >= 0; }));
+  return static_cast<size_t>(
+      std::count_if(m_uses[producer].begin(), m_uses[producer].end(), [](const Use& u) { return u.slot >= 0; }));
 }
 
 size_t Fanout::controlUses(size_t producer) const { return m_uses[producer].size() - dataUses(producer); }
@@ -67,8 +69,9 @@ const Tensor* constantInput(const Graph& graph, const TensorRef& ref) {
 }
 
 bool isDataflowControlOp(const std::string& op) {
-  static const std::set<std::string> ops = {"Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit",
-                                            "RefExit", "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger"};
+  static const std::set<std::string> ops = {"Switch",        "RefSwitch",        "Merge",    "RefMerge",
+                                            "Enter",         "RefEnter",         "Exit",     "RefExit",
+                                            "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger"};
   return ops.count(op) > 0;
 }
 

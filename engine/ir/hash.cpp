@@ -59,26 +59,55 @@ void hashFunc(Hasher& h, const FuncAttr& f) {
 void hashAttr(Hasher& h, const AttrValue& v) {
   h.u64(static_cast<uint64_t>(v.kind()));
   switch (v.kind()) {
-    case AttrValue::Kind::kNone: break;
-    case AttrValue::Kind::kString: h.str(v.s()); break;
-    case AttrValue::Kind::kInt: h.i64(v.i()); break;
-    case AttrValue::Kind::kFloat: { float f = v.f(); h.bytes(&f, sizeof f); break; }
-    case AttrValue::Kind::kBool: h.u64(v.b()); break;
-    case AttrValue::Kind::kType: h.u64(static_cast<uint64_t>(v.type())); break;
-    case AttrValue::Kind::kShape: hashShape(h, v.shape()); break;
-    case AttrValue::Kind::kTensor: hashTensor(h, v.tensor()); break;
-    case AttrValue::Kind::kFunc: hashFunc(h, v.func()); break;
-    case AttrValue::Kind::kPlaceholder: h.str(v.placeholder()); break;
+    case AttrValue::Kind::kNone:
+      break;
+    case AttrValue::Kind::kString:
+      h.str(v.s());
+      break;
+    case AttrValue::Kind::kInt:
+      h.i64(v.i());
+      break;
+    case AttrValue::Kind::kFloat: {
+      float f = v.f();
+      h.bytes(&f, sizeof f);
+      break;
+    }
+    case AttrValue::Kind::kBool:
+      h.u64(v.b());
+      break;
+    case AttrValue::Kind::kType:
+      h.u64(static_cast<uint64_t>(v.type()));
+      break;
+    case AttrValue::Kind::kShape:
+      hashShape(h, v.shape());
+      break;
+    case AttrValue::Kind::kTensor:
+      hashTensor(h, v.tensor());
+      break;
+    case AttrValue::Kind::kFunc:
+      hashFunc(h, v.func());
+      break;
+    case AttrValue::Kind::kPlaceholder:
+      h.str(v.placeholder());
+      break;
     case AttrValue::Kind::kList: {
       const AttrList& l = v.list();
-      h.u64(l.s.size()); for (const auto& x : l.s) h.str(x);
-      h.u64(l.i.size()); for (auto x : l.i) h.i64(x);
-      h.u64(l.f.size()); for (auto x : l.f) h.bytes(&x, sizeof x);
-      h.u64(l.b.size()); for (bool x : l.b) h.u64(x);
-      h.u64(l.type.size()); for (auto x : l.type) h.u64(static_cast<uint64_t>(x));
-      h.u64(l.shape.size()); for (const auto& x : l.shape) hashShape(h, x);
-      h.u64(l.tensor.size()); for (const auto& x : l.tensor) hashTensor(h, x);
-      h.u64(l.func.size()); for (const auto& x : l.func) hashFunc(h, x);
+      h.u64(l.s.size());
+      for (const auto& x : l.s) h.str(x);
+      h.u64(l.i.size());
+      for (auto x : l.i) h.i64(x);
+      h.u64(l.f.size());
+      for (auto x : l.f) h.bytes(&x, sizeof x);
+      h.u64(l.b.size());
+      for (bool x : l.b) h.u64(x);
+      h.u64(l.type.size());
+      for (auto x : l.type) h.u64(static_cast<uint64_t>(x));
+      h.u64(l.shape.size());
+      for (const auto& x : l.shape) hashShape(h, x);
+      h.u64(l.tensor.size());
+      for (const auto& x : l.tensor) hashTensor(h, x);
+      h.u64(l.func.size());
+      for (const auto& x : l.func) hashFunc(h, x);
       break;
     }
   }
@@ -112,8 +141,10 @@ uint64_t hashNodes(const Graph& graph, NodeHashCache* cache) {
   for (size_t i = 0; i < graph.size(); ++i) {
     const Node* node = &graph.node(i);
     uint64_t value;
-    if (auto it = cache ? cache->find(node) : NodeHashCache::iterator{}; cache && it != cache->end()) value = it->second;
-    else value = hashNode(*node);
+    if (auto it = cache ? cache->find(node) : NodeHashCache::iterator{}; cache && it != cache->end())
+      value = it->second;
+    else
+      value = hashNode(*node);
     if (cache) next.emplace(node, value);
     nodeHashes.push_back(value);
   }

@@ -46,17 +46,19 @@ class BodyResolver {
       if (arg != m_argStart.end()) {
         size_t index = arg->second + static_cast<size_t>(ref.index);
         if (index >= m_call.inputs.size())
-          return invalidArgument("function '" + m_function.name() + "' reads argument '" + ref.node + "' beyond the call's inputs");
+          return invalidArgument("function '" + m_function.name() + "' reads argument '" + ref.node +
+                                 "' beyond the call's inputs");
         return m_call.inputs[index];
       }
       return TensorRef{m_prefix + ref.node, ref.index, ""};
     }
     const Node* producer = m_function.body->findNode(ref.node);
-    if (!producer) return invalidArgument("function '" + m_function.name() + "' refers to unknown node '" + ref.node + "'");
+    if (!producer)
+      return invalidArgument("function '" + m_function.name() + "' refers to unknown node '" + ref.node + "'");
     int flat = flatOutputIndex(*producer, ref.outputArg, ref.index, m_lookup);
     if (flat < 0)
-      return unimplemented("function '" + m_function.name() + "': cannot resolve output '" + ref.toString() + "' of op '" +
-                           producer->op + "'");
+      return unimplemented("function '" + m_function.name() + "': cannot resolve output '" + ref.toString() +
+                           "' of op '" + producer->op + "'");
     return TensorRef{m_prefix + ref.node, flat, ""};
   }
 
@@ -95,13 +97,21 @@ Status inlineOne(Graph& graph, size_t callIndex, const FunctionDef& f, const OpL
   for (size_t k = 0; k < f.signature.outputs.size(); ++k) {
     const ArgDef& out = f.signature.outputs[k];
     auto ret = f.ret.find(out.name);
-    if (ret == f.ret.end()) return invalidArgument("function '" + f.name() + "' has no ret for output '" + out.name + "'");
+    if (ret == f.ret.end())
+      return invalidArgument("function '" + f.name() + "' has no ret for output '" + out.name + "'");
     TensorRef source;
     bool functionStyle = true;
     if (!parseTensorRef(ret->second, functionStyle, &source))
       return invalidArgument("function '" + f.name() + "' has a malformed ret '" + ret->second + "'");
     FS_ASSIGN_OR_RETURN(TensorRef resolved, resolver.resolve(source));
-    Node identity{k == 0 ? call.name : prefix + "output_" + std::to_string(k), "Identity", call.device, {resolved}, {}, {}, {}, {}};
+    Node identity{k == 0 ? call.name : prefix + "output_" + std::to_string(k),
+                  "Identity",
+                  call.device,
+                  {resolved},
+                  {},
+                  {},
+                  {},
+                  {}};
     auto types = outputTypesOf(call, lookup(call.op));
     if (k < types.size()) identity.attrs["T"] = AttrValue::fromType(types[k]);
     outputNames.push_back(identity.name);

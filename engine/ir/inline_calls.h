@@ -23,8 +23,9 @@ struct InlineResult {
 /// so consumers keep working; control edges into and out of the call are preserved through NoOp anchors.
 /// Functions no longer referenced are removed from the library.
 /// `shouldInline` (optional) picks which calls to inline; the others stay calls.
-Expected<InlineResult> inlineFunctionCalls(Graph& graph, const OpLookup& lookup, int maxDepth = 32,
-                                           const std::function<bool(const Node&, const FunctionDef&)>& shouldInline = {});
+Expected<InlineResult> inlineFunctionCalls(
+    Graph& graph, const OpLookup& lookup, int maxDepth = 32,
+    const std::function<bool(const Node&, const FunctionDef&)>& shouldInline = {});
 /// Inlines the one call at `callIndex` (calls inside its body stay calls). Unused functions stay in the library.
 Status inlineCall(Graph& graph, size_t callIndex, const OpLookup& lookup);
 /// True for PartitionedCall, StatefulPartitionedCall and nodes whose op is a library function.

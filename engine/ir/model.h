@@ -41,8 +41,8 @@ struct Model {
   std::string tensorflowVersion;
   std::vector<Signature> signatures;
   std::vector<Variable> variables;
-  std::vector<std::string> warnings;  ///< things that loaded but deserve a note (unknown ops, ...)
-  std::vector<std::string> problems;  ///< verifier findings (dangling inputs, cycles, type mismatches)
+  std::vector<std::string> warnings;        ///< things that loaded but deserve a note (unknown ops, ...)
+  std::vector<std::string> problems;        ///< verifier findings (dangling inputs, cycles, type mismatches)
   std::vector<std::string> missingWeights;  ///< Const nodes whose values were not in the files (show, not run)
 
   const Signature* findSignature(const std::string& key) const {

@@ -28,7 +28,7 @@ struct Node {
   std::string name;
   std::string op;
   std::string device;
-  std::vector<TensorRef> inputs;          ///< data inputs, in order
+  std::vector<TensorRef> inputs;           ///< data inputs, in order
   std::vector<std::string> controlInputs;  ///< names without the '^'
   AttrMap attrs;
   std::vector<std::string> originalNodeNames;  ///< experimental_debug_info

@@ -17,7 +17,8 @@ class NodeEvaluator {
   /// True when nodes of this op can be evaluated at all.
   virtual bool canEvaluate(const std::string& op) const = 0;
   /// The node's outputs (`outputs` of them) for these inputs; an error when the node cannot be evaluated here.
-  virtual Expected<std::vector<Tensor>> evaluate(const Node& node, std::vector<Tensor> inputs, size_t outputs) const = 0;
+  virtual Expected<std::vector<Tensor>> evaluate(const Node& node, std::vector<Tensor> inputs,
+                                                 size_t outputs) const = 0;
 };
 
 }  // namespace flowscope

@@ -14,10 +14,11 @@ Expected<std::vector<FlatArg>> flattenArgs(const std::vector<ArgDef>& args, cons
   for (const ArgDef& arg : args) {
     if (!arg.typeListAttr.empty()) {
       auto it = attrs.find(arg.typeListAttr);
-      if (it == attrs.end()) return invalidArgument("missing attr '" + arg.typeListAttr + "' for argument '" + arg.name + "'");
+      if (it == attrs.end())
+        return invalidArgument("missing attr '" + arg.typeListAttr + "' for argument '" + arg.name + "'");
       if (it->second.kind() != AttrValue::Kind::kList)
-        return invalidArgument("attr '" + arg.typeListAttr + "' for argument '" + arg.name + "' must be list(type), got " +
-                               it->second.toString());
+        return invalidArgument("attr '" + arg.typeListAttr + "' for argument '" + arg.name +
+                               "' must be list(type), got " + it->second.toString());
       const auto& types = it->second.list().type;
       for (size_t k = 0; k < types.size(); ++k) flat.push_back({&arg, static_cast<int>(k), types[k]});
       continue;
@@ -25,7 +26,8 @@ Expected<std::vector<FlatArg>> flattenArgs(const std::vector<ArgDef>& args, cons
     int count = 1;
     if (!arg.numberAttr.empty()) {
       auto it = attrs.find(arg.numberAttr);
-      if (it == attrs.end()) return invalidArgument("missing attr '" + arg.numberAttr + "' for argument '" + arg.name + "'");
+      if (it == attrs.end())
+        return invalidArgument("missing attr '" + arg.numberAttr + "' for argument '" + arg.name + "'");
       if (it->second.kind() != AttrValue::Kind::kInt || it->second.i() < 0 || it->second.i() > 1000000)
         return invalidArgument("attr '" + arg.numberAttr + "' for argument '" + arg.name + "' must be a count, got " +
                                it->second.toString());

@@ -41,12 +41,13 @@ std::string printNode(const Node& node) {
 }
 
 std::string printFunction(const FunctionDef& f) {
-  std::string out = "function " + f.name() + "(" + printArgs(f.signature.inputs) + ") -> (" +
-                    printArgs(f.signature.outputs) + ")";
+  std::string out =
+      "function " + f.name() + "(" + printArgs(f.signature.inputs) + ") -> (" + printArgs(f.signature.outputs) + ")";
   if (f.signature.isStateful) out += " stateful";
   out += "\n";
   if (!f.attrs.empty()) out += "  attrs " + printAttrMap(f.attrs) + "\n";
-  for (const auto& [index, attrs] : f.argAttrs) out += "  arg_attr " + std::to_string(index) + " " + printAttrMap(attrs) + "\n";
+  for (const auto& [index, attrs] : f.argAttrs)
+    out += "  arg_attr " + std::to_string(index) + " " + printAttrMap(attrs) + "\n";
   if (f.body) printBody(*f.body, "  ", out);
   for (const auto& [name, value] : f.ret) out += "  return " + name + " = " + value + "\n";
   for (const auto& [name, value] : f.controlRet) out += "  control_return " + name + " = " + value + "\n";

@@ -52,7 +52,8 @@ class Builder {
     std::string b = weight(scope, "biases", Shape{c}, 0.1f, 0);
     std::string biased = op(scope + "/BiasAdd", "BiasAdd", {conv, b});
     std::string bn = op(scope + "/BatchNorm/FusedBatchNorm", "FusedBatchNorm",
-                        {biased, weight(scope + "/BatchNorm", "gamma", Shape{c}, 0.1f, 1), weight(scope + "/BatchNorm", "beta", Shape{c}, 0.1f, 0),
+                        {biased, weight(scope + "/BatchNorm", "gamma", Shape{c}, 0.1f, 1),
+                         weight(scope + "/BatchNorm", "beta", Shape{c}, 0.1f, 0),
                          weight(scope + "/BatchNorm", "moving_mean", Shape{c}, 0.1f, 0),
                          weight(scope + "/BatchNorm", "moving_variance", Shape{c}, 0.1f, 1)});
     Node& bnNode = m_graph.mutableNode(static_cast<size_t>(m_graph.find(bn)));
@@ -83,7 +84,8 @@ Graph makeSyntheticGraph(const SyntheticGraphOptions& options) {
   const size_t units = std::max<size_t>(1, options.nodes / kNodesPerUnit);
   const int depth = std::max(1, options.depth);
   // Units per scope level: the same fan-out at every level, so groups stay a browsable size.
-  const auto fanout = static_cast<size_t>(std::max(2.0, std::ceil(std::pow(static_cast<double>(units), 1.0 / (depth + 1)))));
+  const auto fanout =
+      static_cast<size_t>(std::max(2.0, std::ceil(std::pow(static_cast<double>(units), 1.0 / (depth + 1)))));
   const char* levelNames[] = {"stage", "block", "layer", "group", "part", "section"};
   std::string current = builder.placeholder("input");
   std::string blockInput = current;
@@ -96,7 +98,8 @@ Graph makeSyntheticGraph(const SyntheticGraphOptions& options) {
       rest /= fanout;
     }
     for (int level = depth - 1; level >= 0; --level)
-      scope += "/" + std::string(levelNames[(depth - 1 - level) % 6]) + "_" + std::to_string(indices[static_cast<size_t>(level)]);
+      scope += "/" + std::string(levelNames[(depth - 1 - level) % 6]) + "_" +
+               std::to_string(indices[static_cast<size_t>(level)]);
     scope += "/unit_" + std::to_string(u % fanout);
     current = builder.unit(scope, current);
     if (u % fanout == fanout - 1) {  // end of a block: residual connection

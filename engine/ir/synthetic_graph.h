@@ -12,7 +12,7 @@ struct SyntheticGraphOptions {
   size_t nodes = 1000;  ///< approximate node count (whole units are generated)
   int depth = 3;        ///< name-scope levels above each unit (stage/block/...)
   int channels = 8;
-  int spatial = 8;      ///< height and width of the feature maps
+  int spatial = 8;  ///< height and width of the feature maps
 };
 
 /// A valid, runnable graph: input "input" [1, spatial, spatial, channels] float32, output "output".

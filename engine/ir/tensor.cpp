@@ -1,8 +1,8 @@
 // Tensor storage, previews and half-precision conversions.
 #include "ir/tensor.h"
 
-#include <cstdlib>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -104,7 +104,8 @@ Tensor Tensor::uninitialized(DType dtype, Shape shape) {
   if (t.isStringLike())
     t.m_buffer = std::make_shared<TensorBuffer>(std::vector<std::string>(static_cast<size_t>(count)));
   else
-    t.m_buffer = std::make_shared<TensorBuffer>(static_cast<size_t>(count) * static_cast<size_t>(dtypeSize(dtype)), false);
+    t.m_buffer =
+        std::make_shared<TensorBuffer>(static_cast<size_t>(count) * static_cast<size_t>(dtypeSize(dtype)), false);
   return t;
 }
 
@@ -117,8 +118,7 @@ Tensor Tensor::fromStrings(Shape shape, std::vector<std::string> strings, DType 
 }
 
 Expected<size_t> Tensor::checkedByteSize(DType dtype, const Shape& shape, size_t limit) {
-  if (!shape.isFullyDefined())
-    return invalidArgument("tensor shape " + shape.toString() + " is not fully defined");
+  if (!shape.isFullyDefined()) return invalidArgument("tensor shape " + shape.toString() + " is not fully defined");
   int64_t count = shape.numElements();
   if (count < 0) return outOfRange("tensor shape " + shape.toString() + " has more elements than int64 can count");
   int size = dtypeSize(dtype);
@@ -154,20 +154,39 @@ Tensor Tensor::reshaped(Shape shape) const {
 
 double Tensor::elementAsDouble(int64_t i) const {
   switch (m_dtype) {
-    case DType::kFloat: return data<float>()[i];
-    case DType::kDouble: return data<double>()[i];
-    case DType::kInt32: case DType::kQInt32: return data<int32_t>()[i];
-    case DType::kInt64: return static_cast<double>(data<int64_t>()[i]);
-    case DType::kUInt8: case DType::kQUInt8: return data<uint8_t>()[i];
-    case DType::kInt8: case DType::kQInt8: return data<int8_t>()[i];
-    case DType::kInt16: case DType::kQInt16: return data<int16_t>()[i];
-    case DType::kUInt16: case DType::kQUInt16: return data<uint16_t>()[i];
-    case DType::kUInt32: return data<uint32_t>()[i];
-    case DType::kUInt64: return static_cast<double>(data<uint64_t>()[i]);
-    case DType::kBool: return data<uint8_t>()[i] ? 1.0 : 0.0;
-    case DType::kHalf: return halfToFloat(data<uint16_t>()[i]);
-    case DType::kBFloat16: return bfloat16ToFloat(data<uint16_t>()[i]);
-    default: return 0.0;
+    case DType::kFloat:
+      return data<float>()[i];
+    case DType::kDouble:
+      return data<double>()[i];
+    case DType::kInt32:
+    case DType::kQInt32:
+      return data<int32_t>()[i];
+    case DType::kInt64:
+      return static_cast<double>(data<int64_t>()[i]);
+    case DType::kUInt8:
+    case DType::kQUInt8:
+      return data<uint8_t>()[i];
+    case DType::kInt8:
+    case DType::kQInt8:
+      return data<int8_t>()[i];
+    case DType::kInt16:
+    case DType::kQInt16:
+      return data<int16_t>()[i];
+    case DType::kUInt16:
+    case DType::kQUInt16:
+      return data<uint16_t>()[i];
+    case DType::kUInt32:
+      return data<uint32_t>()[i];
+    case DType::kUInt64:
+      return static_cast<double>(data<uint64_t>()[i]);
+    case DType::kBool:
+      return data<uint8_t>()[i] ? 1.0 : 0.0;
+    case DType::kHalf:
+      return halfToFloat(data<uint16_t>()[i]);
+    case DType::kBFloat16:
+      return bfloat16ToFloat(data<uint16_t>()[i]);
+    default:
+      return 0.0;
   }
 }
 

@@ -33,8 +33,10 @@ class Verifier {
     std::unordered_set<std::string> seen;
     for (size_t i = 0; i < m_graph.size(); ++i) {
       const Node& n = m_graph.node(i);
-      if (n.name.empty()) report(n, "node " + std::to_string(i) + " has an empty name");
-      else if (!seen.insert(n.name).second) report(n, "duplicate node name '" + n.name + "'");
+      if (n.name.empty())
+        report(n, "node " + std::to_string(i) + " has an empty name");
+      else if (!seen.insert(n.name).second)
+        report(n, "duplicate node name '" + n.name + "'");
       if (n.op.empty()) report(n, "node has an empty op");
     }
   }
@@ -81,7 +83,8 @@ class Verifier {
         DType want = expected[k].dtype;
         if (want != DType::kInvalid && got != DType::kInvalid && want != got)
           report(n, "input " + std::to_string(k) + " ('" + expected[k].arg->name + "') of op '" + n.op + "' expects " +
-                        std::string(dtypeName(want)) + " but '" + in.toString() + "' is " + std::string(dtypeName(got)));
+                        std::string(dtypeName(want)) + " but '" + in.toString() + "' is " +
+                        std::string(dtypeName(got)));
       }
     }
     for (const auto& c : n.controlInputs)

@@ -18,7 +18,8 @@ namespace {
 std::mutex gGraphvizMutex;
 
 GVC_t* context() {
-  static lt_symlist_t preloaded[] = {{"gvplugin_dot_layout_LTX_library", &gvplugin_dot_layout_LTX_library}, {nullptr, nullptr}};
+  static lt_symlist_t preloaded[] = {{"gvplugin_dot_layout_LTX_library", &gvplugin_dot_layout_LTX_library},
+                                     {nullptr, nullptr}};
   static GVC_t* gvc = gvContextPlugins(preloaded, 0);
   return gvc;
 }
@@ -29,9 +30,9 @@ char* mutableText(std::string& s) { return s.data(); }
 
 Point dotLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edges) {
   std::lock_guard lock(gGraphvizMutex);
-  std::string name = "g", rankdir = "rankdir", tb = "TB", nodesep = "nodesep", ranksep = "ranksep", shape = "shape", box = "box",
-              fixed = "fixedsize", yes = "true", width = "width", height = "height", label = "label", empty = "", one = "1",
-              nodeSep = "0.3", rankSep = "0.45";
+  std::string name = "g", rankdir = "rankdir", tb = "TB", nodesep = "nodesep", ranksep = "ranksep", shape = "shape",
+              box = "box", fixed = "fixedsize", yes = "true", width = "width", height = "height", label = "label",
+              empty = "", one = "1", nodeSep = "0.3", rankSep = "0.45";
   Agraph_t* g = agopen(mutableText(name), Agdirected, nullptr);
   agsafeset(g, mutableText(rankdir), mutableText(tb), mutableText(empty));
   agsafeset(g, mutableText(nodesep), mutableText(nodeSep), mutableText(empty));
@@ -57,7 +58,8 @@ Point dotLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edges) {
     nodes.push_back(n);
   }
   std::vector<Agedge_t*> created;
-  for (const auto& e : edges) created.push_back(agedge(g, nodes[static_cast<size_t>(e.from)], nodes[static_cast<size_t>(e.to)], nullptr, 1));
+  for (const auto& e : edges)
+    created.push_back(agedge(g, nodes[static_cast<size_t>(e.from)], nodes[static_cast<size_t>(e.to)], nullptr, 1));
   gvLayout(context(), g, "dot");
   const boxf bb = GD_bb(g);
   const double top = bb.UR.y;
@@ -95,7 +97,8 @@ Point layeredLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edge
     if (!pending[i]) order.push_back(static_cast<int>(i));
   for (size_t head = 0; head < order.size(); ++head)
     for (int c : out[static_cast<size_t>(order[head])]) {
-      layer[static_cast<size_t>(c)] = std::max(layer[static_cast<size_t>(c)], layer[static_cast<size_t>(order[head])] + 1);
+      layer[static_cast<size_t>(c)] =
+          std::max(layer[static_cast<size_t>(c)], layer[static_cast<size_t>(order[head])] + 1);
       if (--pending[static_cast<size_t>(c)] == 0) order.push_back(c);
     }
   int layers = 0;
@@ -107,9 +110,12 @@ Point layeredLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edge
     for (int v : row) {
       double sum = 0;
       for (int p : in[static_cast<size_t>(v)]) sum += position[static_cast<size_t>(p)];
-      position[static_cast<size_t>(v)] = in[static_cast<size_t>(v)].empty() ? static_cast<double>(v) : sum / static_cast<double>(in[static_cast<size_t>(v)].size());
+      position[static_cast<size_t>(v)] = in[static_cast<size_t>(v)].empty()
+                                             ? static_cast<double>(v)
+                                             : sum / static_cast<double>(in[static_cast<size_t>(v)].size());
     }
-    std::stable_sort(row.begin(), row.end(), [&](int a, int b) { return position[static_cast<size_t>(a)] < position[static_cast<size_t>(b)]; });
+    std::stable_sort(row.begin(), row.end(),
+                     [&](int a, int b) { return position[static_cast<size_t>(a)] < position[static_cast<size_t>(b)]; });
     for (size_t k = 0; k < row.size(); ++k) position[static_cast<size_t>(row[k])] = static_cast<double>(k);
   }
   const double gapX = 20, gapY = 36;

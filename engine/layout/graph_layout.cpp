@@ -13,7 +13,9 @@ namespace {
 
 constexpr double kNodeHeight = 30, kGroupHeight = 40, kCharWidth = 6.6, kPad = 14, kHeader = 24;
 
-double textWidth(const std::string& s, double minimum) { return std::max(minimum, 24 + kCharWidth * static_cast<double>(std::min<size_t>(s.size(), 40))); }
+double textWidth(const std::string& s, double minimum) {
+  return std::max(minimum, 24 + kCharWidth * static_cast<double>(std::min<size_t>(s.size(), 40)));
+}
 
 std::string lastComponent(const std::string& name) {
   size_t slash = name.rfind('/');
@@ -23,7 +25,11 @@ std::string lastComponent(const std::string& name) {
 }  // namespace
 
 GraphLayout::GraphLayout(std::shared_ptr<const Graph> graph, LayoutOptions options)
-    : m_graph(std::move(graph)), m_options(options), m_tree(*m_graph), m_shapes(inferShapes(*m_graph)), m_producers(m_graph->size()) {
+    : m_graph(std::move(graph)),
+      m_options(options),
+      m_tree(*m_graph),
+      m_shapes(inferShapes(*m_graph)),
+      m_producers(m_graph->size()) {
   for (size_t i = 0; i < m_graph->size(); ++i) {
     const Node& n = m_graph->node(i);
     for (const auto& in : n.inputs)
@@ -54,13 +60,13 @@ std::string GraphLayout::cacheKey(int group, const std::set<std::string>& expand
   }
   // Only expansions inside this group change its layout: the sorted range of paths starting with "path/".
   const std::string prefix = path + "/";
-  for (auto it = expanded.lower_bound(prefix); it != expanded.end() && it->compare(0, prefix.size(), prefix) == 0; ++it) key += *it + ";";
+  for (auto it = expanded.lower_bound(prefix); it != expanded.end() && it->compare(0, prefix.size(), prefix) == 0; ++it)
+    key += *it + ";";
   return key;
 }
 
-Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGroup(int group,
-                                                                                  const std::set<std::string>& expanded,
-                                                                                  const std::atomic<bool>* cancelled) {
+Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGroup(
+    int group, const std::set<std::string>& expanded, const std::atomic<bool>* cancelled) {
   const std::string key = cacheKey(group, expanded);
   {
     std::lock_guard lock(m_mutex);
@@ -91,7 +97,8 @@ Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGro
     const Node& node = m_graph->node(n);
     childOfNode[n] = static_cast<int>(layout->children.size());
     layout->children.push_back(Child{SceneItem::Kind::kNode, static_cast<int64_t>(n), 0, 0,
-                                     std::max(textWidth(lastComponent(node.name), 60), textWidth(node.op, 60)), kNodeHeight});
+                                     std::max(textWidth(lastComponent(node.name), 60), textWidth(node.op, 60)),
+                                     kNodeHeight});
   }
   // Which child of this group holds a node (or -1 when the node is outside it).
   auto childHolding = [&](size_t node) -> int {
@@ -138,8 +145,8 @@ Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGro
   return m_cache.emplace(key, std::move(layout)).first->second;
 }
 
-void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, double y, const std::set<std::string>& expanded,
-                       int depth) {
+void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, double y,
+                        const std::set<std::string>& expanded, int depth) {
   std::vector<int> itemOfChild;
   for (const auto& child : layout.children) {
     SceneItem item;
@@ -171,8 +178,10 @@ void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, doubl
     }
     counts.erase(OpCategory::kConstant);
     counts.erase(OpCategory::kIdentity);
-    item.category = counts.empty() ? OpCategory::kOther
-                                   : std::max_element(counts.begin(), counts.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+    item.category =
+        counts.empty() ? OpCategory::kOther : std::max_element(counts.begin(), counts.end(), [](auto& a, auto& b) {
+                                                return a.second < b.second;
+                                              })->first;
     const int index = static_cast<int>(scene.items.size());
     scene.items.push_back(item);
     itemOfChild.push_back(index);
@@ -206,7 +215,8 @@ void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, doubl
           if (const TensorInfo* info = m_shapes.find(static_cast<size_t>(from.id), in.index)) {
             edge.label = std::string(dtypeName(info->dtype)) + " " + info->shape.toString();
             if (info->shape.isFullyDefined())
-              edge.weight = std::clamp(1.0 + std::log10(std::max<double>(1, static_cast<double>(info->shape.numElements()))) / 2, 1.0, 4.0);
+              edge.weight = std::clamp(
+                  1.0 + std::log10(std::max<double>(1, static_cast<double>(info->shape.numElements()))) / 2, 1.0, 4.0);
             break;
           }
     }

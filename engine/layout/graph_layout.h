@@ -56,7 +56,7 @@ class GraphLayout {
   Expected<std::shared_ptr<const GroupLayout>> layoutGroup(int group, const std::set<std::string>& expanded,
                                                            const std::atomic<bool>* cancelled);
   void place(Scene& scene, const GroupLayout& layout, double x, double y, const std::set<std::string>& expanded,
-            int depth);
+             int depth);
   std::string cacheKey(int group, const std::set<std::string>& expanded) const;
 
   std::shared_ptr<const Graph> m_graph;

@@ -15,7 +15,7 @@ void Scene::buildGrid() {
     }
     e.box = Rect{x0, y0, x1 - x0, y1 - y0};
   }
-  m_cell = std::max(200.0, std::sqrt(std::max(1.0, bounds.w * bounds.h / std::max<size_t>(1, items.size())) ) * 4);
+  m_cell = std::max(200.0, std::sqrt(std::max(1.0, bounds.w * bounds.h / std::max<size_t>(1, items.size()))) * 4);
   m_columns = std::max(1, static_cast<int>(std::ceil(bounds.w / m_cell)) + 1);
   m_rows = std::max(1, static_cast<int>(std::ceil(bounds.h / m_cell)) + 1);
   m_grid.assign(static_cast<size_t>(m_columns) * static_cast<size_t>(m_rows), {});
@@ -26,7 +26,8 @@ void Scene::buildGrid() {
     int r0 = std::clamp(static_cast<int>((r.y - bounds.y) / m_cell), 0, m_rows - 1);
     int r1 = std::clamp(static_cast<int>((r.y + r.h - bounds.y) / m_cell), 0, m_rows - 1);
     for (int row = r0; row <= r1; ++row)
-      for (int col = c0; col <= c1; ++col) m_grid[static_cast<size_t>(row * m_columns + col)].push_back(static_cast<int>(i));
+      for (int col = c0; col <= c1; ++col)
+        m_grid[static_cast<size_t>(row * m_columns + col)].push_back(static_cast<int>(i));
   }
 }
 

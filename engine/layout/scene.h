@@ -26,23 +26,23 @@ struct Rect {
 struct SceneItem {
   enum class Kind { kNode, kGroup };
   Kind kind = Kind::kNode;
-  int64_t id = 0;            ///< node index, or group index in the ScopeTree
+  int64_t id = 0;  ///< node index, or group index in the ScopeTree
   Rect rect;
-  std::string label;         ///< node name's last component, or group label
-  std::string detail;        ///< op type, or "N nodes"
+  std::string label;                         ///< node name's last component, or group label
+  std::string detail;                        ///< op type, or "N nodes"
   OpCategory category = OpCategory::kOther;  ///< a group takes its most frequent category
-  bool expanded = false;     ///< groups: drawn as a frame around their children
+  bool expanded = false;                     ///< groups: drawn as a frame around their children
   int depth = 0;
 };
 
 struct SceneEdge {
-  int from = 0, to = 0;      ///< item indices
-  std::vector<Point> points; ///< polyline from the producer's box to the consumer's
+  int from = 0, to = 0;       ///< item indices
+  std::vector<Point> points;  ///< polyline from the producer's box to the consumer's
   bool control = false;
-  int count = 1;             ///< graph edges bundled into this one
-  std::string label;         ///< "float32 [1,96,96,14]" when known
-  double weight = 1;         ///< line width hint from the tensor size (1 .. 4)
-  Rect box;                  ///< bounds of the polyline (set by Scene::buildGrid), for culling
+  int count = 1;      ///< graph edges bundled into this one
+  std::string label;  ///< "float32 [1,96,96,14]" when known
+  double weight = 1;  ///< line width hint from the tensor size (1 .. 4)
+  Rect box;           ///< bounds of the polyline (set by Scene::buildGrid), for culling
 };
 
 struct Scene {

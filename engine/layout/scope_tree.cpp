@@ -10,7 +10,8 @@ ScopeTree::ScopeTree(const Graph& graph) : m_groupOfNode(graph.size(), kRoot) {
     int g = ensure(graph.node(i).scope());
     m_groupOfNode[i] = g;
     m_groups[static_cast<size_t>(g)].nodes.push_back(i);
-    for (int at = g; at >= 0; at = m_groups[static_cast<size_t>(at)].parent) ++m_groups[static_cast<size_t>(at)].totalNodes;
+    for (int at = g; at >= 0; at = m_groups[static_cast<size_t>(at)].parent)
+      ++m_groups[static_cast<size_t>(at)].totalNodes;
   }
 }
 
@@ -32,7 +33,8 @@ int ScopeTree::find(const std::string& path) const {
 
 int ScopeTree::depth(int group) const {
   int d = 0;
-  for (int at = m_groups[static_cast<size_t>(group)].parent; at >= 0; at = m_groups[static_cast<size_t>(at)].parent) ++d;
+  for (int at = m_groups[static_cast<size_t>(group)].parent; at >= 0; at = m_groups[static_cast<size_t>(at)].parent)
+    ++d;
   return d;
 }
 

@@ -12,12 +12,12 @@
 namespace flowscope {
 
 struct ScopeGroup {
-  std::string path;                  ///< "" for the root
-  std::string label;                 ///< last path component
+  std::string path;   ///< "" for the root
+  std::string label;  ///< last path component
   int parent = -1;
-  std::vector<int> groups;           ///< child groups
-  std::vector<size_t> nodes;         ///< graph nodes directly in this scope
-  size_t totalNodes = 0;             ///< nodes in this group and below
+  std::vector<int> groups;    ///< child groups
+  std::vector<size_t> nodes;  ///< graph nodes directly in this scope
+  size_t totalNodes = 0;      ///< nodes in this group and below
 };
 
 class ScopeTree {

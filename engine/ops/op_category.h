@@ -6,24 +6,24 @@
 namespace flowscope {
 
 enum class OpCategory {
-  kUnknown,       ///< neither a registered op nor a library function
-  kInput,         ///< placeholders and arguments
+  kUnknown,  ///< neither a registered op nor a library function
+  kInput,    ///< placeholders and arguments
   kConstant,
-  kIdentity,      ///< forwarding ops: Identity, Snapshot, StopGradient
-  kElementwise,   ///< arithmetic and comparisons
+  kIdentity,     ///< forwarding ops: Identity, Snapshot, StopGradient
+  kElementwise,  ///< arithmetic and comparisons
   kActivation,
   kMatMul,
   kConvolution,
   kPooling,
   kNormalization,
   kReduction,
-  kShape,         ///< array manipulation: reshape, concat, slice, gather
+  kShape,  ///< array manipulation: reshape, concat, slice, gather
   kControlFlow,
   kFunctionCall,
   kVariable,
   kRandom,
   kImage,
-  kString,        ///< string, parsing and checkpoint I/O
+  kString,  ///< string, parsing and checkpoint I/O
   kOther,
 };
 

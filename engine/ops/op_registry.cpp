@@ -76,11 +76,16 @@ AttrValue parseDefault(const std::string& type, const std::string& text) {
   AttrList list;
   for (const auto& item : splitTopLevel(text.substr(1, text.size() - 2), ',')) {
     AttrValue v = parseScalarDefault(element, item);
-    if (element == "int") list.i.push_back(v.i());
-    else if (element == "string") list.s.push_back(v.s());
-    else if (element == "float") list.f.push_back(v.f());
-    else if (element == "type") list.type.push_back(v.type());
-    else throw std::logic_error("no list default syntax for " + element);
+    if (element == "int")
+      list.i.push_back(v.i());
+    else if (element == "string")
+      list.s.push_back(v.s());
+    else if (element == "float")
+      list.f.push_back(v.f());
+    else if (element == "type")
+      list.type.push_back(v.type());
+    else
+      throw std::logic_error("no list default syntax for " + element);
   }
   return AttrValue::fromList(std::move(list));
 }
@@ -104,8 +109,10 @@ AttrDef parseAttr(const std::string& spec) {
     AttrList allowed;
     bool strings = rest.find('\'') != std::string::npos;
     for (const auto& item : splitTopLevel(rest.substr(1, rest.size() - 2), ',')) {
-      if (strings) allowed.s.push_back(unquote(item));
-      else allowed.type.push_back(requireDType(item));
+      if (strings)
+        allowed.s.push_back(unquote(item));
+      else
+        allowed.type.push_back(requireDType(item));
     }
     attr.allowedValues = AttrValue::fromList(std::move(allowed));
     rest = strings ? "string" : "type";
@@ -131,9 +138,12 @@ std::vector<ArgDef> parseArgs(const std::string& spec, const std::vector<AttrDef
       type = type.substr(4, type.size() - 5);
     }
     auto declared = std::find_if(attrs.begin(), attrs.end(), [&](const AttrDef& a) { return a.name == type; });
-    if (declared == attrs.end()) arg.type = requireDType(type);
-    else if (declared->type == "list(type)") arg.typeListAttr = type;
-    else arg.typeAttr = type;
+    if (declared == attrs.end())
+      arg.type = requireDType(type);
+    else if (declared->type == "list(type)")
+      arg.typeListAttr = type;
+    else
+      arg.typeAttr = type;
     args.push_back(std::move(arg));
   }
   return args;
@@ -224,9 +234,8 @@ void fillDefaultsIn(Graph& graph, const FunctionLibrary& library) {
     if (library.find(node.op)) continue;  // functions carry no defaults
     const OpSchema* schema = registry.find(node.op);
     if (!schema) continue;
-    bool missing = std::any_of(schema->def.attrs.begin(), schema->def.attrs.end(), [&](const AttrDef& a) {
-      return a.defaultValue && !node.attrs.count(a.name);
-    });
+    bool missing = std::any_of(schema->def.attrs.begin(), schema->def.attrs.end(),
+                               [&](const AttrDef& a) { return a.defaultValue && !node.attrs.count(a.name); });
     if (missing) fillDefaultAttrs(graph.mutableNode(i), schema->def);
   }
 }

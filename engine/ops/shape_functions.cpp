@@ -58,8 +58,10 @@ void scalarOutputs(ShapeContext& ctx) { ctx.setAll(Shape{}); }
 
 void fromShapeAttr(ShapeContext& ctx) {
   const AttrValue* s = ctx.node.attr("shape");
-  if (s && s->kind() == AttrValue::Kind::kShape) ctx.set(0, s->shape());
-  else if (!ctx.inputs.empty()) ctx.set(0, ctx.in(0));
+  if (s && s->kind() == AttrValue::Kind::kShape)
+    ctx.set(0, s->shape());
+  else if (!ctx.inputs.empty())
+    ctx.set(0, ctx.in(0));
 }
 
 void constShape(ShapeContext& ctx) {
@@ -94,17 +96,32 @@ void whereShape(ShapeContext& ctx) {
 const std::unordered_map<std::string_view, ShapeFn>& table() {
   static const std::unordered_map<std::string_view, ShapeFn> fns = [] {
     std::unordered_map<std::string_view, ShapeFn> t;
-    for (const char* op : {"Identity", "StopGradient", "PreventGradient", "Snapshot", "CheckNumerics", "Neg", "Abs",
-                           "Exp", "Expm1", "Log", "Log1p", "Sqrt", "Rsqrt", "Square", "Reciprocal", "Inv", "Tanh",
-                           "Sigmoid", "Erf", "Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "Tan", "Atan", "ZerosLike",
-                           "OnesLike", "IsNan", "IsFinite", "LogicalNot", "Relu", "Relu6", "Elu", "Selu", "Softplus",
-                           "Softsign", "LeakyRelu", "Softmax", "LogSoftmax", "Cast", "BiasAdd", "LRN", "ClipByValue",
-                           "Enter", "Exit", "NextIteration", "LoopCond", "Switch", "Cumsum", "ReverseV2"})
+    for (const char* op : {"Identity",  "StopGradient",  "PreventGradient",
+                           "Snapshot",  "CheckNumerics", "Neg",
+                           "Abs",       "Exp",           "Expm1",
+                           "Log",       "Log1p",         "Sqrt",
+                           "Rsqrt",     "Square",        "Reciprocal",
+                           "Inv",       "Tanh",          "Sigmoid",
+                           "Erf",       "Floor",         "Ceil",
+                           "Round",     "Sign",          "Sin",
+                           "Cos",       "Tan",           "Atan",
+                           "ZerosLike", "OnesLike",      "IsNan",
+                           "IsFinite",  "LogicalNot",    "Relu",
+                           "Relu6",     "Elu",           "Selu",
+                           "Softplus",  "Softsign",      "LeakyRelu",
+                           "Softmax",   "LogSoftmax",    "Cast",
+                           "BiasAdd",   "LRN",           "ClipByValue",
+                           "Enter",     "Exit",          "NextIteration",
+                           "LoopCond",  "Switch",        "Cumsum",
+                           "ReverseV2"})
       t[op] = sameAsFirst;
-    for (const char* op : {"Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "DivNoNan", "TruncateDiv", "FloorDiv",
-                           "FloorMod", "Mod", "TruncateMod", "Maximum", "Minimum", "Pow", "SquaredDifference", "Atan2",
-                           "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd",
-                           "LogicalOr", "SelectV2"})
+    for (const char* op : {"Add",          "AddV2",    "Sub",       "Mul",
+                           "RealDiv",      "Div",      "DivNoNan",  "TruncateDiv",
+                           "FloorDiv",     "FloorMod", "Mod",       "TruncateMod",
+                           "Maximum",      "Minimum",  "Pow",       "SquaredDifference",
+                           "Atan2",        "Less",     "LessEqual", "Greater",
+                           "GreaterEqual", "Equal",    "NotEqual",  "LogicalAnd",
+                           "LogicalOr",    "SelectV2"})
       t[op] = broadcastAll;
     for (const char* op : {"Size", "Rank", "VarHandleOp", "VarIsInitializedOp", "TensorListReserve",
                            "TensorListFromTensor", "TensorListSetItem"})

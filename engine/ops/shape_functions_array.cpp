@@ -20,15 +20,18 @@ std::optional<int64_t> constScalar(const ShapeContext& ctx, size_t input) {
 void shapeReshape(ShapeContext& ctx) {
   auto target = ctx.constInts(1);
   if (!target) {
-    if (ctx.in(1).rank() == 1 && ctx.in(1).dim(0) >= 0) ctx.set(0, Shape(std::vector<int64_t>(static_cast<size_t>(ctx.in(1).dim(0)), -1)));
+    if (ctx.in(1).rank() == 1 && ctx.in(1).dim(0) >= 0)
+      ctx.set(0, Shape(std::vector<int64_t>(static_cast<size_t>(ctx.in(1).dim(0)), -1)));
     return;
   }
   std::vector<int64_t> dims = *target;
   int64_t known = 1;
   int unknownAt = -1;
   for (size_t k = 0; k < dims.size(); ++k) {
-    if (dims[k] == -1) unknownAt = static_cast<int>(k);
-    else known *= dims[k];
+    if (dims[k] == -1)
+      unknownAt = static_cast<int>(k);
+    else
+      known *= dims[k];
   }
   int64_t total = ctx.in(0).numElements();
   if (unknownAt >= 0 && total >= 0 && known > 0) dims[static_cast<size_t>(unknownAt)] = total / known;
@@ -68,8 +71,10 @@ void shapeShape(ShapeContext& ctx) {
       DType t = ctx.outputs[0].dtype == DType::kInt64 ? DType::kInt64 : DType::kInt32;
       Tensor value(t, Shape{x.rank()});
       for (int d = 0; d < x.rank(); ++d) {
-        if (t == DType::kInt64) value.data<int64_t>()[d] = x.dim(d);
-        else value.data<int32_t>()[d] = static_cast<int32_t>(x.dim(d));
+        if (t == DType::kInt64)
+          value.data<int64_t>()[d] = x.dim(d);
+        else
+          value.data<int32_t>()[d] = static_cast<int32_t>(x.dim(d));
       }
       ctx.constantOutputs = {value};
     }
@@ -141,16 +146,20 @@ void shapeSplit(ShapeContext& ctx) {
   for (size_t k = 0; k < parts; ++k) {
     std::vector<int64_t> out = x.dims();
     int64_t d = x.dim(static_cast<int>(a));
-    if (v) out[static_cast<size_t>(a)] = sizes && k < sizes->size() ? (*sizes)[k] : -1;
-    else out[static_cast<size_t>(a)] = d < 0 ? -1 : d / static_cast<int64_t>(parts);
+    if (v)
+      out[static_cast<size_t>(a)] = sizes && k < sizes->size() ? (*sizes)[k] : -1;
+    else
+      out[static_cast<size_t>(a)] = d < 0 ? -1 : d / static_cast<int64_t>(parts);
     ctx.set(k, Shape(out));
   }
   if (v && sizes && x.dim(static_cast<int>(a)) >= 0) {  // one -1 takes the rest
     int64_t known = 0;
     int missing = -1;
     for (size_t k = 0; k < sizes->size(); ++k) {
-      if ((*sizes)[k] < 0) missing = static_cast<int>(k);
-      else known += (*sizes)[k];
+      if ((*sizes)[k] < 0)
+        missing = static_cast<int>(k);
+      else
+        known += (*sizes)[k];
     }
     if (missing >= 0) {
       std::vector<int64_t> out = x.dims();
@@ -194,7 +203,8 @@ void shapeTile(ShapeContext& ctx) {
 
 void shapeFill(ShapeContext& ctx) {
   size_t shapeInput = ctx.node.op == "BroadcastTo" ? 1 : 0;
-  if (auto dims = ctx.constInts(shapeInput)) ctx.set(0, Shape(*dims));
+  if (auto dims = ctx.constInts(shapeInput))
+    ctx.set(0, Shape(*dims));
   else if (ctx.in(shapeInput).rank() == 1 && ctx.in(shapeInput).dim(0) >= 0)
     ctx.set(0, Shape(std::vector<int64_t>(static_cast<size_t>(ctx.in(shapeInput).dim(0)), -1)));
 }
@@ -216,8 +226,10 @@ void shapeReduction(ShapeContext& ctx) {
   std::vector<int64_t> out;
   for (int k = 0; k < x.rank(); ++k) {
     bool reduced = std::any_of(axes->begin(), axes->end(), [&](int64_t a) { return normalizeAxis(a, x.rank()) == k; });
-    if (!reduced) out.push_back(x.dim(k));
-    else if (keep) out.push_back(1);
+    if (!reduced)
+      out.push_back(x.dim(k));
+    else if (keep)
+      out.push_back(1);
   }
   ctx.set(0, Shape(out));
 }

@@ -64,11 +64,16 @@ bool broadcastShapes(const Shape& a, const Shape& b, Shape* out) {
   for (size_t k = 0; k < rank; ++k) {
     int64_t x = k < rank - a.dims().size() ? 1 : a.dims()[k - (rank - a.dims().size())];
     int64_t y = k < rank - b.dims().size() ? 1 : b.dims()[k - (rank - b.dims().size())];
-    if (x == 1) dims[k] = y;
-    else if (y == 1) dims[k] = x;
-    else if (x < 0 || y < 0) dims[k] = x < 0 ? (y < 0 ? -1 : y) : x;
-    else if (x == y) dims[k] = x;
-    else return false;
+    if (x == 1)
+      dims[k] = y;
+    else if (y == 1)
+      dims[k] = x;
+    else if (x < 0 || y < 0)
+      dims[k] = x < 0 ? (y < 0 ? -1 : y) : x;
+    else if (x == y)
+      dims[k] = x;
+    else
+      return false;
   }
   *out = Shape(dims);
   return true;

@@ -27,8 +27,10 @@ Expected<StridedSlicePlan> planStridedSlice(const Shape& input, const std::vecto
   int newAxesAfterEllipsis = 0;
   bool seenEllipsis = false;
   for (size_t i = 0; i < n; ++i) {
-    if (m.ellipsis & (int64_t{1} << i)) seenEllipsis = true;
-    else if (seenEllipsis && (m.newAxis & (int64_t{1} << i))) ++newAxesAfterEllipsis;
+    if (m.ellipsis & (int64_t{1} << i))
+      seenEllipsis = true;
+    else if (seenEllipsis && (m.newAxis & (int64_t{1} << i)))
+      ++newAxesAfterEllipsis;
   }
   std::vector<DenseDim> dense(static_cast<size_t>(rank));
   std::vector<OutputSlot> slots;
@@ -65,8 +67,9 @@ Expected<StridedSlicePlan> planStridedSlice(const Shape& input, const std::vecto
       b = d.begin;
       if (dim >= 0) {
         if (b < 0) b += dim;
-        if (b < 0 || b >= dim) return outOfRange("slice index " + std::to_string(d.begin) + " of dim " + std::to_string(k) +
-                                                 " is out of bounds for size " + std::to_string(dim));
+        if (b < 0 || b >= dim)
+          return outOfRange("slice index " + std::to_string(d.begin) + " of dim " + std::to_string(k) +
+                            " is out of bounds for size " + std::to_string(dim));
       }
       size = 1;
     } else if (dim >= 0) {
@@ -86,8 +89,10 @@ Expected<StridedSlicePlan> planStridedSlice(const Shape& input, const std::vecto
     plan.size.push_back(size);
   }
   for (OutputSlot slot : slots) {
-    if (slot < 0) plan.outputShape.push_back(1);
-    else if (!dense[static_cast<size_t>(slot)].shrink) plan.outputShape.push_back(plan.size[static_cast<size_t>(slot)]);
+    if (slot < 0)
+      plan.outputShape.push_back(1);
+    else if (!dense[static_cast<size_t>(slot)].shrink)
+      plan.outputShape.push_back(plan.size[static_cast<size_t>(slot)]);
   }
   return plan;
 }

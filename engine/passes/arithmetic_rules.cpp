@@ -14,7 +14,9 @@ const Node& nodeAt(const RewriteSite& s) { return s.graph.node(s.node); }
 const Node* producerOf(const RewriteSite& s, const TensorRef& ref) { return s.graph.findNode(ref.node); }
 
 // A node that may be rewritten in place (fetched nodes too: the name and value stay), output type known.
-bool rewritable(const RewriteSite& s) { return !s.context.hasSideEffects(nodeAt(s)) && typeAttr(nodeAt(s)) != DType::kInvalid; }
+bool rewritable(const RewriteSite& s) {
+  return !s.context.hasSideEffects(nodeAt(s)) && typeAttr(nodeAt(s)) != DType::kInvalid;
+}
 
 const TensorInfo* infoOf(const RewriteSite& s, const TensorRef& ref) {
   int64_t p = s.graph.find(ref.node);
@@ -24,7 +26,9 @@ const TensorInfo* infoOf(const RewriteSite& s, const TensorRef& ref) {
 // Every element of a constant input equals v.
 bool allEqual(const RewriteSite& s, const TensorRef& ref, double v) {
   const Tensor* t = constantInput(s.graph, ref);
-  if (!t || t->isStringLike() || t->numElements() == 0 || t->dtype() == DType::kComplex64 || t->dtype() == DType::kComplex128) return false;
+  if (!t || t->isStringLike() || t->numElements() == 0 || t->dtype() == DType::kComplex64 ||
+      t->dtype() == DType::kComplex128)
+    return false;
   for (int64_t i = 0; i < t->numElements(); ++i)
     if (t->elementAsDouble(i) != v) return false;
   return true;
@@ -40,7 +44,8 @@ bool keepsShapeOf(const RewriteSite& s, const TensorRef& x, const TensorRef& c) 
 }
 
 // The node becomes `op(inputs)` with attr T kept; dropped constant inputs leave their control inputs behind.
-void replaceWith(RewriteSite& s, const std::string& op, std::vector<TensorRef> inputs, const std::vector<TensorRef>& dropped = {}) {
+void replaceWith(RewriteSite& s, const std::string& op, std::vector<TensorRef> inputs,
+                 const std::vector<TensorRef>& dropped = {}) {
   Node& n = s.graph.mutableNode(s.node);
   for (const auto& d : dropped)
     if (const Node* p = s.graph.findNode(d.node))
@@ -55,7 +60,14 @@ void replaceWith(RewriteSite& s, const std::string& op, std::vector<TensorRef> i
 // A helper node next to the rewritten one, named "ArithmeticOptimizer/<what>_<node>".
 TensorRef addHelper(RewriteSite& s, const std::string& what, const std::string& op, std::vector<TensorRef> inputs) {
   const Node& n = nodeAt(s);
-  Node helper{uniqueNodeName(s.graph, "ArithmeticOptimizer/" + what + "_" + n.name), op, n.device, std::move(inputs), {}, {}, {}, {}};
+  Node helper{uniqueNodeName(s.graph, "ArithmeticOptimizer/" + what + "_" + n.name),
+              op,
+              n.device,
+              std::move(inputs),
+              {},
+              {},
+              {},
+              {}};
   helper.attrs["T"] = AttrValue::fromType(typeAttr(n));
   std::string name = helper.name;
   s.graph.addNode(std::move(helper));
@@ -95,7 +107,9 @@ bool multiplyByZero(RewriteSite& s) {
 
 bool removeInvolution(RewriteSite& s) {
   const Node& n = nodeAt(s);
-  if (!rewritable(s) || n.inputs.size() != 1 || (n.op != "Neg" && n.op != "Reciprocal" && n.op != "LogicalNot" && n.op != "Conj")) return false;
+  if (!rewritable(s) || n.inputs.size() != 1 ||
+      (n.op != "Neg" && n.op != "Reciprocal" && n.op != "LogicalNot" && n.op != "Conj"))
+    return false;
   const Node* inner = producerOf(s, n.inputs[0]);
   if (!inner || inner->op != n.op || inner->inputs.size() != 1) return false;
   TensorRef x = inner->inputs[0];
@@ -186,7 +200,8 @@ bool convertLog1pExpm1LogSoftmax(RewriteSite& s) {
       }
     }
   }
-  if (n.op == "Sub" && n.inputs.size() == 2 && inner->op == "Exp" && allEqual(s, n.inputs[1], 1) && keepsShapeOf(s, n.inputs[0], n.inputs[1])) {
+  if (n.op == "Sub" && n.inputs.size() == 2 && inner->op == "Exp" && allEqual(s, n.inputs[1], 1) &&
+      keepsShapeOf(s, n.inputs[0], n.inputs[1])) {
     TensorRef one = n.inputs[1];
     replaceWith(s, "Expm1", {inner->inputs[0]}, {one});
     return true;
@@ -196,17 +211,26 @@ bool convertLog1pExpm1LogSoftmax(RewriteSite& s) {
 
 bool convertPow(RewriteSite& s) {
   const Node& n = nodeAt(s);
-  if (!rewritable(s) || n.op != "Pow" || n.inputs.size() != 2 || !keepsShapeOf(s, n.inputs[0], n.inputs[1])) return false;
+  if (!rewritable(s) || n.op != "Pow" || n.inputs.size() != 2 || !keepsShapeOf(s, n.inputs[0], n.inputs[1]))
+    return false;
   const TensorRef x = n.inputs[0], y = n.inputs[1];
   const bool floating = isFloating(typeAttr(n));
-  if (allEqual(s, y, 2)) replaceWith(s, "Square", {x}, {y});
-  else if (allEqual(s, y, 1)) replaceWith(s, "Identity", {x}, {y});
-  else if (allEqual(s, y, 3)) replaceWith(s, "Mul", {x, addHelper(s, "square", "Square", {x})}, {y});
-  else if (floating && allEqual(s, y, 0.5)) replaceWith(s, "Sqrt", {x}, {y});
-  else if (floating && allEqual(s, y, -0.5)) replaceWith(s, "Rsqrt", {x}, {y});
-  else if (floating && allEqual(s, y, -1)) replaceWith(s, "Reciprocal", {x}, {y});
-  else if (allEqual(s, y, 0)) replaceWith(s, "OnesLike", {x}, {y});
-  else return false;
+  if (allEqual(s, y, 2))
+    replaceWith(s, "Square", {x}, {y});
+  else if (allEqual(s, y, 1))
+    replaceWith(s, "Identity", {x}, {y});
+  else if (allEqual(s, y, 3))
+    replaceWith(s, "Mul", {x, addHelper(s, "square", "Square", {x})}, {y});
+  else if (floating && allEqual(s, y, 0.5))
+    replaceWith(s, "Sqrt", {x}, {y});
+  else if (floating && allEqual(s, y, -0.5))
+    replaceWith(s, "Rsqrt", {x}, {y});
+  else if (floating && allEqual(s, y, -1))
+    replaceWith(s, "Reciprocal", {x}, {y});
+  else if (allEqual(s, y, 0))
+    replaceWith(s, "OnesLike", {x}, {y});
+  else
+    return false;
   return true;
 }
 
@@ -299,11 +323,16 @@ bool simplifyAggregation(RewriteSite& s) {
   if (!isFloating(t) && t != DType::kInt32 && t != DType::kInt64) return false;
   Tensor count(t, Shape{});
   double k = static_cast<double>(n.inputs.size());
-  if (t == DType::kFloat) *count.data<float>() = static_cast<float>(k);
-  else if (t == DType::kDouble) *count.data<double>() = k;
-  else if (t == DType::kInt32) *count.data<int32_t>() = static_cast<int32_t>(k);
-  else if (t == DType::kInt64) *count.data<int64_t>() = static_cast<int64_t>(k);
-  else return false;
+  if (t == DType::kFloat)
+    *count.data<float>() = static_cast<float>(k);
+  else if (t == DType::kDouble)
+    *count.data<double>() = k;
+  else if (t == DType::kInt32)
+    *count.data<int32_t>() = static_cast<int32_t>(k);
+  else if (t == DType::kInt64)
+    *count.data<int64_t>() = static_cast<int64_t>(k);
+  else
+    return false;
   std::string name = uniqueNodeName(s.graph, "ArithmeticOptimizer/count_" + n.name);
   s.graph.addNode(makeConst(name, count, n.device));
   TensorRef x = nodeAt(s).inputs[0];

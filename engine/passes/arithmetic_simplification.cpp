@@ -9,8 +9,9 @@ namespace flowscope {
 namespace {
 
 const std::unordered_set<std::string> kCandidateOps = {
-    "Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "Neg", "Reciprocal", "LogicalNot", "Conj", "Floor", "Ceil", "Round", "Rint",
-    "Relu", "Relu6", "Abs", "Sign", "Square", "Log", "Pow", "Transpose", "Cast", "Reshape", "MatMul", "AddN"};
+    "Add",    "AddV2", "Sub",  "Mul",       "Div",  "RealDiv", "Neg",    "Reciprocal", "LogicalNot",
+    "Conj",   "Floor", "Ceil", "Round",     "Rint", "Relu",    "Relu6",  "Abs",        "Sign",
+    "Square", "Log",   "Pow",  "Transpose", "Cast", "Reshape", "MatMul", "AddN"};
 
 class ArithmeticSimplification : public Pass {
  public:

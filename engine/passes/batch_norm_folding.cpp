@@ -1,7 +1,7 @@
 // Folds an inference-mode FusedBatchNorm into the convolution before it: with s = scale / sqrt(variance + eps),
 // the filter's output channels are multiplied by s and the batch norm becomes BiasAdd(offset - mean * s).
-// A constant BiasAdd between them is folded in as well. Conv2D and DepthwiseConv2dNative (NHWC, float, constant filter and batch-norm parameters) are folded; the
-// remapper then fuses the BiasAdd and the activation into the convolution.
+// A constant BiasAdd between them is folded in as well. Conv2D and DepthwiseConv2dNative (NHWC, float, constant filter
+// and batch-norm parameters) are folded; the remapper then fuses the BiasAdd and the activation into the convolution.
 #include <cmath>
 
 #include "passes/graph_rewrite.h"
@@ -10,7 +10,9 @@
 namespace flowscope {
 namespace {
 
-bool isBatchNorm(const std::string& op) { return op == "FusedBatchNorm" || op == "FusedBatchNormV2" || op == "FusedBatchNormV3"; }
+bool isBatchNorm(const std::string& op) {
+  return op == "FusedBatchNorm" || op == "FusedBatchNormV2" || op == "FusedBatchNormV3";
+}
 
 bool attrIs(const Node& n, const char* key, const std::string& value, bool missingOk) {
   const AttrValue* a = n.attr(key);
@@ -18,7 +20,9 @@ bool attrIs(const Node& n, const char* key, const std::string& value, bool missi
   return a->kind() == AttrValue::Kind::kString && a->s() == value;
 }
 
-bool floatTensor(const Tensor* t, int64_t elements) { return t && t->dtype() == DType::kFloat && t->numElements() == elements; }
+bool floatTensor(const Tensor* t, int64_t elements) {
+  return t && t->dtype() == DType::kFloat && t->numElements() == elements;
+}
 
 class BatchNormFolding : public Pass {
  public:
@@ -47,11 +51,12 @@ class BatchNormFolding : public Pass {
     // Conv2D -> BiasAdd(constant) -> FusedBatchNorm folds too: the bias joins the batch norm's shift.
     const Tensor* priorBias = nullptr;
     int64_t biasAddIndex = -1;
-    if (const Node& between = graph.node(static_cast<size_t>(convIndex)); between.op == "BiasAdd" && between.inputs.size() == 2 &&
-                                                                          attrIs(between, "data_format", "NHWC", true)) {
+    if (const Node& between = graph.node(static_cast<size_t>(convIndex));
+        between.op == "BiasAdd" && between.inputs.size() == 2 && attrIs(between, "data_format", "NHWC", true)) {
       priorBias = constantInput(graph, between.inputs[1]);
-      if (!priorBias || priorBias->dtype() != DType::kFloat || fanout.uses(static_cast<size_t>(convIndex)).size() != 1 ||
-          context.preserved.count(between.name) || between.inputs[0].index != 0)
+      if (!priorBias || priorBias->dtype() != DType::kFloat ||
+          fanout.uses(static_cast<size_t>(convIndex)).size() != 1 || context.preserved.count(between.name) ||
+          between.inputs[0].index != 0)
         return false;
       biasAddIndex = convIndex;
       convIndex = graph.find(between.inputs[0].node);
@@ -59,7 +64,8 @@ class BatchNormFolding : public Pass {
     }
     const Node& conv = graph.node(static_cast<size_t>(convIndex));
     const bool depthwise = conv.op == "DepthwiseConv2dNative";
-    if ((conv.op != "Conv2D" && !depthwise) || conv.inputs.size() != 2 || context.preserved.count(conv.name)) return false;
+    if ((conv.op != "Conv2D" && !depthwise) || conv.inputs.size() != 2 || context.preserved.count(conv.name))
+      return false;
     if (!attrIs(conv, "data_format", "NHWC", true) || typeAttr(conv) != DType::kFloat) return false;
     if (fanout.uses(static_cast<size_t>(convIndex)).size() != 1) return false;  // the batch norm is its only consumer
     const Tensor* filter = constantInput(graph, conv.inputs[1]);
@@ -92,9 +98,11 @@ class BatchNormFolding : public Pass {
     graph.addNode(makeConst(filterName, folded, conv.device));
     graph.addNode(makeConst(biasName, bias, device));
     graph.mutableNode(static_cast<size_t>(convIndex)).inputs[1] = TensorRef{filterName, 0, ""};
-    Node biasAdd{bnName, "BiasAdd", device, {TensorRef{convName, 0, ""}, TensorRef{biasName, 0, ""}}, controls, {}, {}, {}};
+    Node biasAdd{bnName,   "BiasAdd", device, {TensorRef{convName, 0, ""}, TensorRef{biasName, 0, ""}},
+                 controls, {},        {},     {}};
     if (biasAddIndex >= 0)
-      for (const auto& c : graph.node(static_cast<size_t>(biasAddIndex)).controlInputs) biasAdd.controlInputs.push_back(c);
+      for (const auto& c : graph.node(static_cast<size_t>(biasAddIndex)).controlInputs)
+        biasAdd.controlInputs.push_back(c);
     biasAdd.attrs["T"] = AttrValue::fromType(DType::kFloat);
     biasAdd.attrs["data_format"] = AttrValue::fromString("NHWC");
     graph.mutableNode(bnIndex) = std::move(biasAdd);

@@ -52,7 +52,8 @@ class CommonSubgraphElimination : public Pass {
       const auto inputs = canonicalInputs(node, def);
       const auto controls = canonicalControls(node);
       uint64_t key = hashString(node.op) * 31 + hashString(node.device);
-      for (const auto& [name, index] : inputs) key = key * 1000003 + hashString(name) * 31 + static_cast<uint64_t>(index);
+      for (const auto& [name, index] : inputs)
+        key = key * 1000003 + hashString(name) * 31 + static_cast<uint64_t>(index);
       for (const auto& c : controls) key = key * 1000003 + hashString(c);
       key = key * 1000003 + hashAttrs(node.attrs);
       auto& bucket = buckets[key];

@@ -16,7 +16,8 @@ namespace {
 
 bool foldableOp(const Node& node, const PassContext& context) {
   // A fetched node may fold: it keeps its name. A multi-output one is replaced by new nodes, so it may not.
-  if (node.op == "Const" || node.inputs.empty() || context.hasSideEffects(node) || isDataflowControlOp(node.op)) return false;
+  if (node.op == "Const" || node.inputs.empty() || context.hasSideEffects(node) || isDataflowControlOp(node.op))
+    return false;
   OpCategory category = OpRegistry::global().categoryOf(node.op, nullptr);
   if (category == OpCategory::kControlFlow || category == OpCategory::kFunctionCall || category == OpCategory::kInput ||
       category == OpCategory::kVariable || category == OpCategory::kRandom)
@@ -71,8 +72,10 @@ class ConstantFolding : public Pass {
       if (outType != DType::kInt32 && outType != DType::kInt64) continue;
       Tensor value;
       auto store = [&](Tensor& t, size_t k, int64_t v) {
-        if (outType == DType::kInt32) t.data<int32_t>()[k] = static_cast<int32_t>(v);
-        else t.data<int64_t>()[k] = v;
+        if (outType == DType::kInt32)
+          t.data<int32_t>()[k] = static_cast<int32_t>(v);
+        else
+          t.data<int64_t>()[k] = v;
       };
       if (node.op == "Rank") {
         if (shape.hasUnknownRank()) continue;

@@ -25,7 +25,8 @@ class DeadBranchRemoval : public Pass {
       if ((graph.node(i).op == "Switch" || graph.node(i).op == "RefSwitch") && graph.node(i).inputs.size() == 2)
         switches.push_back(graph.node(i).name);
     for (const auto& name : switches)
-      if (graph.find(name) >= 0 && graph.node(static_cast<size_t>(graph.find(name))).op != "Identity" && removeDeadSide(graph, context, name))
+      if (graph.find(name) >= 0 && graph.node(static_cast<size_t>(graph.find(name))).op != "Identity" &&
+          removeDeadSide(graph, context, name))
         ++result.stats["switches_removed"];
     result.changed = !result.stats.empty();
     return result;
@@ -35,7 +36,8 @@ class DeadBranchRemoval : public Pass {
   // If/StatelessIf/Case/StatelessCase with a constant predicate -> a call of the taken branch, inlined.
   static Expected<bool> replaceConstantBranch(Graph& graph, const PassContext& context, size_t i) {
     const Node& node = graph.node(i);
-    const bool isIf = node.op == "If" || node.op == "StatelessIf", isCase = node.op == "Case" || node.op == "StatelessCase";
+    const bool isIf = node.op == "If" || node.op == "StatelessIf",
+               isCase = node.op == "Case" || node.op == "StatelessCase";
     if ((!isIf && !isCase) || node.inputs.empty()) return false;
     const Tensor* pred = constantInput(graph, node.inputs[0]);
     if (!pred) return false;
@@ -46,7 +48,8 @@ class DeadBranchRemoval : public Pass {
       branch = f->func().name;
     } else {
       const AttrValue* list = node.attr("branches");
-      if (!list || list->kind() != AttrValue::Kind::kList || list->list().func.empty() || pred->numElements() != 1) return false;
+      if (!list || list->kind() != AttrValue::Kind::kList || list->list().func.empty() || pred->numElements() != 1)
+        return false;
       int64_t index = static_cast<int64_t>(pred->elementAsDouble(0));
       const auto& funcs = list->list().func;
       if (index < 0 || index >= static_cast<int64_t>(funcs.size())) index = static_cast<int64_t>(funcs.size()) - 1;
@@ -78,7 +81,8 @@ class DeadBranchRemoval : public Pass {
     std::vector<std::pair<size_t, int>> work;            // (consumer, slot) reached by a dead value
     for (const auto& use : fanout.uses(static_cast<size_t>(sw))) {
       if (use.slot < 0) return false;  // control edges from a Switch: leave them to the runtime
-      if (graph.node(use.node).inputs[static_cast<size_t>(use.slot)].index != live) work.emplace_back(use.node, use.slot);
+      if (graph.node(use.node).inputs[static_cast<size_t>(use.slot)].index != live)
+        work.emplace_back(use.node, use.slot);
     }
     while (!work.empty()) {
       auto [n, slot] = work.back();
@@ -90,8 +94,8 @@ class DeadBranchRemoval : public Pass {
         deadMergeInputs[n].insert(static_cast<size_t>(slot));
         if (deadMergeInputs[n].size() < consumer.inputs.size()) continue;
       }
-      if (context.isPreserved(consumer) || consumer.op == "Enter" || consumer.op == "Exit" || consumer.op == "NextIteration" ||
-          consumer.op == "LoopCond")
+      if (context.isPreserved(consumer) || consumer.op == "Enter" || consumer.op == "Exit" ||
+          consumer.op == "NextIteration" || consumer.op == "LoopCond")
         return false;
       dead.insert(n);
       for (const auto& use : fanout.uses(n)) work.emplace_back(use.node, use.slot);
@@ -111,8 +115,8 @@ class DeadBranchRemoval : public Pass {
       if (inputs.size() == 1) {
         if (fanout.dataUses(m) != fanout.dataUsesOfOutput(graph, m, 0)) {  // value_index is read: a constant now
           std::string name = uniqueNodeName(graph, merge.name + "/value_index");
-          graph.addNode(makeConst(name, Tensor::scalar<int32_t>(DType::kInt32, static_cast<int32_t>(liveIndex)), merge.device,
-                                  {merge.name}));
+          graph.addNode(makeConst(name, Tensor::scalar<int32_t>(DType::kInt32, static_cast<int32_t>(liveIndex)),
+                                  merge.device, {merge.name}));
           rewirer.forward(merge.name, 1, TensorRef{name, 0, ""});
         }
         merge.op = "Identity";

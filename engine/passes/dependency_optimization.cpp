@@ -23,7 +23,8 @@ class DependencyOptimization : public Pass {
       std::set<std::string> removed;
       for (size_t i = 0; i < graph.size(); ++i) {
         const Node& n = graph.node(i);
-        if (context.isPreserved(n) || isDataflowControlOp(n.op) || fanout.uses(i).empty() || fanout.dataUses(i) > 0) continue;
+        if (context.isPreserved(n) || isDataflowControlOp(n.op) || fanout.uses(i).empty() || fanout.dataUses(i) > 0)
+          continue;
         if (n.op == "NoOp" || n.op == "Identity") {
           if (bypass(graph, fanout, i, rewirer)) {
             removed.insert(n.name);
@@ -110,8 +111,8 @@ class DependencyOptimization : public Pass {
         bool redundant = false;
         for (const auto& in : n.inputs) redundant |= in.node == c;
         // A constant with no inputs of its own is ready at once: waiting for it orders nothing.
-        redundant |= producer && producer->op == "Const" && producer->inputs.empty() && producer->controlInputs.empty() &&
-                     !context.preserved.count(c);
+        redundant |= producer && producer->op == "Const" && producer->inputs.empty() &&
+                     producer->controlInputs.empty() && !context.preserved.count(c);
         if (!redundant && n.inputs.size() + n.controlInputs.size() > 1)
           for (const auto& in : n.inputs)
             if (isAncestor(graph, in.node, c)) {

@@ -17,7 +17,8 @@ bool optedOut(const FunctionDef& f, const char* attr) {
 }
 
 // A copy of `f` whose arguments in `constants` (by position) are Const nodes inside the body instead.
-Expected<FunctionDef> specialize(const FunctionDef& f, const std::map<size_t, Tensor>& constants, const std::string& newName) {
+Expected<FunctionDef> specialize(const FunctionDef& f, const std::map<size_t, Tensor>& constants,
+                                 const std::string& newName) {
   FunctionDef out = f;
   out.signature.name = newName;
   out.body = std::make_shared<Graph>(*f.body);
@@ -31,7 +32,8 @@ Expected<FunctionDef> specialize(const FunctionDef& f, const std::map<size_t, Te
     if (constant == constants.end()) {
       auto newIndex = static_cast<uint32_t>(inputs.size());
       if (auto a = f.argAttrs.find(static_cast<uint32_t>(i)); a != f.argAttrs.end()) argAttrs[newIndex] = a->second;
-      if (auto r = f.resourceArgUniqueIds.find(static_cast<uint32_t>(i)); r != f.resourceArgUniqueIds.end()) resourceIds[newIndex] = r->second;
+      if (auto r = f.resourceArgUniqueIds.find(static_cast<uint32_t>(i)); r != f.resourceArgUniqueIds.end())
+        resourceIds[newIndex] = r->second;
       inputs.push_back(arg);
       continue;
     }
@@ -85,8 +87,10 @@ class FunctionInlining : public Pass {
         if (const Tensor* t = constantInput(graph, node.inputs[k])) constants[k - 1] = *t;
       if (constants.empty()) continue;
       std::vector<std::string> attrNames;
-      if (isIf) attrNames = {"then_branch", "else_branch"};
-      else attrNames = {"branches"};
+      if (isIf)
+        attrNames = {"then_branch", "else_branch"};
+      else
+        attrNames = {"branches"};
       Node changed = node;
       bool ok = true;
       auto specializeOne = [&](FuncAttr& ref, size_t branch) -> Status {
@@ -98,7 +102,8 @@ class FunctionInlining : public Pass {
         for (const auto& [k, t] : constants)
           if (!f->signature.inputs[k].numberAttr.empty() || !f->signature.inputs[k].typeListAttr.empty()) ok = false;
         if (!ok) return Status::ok();
-        std::string name = functionNameFrom(f->name() + "_specialized_for_" + node.name + (isCase ? "_" + std::to_string(branch) : ""));
+        std::string name = functionNameFrom(f->name() + "_specialized_for_" + node.name +
+                                            (isCase ? "_" + std::to_string(branch) : ""));
         FS_ASSIGN_OR_RETURN(FunctionDef copy, specialize(*f, constants, name));
         graph.library.add(std::move(copy));
         ref = FuncAttr{name, {}};
@@ -106,7 +111,10 @@ class FunctionInlining : public Pass {
       };
       for (const auto& attrName : attrNames) {
         auto it = changed.attrs.find(attrName);
-        if (it == changed.attrs.end()) { ok = false; break; }
+        if (it == changed.attrs.end()) {
+          ok = false;
+          break;
+        }
         if (it->second.kind() == AttrValue::Kind::kFunc) {
           FuncAttr ref = it->second.func();
           FS_RETURN_IF_ERROR(specializeOne(ref, 0));
@@ -142,7 +150,8 @@ class FunctionInlining : public Pass {
     for (const auto& g : graph.library.gradients) gradientTargets.insert(g.gradientFunc);
     auto& functions = graph.library.mutableFunctions();
     size_t before = functions.size();
-    std::erase_if(functions, [&](const FunctionDef& f) { return !keepSet.count(f.name()) && !gradientTargets.count(f.name()); });
+    std::erase_if(functions,
+                  [&](const FunctionDef& f) { return !keepSet.count(f.name()) && !gradientTargets.count(f.name()); });
     return static_cast<int64_t>(before - functions.size());
   }
 };

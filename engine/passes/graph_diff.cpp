@@ -10,8 +10,10 @@ GraphDiff diffGraphs(const Graph& before, const Graph& after) {
   for (size_t i = 0; i < after.size(); ++i) {
     const Node& n = after.node(i);
     const Node* old = before.findNode(n.name);
-    if (!old) diff.added.push_back(n.name);
-    else if (old != &n && hashNode(*old) != hashNode(n)) diff.changed.push_back(n.name);
+    if (!old)
+      diff.added.push_back(n.name);
+    else if (old != &n && hashNode(*old) != hashNode(n))
+      diff.changed.push_back(n.name);
   }
   for (size_t i = 0; i < before.size(); ++i)
     if (after.find(before.node(i).name) < 0) diff.removed.push_back(before.node(i).name);

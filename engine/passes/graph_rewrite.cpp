@@ -60,7 +60,8 @@ size_t Rewirer::apply(Graph& graph) const {
   return changed;
 }
 
-Node makeConst(const std::string& name, const Tensor& value, const std::string& device, std::vector<std::string> controlInputs) {
+Node makeConst(const std::string& name, const Tensor& value, const std::string& device,
+               std::vector<std::string> controlInputs) {
   Node node;
   node.name = name;
   node.op = "Const";

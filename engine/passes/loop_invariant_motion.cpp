@@ -39,8 +39,8 @@ class LoopInvariantMotion : public Pass {
     const AttrValue* bodyAttr = loop.attr("body");
     const AttrValue* condAttr = loop.attr("cond");
     const AttrValue* types = loop.attr("T");
-    if (!bodyAttr || !condAttr || !types || bodyAttr->kind() != AttrValue::Kind::kFunc || condAttr->kind() != AttrValue::Kind::kFunc ||
-        types->kind() != AttrValue::Kind::kList)
+    if (!bodyAttr || !condAttr || !types || bodyAttr->kind() != AttrValue::Kind::kFunc ||
+        condAttr->kind() != AttrValue::Kind::kFunc || types->kind() != AttrValue::Kind::kList)
       return 0;
     const FunctionDef* body = graph.library.find(bodyAttr->func().name);
     const FunctionDef* cond = graph.library.find(condAttr->func().name);
@@ -54,7 +54,8 @@ class LoopInvariantMotion : public Pass {
     std::set<std::string> invariant;
     for (size_t k = 0; k < vars; ++k) {
       auto ret = body->ret.find(body->signature.outputs[k].name);
-      if (ret != body->ret.end() && ret->second == body->signature.inputs[k].name) invariant.insert(body->signature.inputs[k].name);
+      if (ret != body->ret.end() && ret->second == body->signature.inputs[k].name)
+        invariant.insert(body->signature.inputs[k].name);
     }
     if (invariant.empty()) return 0;
 
@@ -70,7 +71,8 @@ class LoopInvariantMotion : public Pass {
       if (isFunctionCall(n, graph.library) || n.attr("then_branch") || n.attr("body") || n.attr("f")) continue;
       bool all = !n.inputs.empty();
       for (const auto& in : n.inputs)
-        all &= in.outputArg.empty() ? invariant.count(in.node) > 0 : (hoistable.count(in.node) > 0 || constants.count(in.node) > 0);
+        all &= in.outputArg.empty() ? invariant.count(in.node) > 0
+                                    : (hoistable.count(in.node) > 0 || constants.count(in.node) > 0);
       if (all) hoistable.insert(n.name);
     }
     if (hoistable.empty()) return 0;
@@ -161,7 +163,8 @@ class LoopInvariantMotion : public Pass {
     newLoop.attrs["T"] = AttrValue::fromList(typeList);
     newLoop.attrs["body"] = AttrValue::fromFunc(FuncAttr{newBody.name(), {}});
     newLoop.attrs["cond"] = AttrValue::fromFunc(FuncAttr{newCond.name(), {}});
-    if (const AttrValue* shapes = loop.attr("output_shapes"); shapes && shapes->kind() == AttrValue::Kind::kList && !shapes->list().shape.empty()) {
+    if (const AttrValue* shapes = loop.attr("output_shapes");
+        shapes && shapes->kind() == AttrValue::Kind::kList && !shapes->list().shape.empty()) {
       AttrList list = shapes->list();
       while (list.shape.size() < typeList.type.size()) list.shape.push_back(Shape::unknownRank());
       newLoop.attrs["output_shapes"] = AttrValue::fromList(list);

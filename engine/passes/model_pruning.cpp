@@ -85,8 +85,10 @@ class ModelPruning : public Pass {
       const Node& node = graph.node(i);
       if (!canBypass(graph, node, context)) continue;
       bool consumerIsForwarding = false;
-      for (const auto& use : fanout.uses(i)) consumerIsForwarding |= use.slot >= 0 && isForwardingOp(graph.node(use.node).op);
-      if (!node.controlInputs.empty() && consumerIsForwarding) continue;  // the next iteration takes the rest of the chain
+      for (const auto& use : fanout.uses(i))
+        consumerIsForwarding |= use.slot >= 0 && isForwardingOp(graph.node(use.node).op);
+      if (!node.controlInputs.empty() && consumerIsForwarding)
+        continue;  // the next iteration takes the rest of the chain
       for (size_t k = 0; k < node.inputs.size(); ++k) rewirer.forward(node.name, static_cast<int>(k), node.inputs[k]);
       std::vector<std::string> waitFor;
       for (const auto& in : node.inputs) waitFor.push_back(in.node);

@@ -25,9 +25,9 @@ struct PassResult {
 
 /// What a pass may read besides the graph.
 struct PassContext {
-  OpLookup lookup;                   ///< schemas, the graph's own library first
-  std::set<std::string> preserved;   ///< fed and fetched nodes, signature outputs: never removed or renamed
-  bool fetchesKnown = false;         ///< true when `preserved` names every fetch (pruning may drop the rest)
+  OpLookup lookup;                      ///< schemas, the graph's own library first
+  std::set<std::string> preserved;      ///< fed and fetched nodes, signature outputs: never removed or renamed
+  bool fetchesKnown = false;            ///< true when `preserved` names every fetch (pruning may drop the rest)
   size_t maxConstantBytes = 10u << 20;  ///< constant folding does not create tensors bigger than this
   const std::atomic<bool>* cancelled = nullptr;
   /// Evaluates nodes on constants (constant folding); null: nothing is folded.

@@ -16,7 +16,8 @@ bool PassContext::isPreserved(const Node& node) const { return preserved.count(n
 bool PassContext::hasSideEffects(const Node& node) const {
   auto cached = m_sideEffectsByOp.find(node.op);
   if (cached != m_sideEffectsByOp.end()) return cached->second;
-  bool effects = node.op.rfind("Placeholder", 0) == 0 || node.op == "_Arg" || node.op == "_Retval";  // feeds stay feedable
+  bool effects =
+      node.op.rfind("Placeholder", 0) == 0 || node.op == "_Arg" || node.op == "_Retval";  // feeds stay feedable
   if (!effects) {
     const OpDef* def = lookup ? lookup(node.op) : nullptr;
     effects = !def || def->isStateful;
@@ -51,8 +52,10 @@ Expected<std::vector<const PassInfo*>> parsePassList(const std::string& text) {
       for (const auto& p : passTable()) known += std::string(known.empty() ? "" : ", ") + p.name;
       return invalidArgument("unknown pass '" + item + "' (passes: " + known + ")");
     }
-    if (!sign) explicitList.push_back(info);
-    else (item[0] == '+' ? on : off).insert(info);
+    if (!sign)
+      explicitList.push_back(info);
+    else
+      (item[0] == '+' ? on : off).insert(info);
   }
   if (!relative) return explicitList;
   std::vector<const PassInfo*> passes;
@@ -123,7 +126,8 @@ Expected<PassRecord> PassManager::runPass(const PassInfo& info, int iteration, P
   return record;
 }
 
-Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::string> preserved, bool fetchesKnown) const {
+Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::string> preserved,
+                                          bool fetchesKnown) const {
   const auto start = std::chrono::steady_clock::now();
   PipelineResult result;
   PipelineState state;

@@ -24,8 +24,8 @@ struct PassRecord {
   uint64_t hashBefore = 0, hashAfter = 0;
   PassStats stats;
   double seconds = 0;
-  std::string error;                        ///< non-empty: the pass failed and its result was dropped
-  std::shared_ptr<const Graph> snapshot;    ///< the graph after this pass
+  std::string error;                      ///< non-empty: the pass failed and its result was dropped
+  std::shared_ptr<const Graph> snapshot;  ///< the graph after this pass
 };
 
 struct PipelineOptions {

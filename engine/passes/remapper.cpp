@@ -64,7 +64,8 @@ class Remapper : public Pass {
                             std::set<std::string>& removed) {
     const Node& root = graph.node(rootIndex);
     if (removed.count(root.name)) return nullptr;
-    const bool already = root.op == "_FusedConv2D" || root.op == "_FusedMatMul" || root.op == "_FusedDepthwiseConv2dNative";
+    const bool already =
+        root.op == "_FusedConv2D" || root.op == "_FusedMatMul" || root.op == "_FusedDepthwiseConv2dNative";
     if (already) return addActivation(graph, context, fanout, rootIndex, removed);
     const bool matmul = root.op == "MatMul", conv = root.op == "Conv2D", depthwise = root.op == "DepthwiseConv2dNative";
     if ((!matmul && !conv && !depthwise) || typeAttr(root) != DType::kFloat || root.inputs.size() != 2) return nullptr;
@@ -79,11 +80,13 @@ class Remapper : public Pass {
     if (second.op == "BiasAdd" && second.inputs.size() == 2 && second.inputs[0].node == root.name && nhwc(second)) {
       fusedOps = {"BiasAdd"};
       args = {second.inputs[1]};
-    } else if (conv && (second.op == "FusedBatchNorm" || second.op == "FusedBatchNormV2" || second.op == "FusedBatchNormV3") &&
+    } else if (conv &&
+               (second.op == "FusedBatchNorm" || second.op == "FusedBatchNormV2" || second.op == "FusedBatchNormV3") &&
                second.inputs.size() == 5 && nhwc(second)) {
       const AttrValue* training = second.attr("is_training");
       if (!training || training->kind() != AttrValue::Kind::kBool || training->b()) return nullptr;
-      if (fanout.dataUses(static_cast<size_t>(next)) != fanout.dataUsesOfOutput(graph, static_cast<size_t>(next), 0)) return nullptr;
+      if (fanout.dataUses(static_cast<size_t>(next)) != fanout.dataUsesOfOutput(graph, static_cast<size_t>(next), 0))
+        return nullptr;
       if (typeAttr(second, "U") != DType::kInvalid && typeAttr(second, "U") != DType::kFloat) return nullptr;
       fusedOps = {"FusedBatchNorm"};
       args = {second.inputs[1], second.inputs[2], second.inputs[3], second.inputs[4]};
@@ -118,7 +121,8 @@ class Remapper : public Pass {
     // Control inputs of every absorbed node move onto the fused one.
     for (size_t k : {rootIndex, static_cast<size_t>(next), last})
       for (const auto& c : graph.node(k).controlInputs)
-        if (std::find(fused.controlInputs.begin(), fused.controlInputs.end(), c) == fused.controlInputs.end()) fused.controlInputs.push_back(c);
+        if (std::find(fused.controlInputs.begin(), fused.controlInputs.end(), c) == fused.controlInputs.end())
+          fused.controlInputs.push_back(c);
     if (const OpSchema* schema = OpRegistry::global().find(fused.op)) fillDefaultAttrs(fused, schema->def);
     removed.insert(root.name);
     if (last != static_cast<size_t>(next)) removed.insert(graph.node(static_cast<size_t>(next)).name);
@@ -129,7 +133,8 @@ class Remapper : public Pass {
   static const char* addActivation(Graph& graph, const PassContext& context, const Fanout& fanout, size_t rootIndex,
                                    std::set<std::string>& removed) {
     const Node& root = graph.node(rootIndex);
-    if (fusedOpsOf(root) != std::vector<std::string>{"BiasAdd"} || !absorbable(graph, context, rootIndex)) return nullptr;
+    if (fusedOpsOf(root) != std::vector<std::string>{"BiasAdd"} || !absorbable(graph, context, rootIndex))
+      return nullptr;
     int64_t next = soleConsumer(graph, fanout, rootIndex);
     if (next < 0) return nullptr;
     const Node& act = graph.node(static_cast<size_t>(next));
@@ -139,7 +144,8 @@ class Remapper : public Pass {
     AttrList ops;
     ops.s = {"BiasAdd", act.op};
     fused.attrs["fused_ops"] = AttrValue::fromList(ops);
-    if (const AttrValue* a = act.attr("alpha"); a && a->kind() == AttrValue::Kind::kFloat) fused.attrs["leakyrelu_alpha"] = *a;
+    if (const AttrValue* a = act.attr("alpha"); a && a->kind() == AttrValue::Kind::kFloat)
+      fused.attrs["leakyrelu_alpha"] = *a;
     for (const auto& c : act.controlInputs) fused.controlInputs.push_back(c);
     removed.insert(root.name);
     graph.mutableNode(static_cast<size_t>(next)) = std::move(fused);

@@ -37,10 +37,16 @@ std::string toChromeTraceJson(const RunProfile& profile) {
                       {"dur", static_cast<double>(e.durationNs()) / 1000.0},
                       {"pid", 1},
                       {"tid", e.thread},
-                      {"args", {{"op", e.op}, {"backend", e.backend}, {"bytes_in", e.bytesIn}, {"bytes_out", e.bytesOut},
-                                {"flops", e.flops}, {"run", e.run}}}});
+                      {"args",
+                       {{"op", e.op},
+                        {"backend", e.backend},
+                        {"bytes_in", e.bytesIn},
+                        {"bytes_out", e.bytesOut},
+                        {"flops", e.flops},
+                        {"run", e.run}}}});
   }
-  nlohmann::json root = {{"traceEvents", events}, {"displayTimeUnit", "ns"}, {"otherData", {{"producer", "flowscope"}}}};
+  nlohmann::json root = {
+      {"traceEvents", events}, {"displayTimeUnit", "ns"}, {"otherData", {{"producer", "flowscope"}}}};
   return root.dump();
 }
 
@@ -51,7 +57,9 @@ Expected<RunProfile> fromChromeTraceJson(const std::string& text) {
   } catch (const nlohmann::json::parse_error& e) {
     return invalidArgument("not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
   }
-  const nlohmann::json* events = root.is_array() ? &root : root.contains("traceEvents") ? &root["traceEvents"] : nullptr;
+  const nlohmann::json* events = root.is_array()                ? &root
+                                 : root.contains("traceEvents") ? &root["traceEvents"]
+                                                                : nullptr;
   if (!events || !events->is_array()) return invalidArgument("expected a Chrome trace with a 'traceEvents' array");
   std::vector<NodeEvent> read;
   size_t at = 0;

@@ -11,9 +11,9 @@
 namespace flowscope {
 
 struct NodeTimes {
-  std::vector<double> seconds;    ///< per node of the graph, mean per run
-  double matchedSeconds = 0;      ///< per run, on nodes of the graph
-  double unmatchedSeconds = 0;    ///< per run, on events that name no node of it (made by the optimizer, in bodies)
+  std::vector<double> seconds;  ///< per node of the graph, mean per run
+  double matchedSeconds = 0;    ///< per run, on nodes of the graph
+  double unmatchedSeconds = 0;  ///< per run, on events that name no node of it (made by the optimizer, in bodies)
   size_t matchedEvents = 0, unmatchedEvents = 0;
   int runs = 1;
 };

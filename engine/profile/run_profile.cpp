@@ -11,10 +11,12 @@ namespace flowscope {
 namespace {
 
 int64_t steadyNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
-std::vector<OpStats> aggregate(const std::vector<NodeEvent>& events, const std::function<std::string(const NodeEvent&)>& key) {
+std::vector<OpStats> aggregate(const std::vector<NodeEvent>& events,
+                               const std::function<std::string(const NodeEvent&)>& key) {
   std::unordered_map<std::string, OpStats> stats;
   int64_t total = 0;
   for (const auto& e : events) {

@@ -13,15 +13,15 @@
 namespace flowscope {
 
 struct NodeEvent {
-  std::string name;      ///< node name (prefixed with the calling function's frame for function bodies)
+  std::string name;  ///< node name (prefixed with the calling function's frame for function bodies)
   std::string op;
   std::string backend = "cpu";
-  int64_t startNs = 0;   ///< since the trace's origin
+  int64_t startNs = 0;  ///< since the trace's origin
   int64_t endNs = 0;
   int thread = 0;
   int64_t bytesIn = 0, bytesOut = 0;
-  int64_t flops = 0;     ///< for matmul and convolution
-  int run = 0;           ///< which of several runs
+  int64_t flops = 0;  ///< for matmul and convolution
+  int run = 0;        ///< which of several runs
 
   int64_t durationNs() const { return endNs - startNs; }
 };

@@ -14,7 +14,8 @@ Expected<double> timed(int calls, Fn fn, const CompareOptions& options, int roun
   auto start = std::chrono::steady_clock::now();
   const int step = std::max(1, calls / 50);
   for (int i = 0; i < calls; ++i) {
-    if (options.cancelled && options.cancelled->load(std::memory_order_relaxed)) return cancelled("comparison cancelled");
+    if (options.cancelled && options.cancelled->load(std::memory_order_relaxed))
+      return cancelled("comparison cancelled");
     if (options.progress && i % step == 0) options.progress((round + static_cast<double>(i) / calls) / 4);
     FS_RETURN_IF_ERROR(fn(i));
   }

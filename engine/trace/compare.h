@@ -15,14 +15,14 @@ struct EagerGraphComparison {
   int calls = 0;
   double eagerSeconds = 0;  ///< total over the calls, unprofiled
   double graphSeconds = 0;
-  RunProfile eagerProfile;         ///< per-op events of a second, profiled round of calls
+  RunProfile eagerProfile;  ///< per-op events of a second, profiled round of calls
   RunProfile graphProfile;
   std::shared_ptr<ConcreteFunction> concrete;
 };
 
 struct CompareOptions {
-  const std::atomic<bool>* cancelled = nullptr;          ///< checked between calls
-  std::function<void(double fraction)> progress;         ///< 0..1 over the four rounds of calls
+  const std::atomic<bool>* cancelled = nullptr;   ///< checked between calls
+  std::function<void(double fraction)> progress;  ///< 0..1 over the four rounds of calls
 };
 
 /// Traces once (outside the timing), then times `calls` eager and `calls` graph calls on `args`, then profiles both

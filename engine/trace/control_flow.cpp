@@ -27,7 +27,8 @@ Traced traceInto(const std::string& name, const std::vector<Tensor>& loopVars,
   auto graph = std::make_shared<FuncGraph>(name, outer, outer->sharedLibrary());
   TracingScope scope(graph);
   std::vector<Tensor> args;
-  for (size_t i = 0; i < loopVars.size(); ++i) args.push_back(graph->addInput("loop_var", loopVars[i].dtype(), loopVars[i].shape()));
+  for (size_t i = 0; i < loopVars.size(); ++i)
+    args.push_back(graph->addInput("loop_var", loopVars[i].dtype(), loopVars[i].shape()));
   Traced traced{graph, {}};
   for (const auto& out : fn(args)) traced.outputs.push_back(graph->capture(out));
   return traced;
@@ -53,8 +54,10 @@ std::vector<std::string> alignedInputs(FuncGraph& g, size_t leading, const std::
   for (const auto& [outer, inner] : g.captures()) placeholderOf[captureKey(outer)] = inner;
   for (const auto& t : all) {
     auto it = placeholderOf.find(captureKey(t));
-    if (it != placeholderOf.end()) order.push_back(it->second);
-    else order.push_back(g.addInput("unused_capture", t.dtype(), t.shape()).ref().node);
+    if (it != placeholderOf.end())
+      order.push_back(it->second);
+    else
+      order.push_back(g.addInput("unused_capture", t.dtype(), t.shape()).ref().node);
   }
   return order;
 }
@@ -65,7 +68,8 @@ std::vector<std::string> retNames(size_t n) {
   return names;
 }
 
-void addToLibrary(FuncGraph& g, const std::string& name, const std::vector<std::string>& inputOrder, const std::vector<Tensor>& outputs) {
+void addToLibrary(FuncGraph& g, const std::string& name, const std::vector<std::string>& inputOrder,
+                  const std::vector<Tensor>& outputs) {
   {
     TracingScope scope(g.shared_from_this());
     g.setOutputs(outputs);
@@ -101,12 +105,14 @@ std::vector<Tensor> cond(const Tensor& pred, const Branch& thenBranch, const Bra
   auto& elseGraph = elseTraced.graph;
   const auto& a = thenTraced.outputs;
   const auto& b = elseTraced.outputs;
-  if (a.size() != b.size()) throw Error(ErrorCode::kInvalidArgument, "cond: the branches return different numbers of values");
+  if (a.size() != b.size())
+    throw Error(ErrorCode::kInvalidArgument, "cond: the branches return different numbers of values");
   std::vector<Tensor> merged;
   for (size_t k = 0; k < a.size(); ++k) {
     if (a[k].dtype() != b[k].dtype())
-      throw Error(ErrorCode::kInvalidArgument, "cond: output " + std::to_string(k) + " is " + std::string(dtypeName(a[k].dtype())) +
-                                                   " in the true branch and " + std::string(dtypeName(b[k].dtype())) + " in the false branch");
+      throw Error(ErrorCode::kInvalidArgument, "cond: output " + std::to_string(k) + " is " +
+                                                   std::string(dtypeName(a[k].dtype())) + " in the true branch and " +
+                                                   std::string(dtypeName(b[k].dtype())) + " in the false branch");
     merged.push_back(Tensor::symbolic(nullptr, {}, a[k].dtype(), commonShape(a[k].shape(), b[k].shape())));
   }
   std::vector<Tensor> captures = unionOfCaptures({thenGraph, elseGraph});
@@ -129,11 +135,13 @@ std::vector<Tensor> cond(const Tensor& pred, const Branch& thenBranch, const Bra
 }
 
 Tensor cond(const Tensor& pred, const std::function<Tensor()>& thenBranch, const std::function<Tensor()>& elseBranch) {
-  auto out = cond(pred, Branch([&] { return std::vector<Tensor>{thenBranch()}; }), Branch([&] { return std::vector<Tensor>{elseBranch()}; }));
+  auto out = cond(pred, Branch([&] { return std::vector<Tensor>{thenBranch()}; }),
+                  Branch([&] { return std::vector<Tensor>{elseBranch()}; }));
   return out.at(0);
 }
 
-std::vector<Tensor> whileLoop(const LoopCondition& condition, const LoopBody& body, const std::vector<Tensor>& loopVars) {
+std::vector<Tensor> whileLoop(const LoopCondition& condition, const LoopBody& body,
+                              const std::vector<Tensor>& loopVars) {
   auto outer = currentGraph();
   if (!outer) {
     std::vector<Tensor> vars = loopVars;
@@ -148,12 +156,14 @@ std::vector<Tensor> whileLoop(const LoopCondition& condition, const LoopBody& bo
   auto& bodyGraph = bodyTraced.graph;
   auto& condGraph = condTraced.graph;
   if (bodyTraced.outputs.size() != n)
-    throw Error(ErrorCode::kInvalidArgument, "whileLoop: the body returns " + std::to_string(bodyTraced.outputs.size()) +
-                                                 " values for " + std::to_string(n) + " loop variables");
+    throw Error(ErrorCode::kInvalidArgument, "whileLoop: the body returns " +
+                                                 std::to_string(bodyTraced.outputs.size()) + " values for " +
+                                                 std::to_string(n) + " loop variables");
   for (size_t k = 0; k < n; ++k)
     if (bodyTraced.outputs[k].dtype() != loopVars[k].dtype())
       throw Error(ErrorCode::kInvalidArgument, "whileLoop: loop variable " + std::to_string(k) + " enters as " +
-                                                   std::string(dtypeName(loopVars[k].dtype())) + " and the body returns " +
+                                                   std::string(dtypeName(loopVars[k].dtype())) +
+                                                   " and the body returns " +
                                                    std::string(dtypeName(bodyTraced.outputs[k].dtype())));
   // Captured tensors become extra loop variables that the body passes through unchanged.
   std::vector<Tensor> captures = unionOfCaptures({bodyGraph, condGraph});
@@ -161,7 +171,8 @@ std::vector<Tensor> whileLoop(const LoopCondition& condition, const LoopBody& bo
   std::vector<Tensor> bodyOutputs = bodyTraced.outputs;
   for (size_t k = n; k < bodyInputs.size(); ++k) {  // captures pass through the body unchanged
     const Node* p = bodyGraph->graph().findNode(bodyInputs[k]);
-    bodyOutputs.push_back(Tensor::symbolic(bodyGraph, TensorRef{bodyInputs[k], 0, ""}, p->attr("dtype")->type(), p->attr("shape")->shape()));
+    bodyOutputs.push_back(Tensor::symbolic(bodyGraph, TensorRef{bodyInputs[k], 0, ""}, p->attr("dtype")->type(),
+                                           p->attr("shape")->shape()));
   }
   addToLibrary(*bodyGraph, bodyGraph->name(), bodyInputs, bodyOutputs);
   addToLibrary(*condGraph, condGraph->name(), alignedInputs(*condGraph, n, captures), condTraced.outputs);
@@ -169,7 +180,8 @@ std::vector<Tensor> whileLoop(const LoopCondition& condition, const LoopBody& bo
   all.insert(all.end(), captures.begin(), captures.end());
   std::vector<Tensor> shapes;
   for (size_t k = 0; k < all.size(); ++k)
-    shapes.push_back(Tensor::symbolic(nullptr, {}, all[k].dtype(), k < n ? commonShape(all[k].shape(), bodyOutputs[k].shape()) : all[k].shape()));
+    shapes.push_back(Tensor::symbolic(nullptr, {}, all[k].dtype(),
+                                      k < n ? commonShape(all[k].shape(), bodyOutputs[k].shape()) : all[k].shape()));
   const bool stateful = !bodyGraph->statefulNodes().empty() || !condGraph->statefulNodes().empty();
   AttrMap attrs{{"T", typeList(all)},
                 {"cond", AttrValue::fromFunc(FuncAttr{condGraph->name(), {}})},
@@ -179,7 +191,8 @@ std::vector<Tensor> whileLoop(const LoopCondition& condition, const LoopBody& bo
                 {"_lower_using_switch_merge", AttrValue::fromBool(true)}};
   auto outputs = outer->addOp(stateful ? "While" : "StatelessWhile", all, attrs, "while");
   outputs.resize(n);
-  for (size_t k = 0; k < n; ++k) outputs[k] = Tensor::symbolic(outputs[k].graph(), outputs[k].ref(), shapes[k].dtype(), shapes[k].shape());
+  for (size_t k = 0; k < n; ++k)
+    outputs[k] = Tensor::symbolic(outputs[k].graph(), outputs[k].ref(), shapes[k].dtype(), shapes[k].shape());
   return outputs;
 }
 

@@ -18,7 +18,8 @@ std::vector<Tensor> cond(const Tensor& pred, const Branch& thenBranch, const Bra
 /// Single-output convenience: branches returning one tensor.
 Tensor cond(const Tensor& pred, const std::function<Tensor()>& thenBranch, const std::function<Tensor()>& elseBranch);
 
-std::vector<Tensor> whileLoop(const LoopCondition& condition, const LoopBody& body, const std::vector<Tensor>& loopVars);
+std::vector<Tensor> whileLoop(const LoopCondition& condition, const LoopBody& body,
+                              const std::vector<Tensor>& loopVars);
 
 }  // namespace flowscope::tf
 

@@ -63,7 +63,9 @@ Tensor FuncGraph::capture(const Tensor& t) {
   }
   auto owner = t.graph();
   if (owner.get() == this) return t;
-  if (!owner) throw Error(ErrorCode::kInvalidArgument, "tensor '" + t.ref().toString() + "' belongs to a graph that no longer exists");
+  if (!owner)
+    throw Error(ErrorCode::kInvalidArgument,
+                "tensor '" + t.ref().toString() + "' belongs to a graph that no longer exists");
   bool ancestor = false;
   for (auto* g = m_parent.get(); g; g = g->m_parent.get()) ancestor |= g == owner.get();
   if (!ancestor)
@@ -93,8 +95,10 @@ std::vector<Tensor> FuncGraph::addOp(const std::string& op, const std::vector<Te
   size_t at = 0;
   for (const auto& arg : def->inputs) {
     size_t count = 1;
-    if (!arg.numberAttr.empty() || !arg.typeListAttr.empty()) count = local.size() >= def->inputs.size() ? local.size() - (def->inputs.size() - 1) : 0;
-    if (!arg.numberAttr.empty() && !node.attrs.count(arg.numberAttr)) node.attrs[arg.numberAttr] = AttrValue::fromInt(static_cast<int64_t>(count));
+    if (!arg.numberAttr.empty() || !arg.typeListAttr.empty())
+      count = local.size() >= def->inputs.size() ? local.size() - (def->inputs.size() - 1) : 0;
+    if (!arg.numberAttr.empty() && !node.attrs.count(arg.numberAttr))
+      node.attrs[arg.numberAttr] = AttrValue::fromInt(static_cast<int64_t>(count));
     if (!arg.typeListAttr.empty() && !node.attrs.count(arg.typeListAttr)) {
       AttrList types;
       for (size_t k = 0; k < count && at + k < local.size(); ++k) types.type.push_back(local[at + k].dtype());
@@ -120,7 +124,8 @@ std::vector<Tensor> FuncGraph::addOp(const std::string& op, const std::vector<Te
   m_graph.addNode(std::move(node));
   std::vector<Tensor> outputs;
   for (size_t k = 0; k < types.size(); ++k)
-    outputs.push_back(Tensor::symbolic(shared_from_this(), TensorRef{name, static_cast<int>(k), ""}, types[k], shapes.outputs[k].shape));
+    outputs.push_back(Tensor::symbolic(shared_from_this(), TensorRef{name, static_cast<int>(k), ""}, types[k],
+                                       shapes.outputs[k].shape));
   return outputs;
 }
 
@@ -136,7 +141,8 @@ void FuncGraph::setOutputs(const std::vector<Tensor>& outputs) {
   }
 }
 
-Expected<FunctionDef> FuncGraph::toFunctionDef(const std::string& name, const std::vector<std::string>& outputNames) const {
+Expected<FunctionDef> FuncGraph::toFunctionDef(const std::string& name,
+                                               const std::vector<std::string>& outputNames) const {
   const OpLookup lookup = OpRegistry::global().lookupWith(m_library.get());
   FunctionDef f;
   f.signature.name = name;
@@ -149,7 +155,8 @@ Expected<FunctionDef> FuncGraph::toFunctionDef(const std::string& name, const st
     arg.type = p->attr("dtype")->type();
     f.signature.inputs.push_back(arg);
     argOf[m_inputs[i]] = arg.name;
-    if (const AttrValue* user = p->attr("_user_specified_name")) f.argAttrs[static_cast<uint32_t>(i)]["_user_specified_name"] = *user;
+    if (const AttrValue* user = p->attr("_user_specified_name"))
+      f.argAttrs[static_cast<uint32_t>(i)]["_user_specified_name"] = *user;
     if (const AttrValue* shape = p->attr("shape"); shape && shape->kind() == AttrValue::Kind::kShape) {
       AttrList shapes;  // as TensorFlow records a function argument's shape
       shapes.shape.push_back(shape->shape());
@@ -161,7 +168,8 @@ Expected<FunctionDef> FuncGraph::toFunctionDef(const std::string& name, const st
     const Node* producer = m_graph.findNode(ref.node);
     if (!producer) return invalidArgument("'" + ref.node + "' is not in graph '" + m_name + "'");
     auto flat = flattenArgs(lookup(producer->op)->outputs, producer->attrs);
-    if (!flat || static_cast<size_t>(ref.index) >= flat->size()) return invalidArgument("cannot name output " + ref.toString());
+    if (!flat || static_cast<size_t>(ref.index) >= flat->size())
+      return invalidArgument("cannot name output " + ref.toString());
     const FlatArg& out = (*flat)[static_cast<size_t>(ref.index)];
     return TensorRef{ref.node, out.indexInArg, out.arg->name};
   };

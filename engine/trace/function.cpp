@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "exec/model_runner.h"
-#include "workflow/optimize_model.h"
 #include "trace/func_graph.h"
+#include "workflow/optimize_model.h"
 
 namespace flowscope::tf {
 namespace {
@@ -28,7 +28,8 @@ int unknowns(const FunctionType& type) {
   int n = 0;
   for (const auto& a : type)
     if (a.isTensor) {
-      if (a.spec.shape.hasUnknownRank()) n += 1000;
+      if (a.spec.shape.hasUnknownRank())
+        n += 1000;
       else
         for (auto d : a.spec.shape.dims()) n += d < 0;
     }
@@ -46,11 +47,16 @@ Arg::Arg(const std::vector<float>& v) : kind(Kind::kList) {
 
 std::string Arg::literal() const {
   switch (kind) {
-    case Kind::kTensor: return tensor.toString();
-    case Kind::kBool: return i ? "True" : "False";
-    case Kind::kInt: return std::to_string(i);
-    case Kind::kFloat: return formatFloatLiteral(f);
-    case Kind::kString: return "'" + s + "'";
+    case Kind::kTensor:
+      return tensor.toString();
+    case Kind::kBool:
+      return i ? "True" : "False";
+    case Kind::kInt:
+      return std::to_string(i);
+    case Kind::kFloat:
+      return formatFloatLiteral(f);
+    case Kind::kString:
+      return "'" + s + "'";
     case Kind::kList: {
       std::string text = "[";
       for (size_t k = 0; k < list.size(); ++k) text += (k ? ", " : "") + list[k].literal();
@@ -62,11 +68,16 @@ std::string Arg::literal() const {
 
 Tensor Arg::toTensor() const {
   switch (kind) {
-    case Kind::kTensor: return tensor;
-    case Kind::kBool: return Tensor(i != 0);
-    case Kind::kInt: return Tensor(static_cast<int>(i));
-    case Kind::kFloat: return Tensor(static_cast<float>(f));
-    case Kind::kString: throw Error(ErrorCode::kInvalidArgument, "a string argument cannot become a numeric tensor");
+    case Kind::kTensor:
+      return tensor;
+    case Kind::kBool:
+      return Tensor(i != 0);
+    case Kind::kInt:
+      return Tensor(static_cast<int>(i));
+    case Kind::kFloat:
+      return Tensor(static_cast<float>(f));
+    case Kind::kString:
+      throw Error(ErrorCode::kInvalidArgument, "a string argument cannot become a numeric tensor");
     case Kind::kList: {
       bool floats = false;
       for (const auto& e : list) {
@@ -76,7 +87,8 @@ Tensor Arg::toTensor() const {
       }
       if (floats) {
         std::vector<float> v;
-        for (const auto& e : list) v.push_back(static_cast<float>(e.kind == Kind::kFloat ? e.f : static_cast<double>(e.i)));
+        for (const auto& e : list)
+          v.push_back(static_cast<float>(e.kind == Kind::kFloat ? e.f : static_cast<double>(e.i)));
         return Tensor(v);
       }
       std::vector<int> v;
@@ -110,25 +122,33 @@ bool functionsRunEagerly() { return gRunEagerly; }
 // ---------------------------------------------------------------------------------------------------------------
 
 ConcreteFunction::ConcreteFunction(std::string name, FunctionType type, std::vector<std::string> argNames, Graph graph,
-                                   std::vector<std::string> inputs, std::vector<TensorSpec> outputs, std::vector<std::string> stateful)
-    : m_name(std::move(name)), m_type(std::move(type)), m_argNames(std::move(argNames)), m_graph(std::move(graph)),
-      m_inputs(std::move(inputs)), m_outputs(std::move(outputs)), m_stateful(std::move(stateful)) {}
+                                   std::vector<std::string> inputs, std::vector<TensorSpec> outputs,
+                                   std::vector<std::string> stateful)
+    : m_name(std::move(name)),
+      m_type(std::move(type)),
+      m_argNames(std::move(argNames)),
+      m_graph(std::move(graph)),
+      m_inputs(std::move(inputs)),
+      m_outputs(std::move(outputs)),
+      m_stateful(std::move(stateful)) {}
 
 ConcreteFunction::~ConcreteFunction() = default;
 
 std::vector<std::string> ConcreteFunction::outputNames() const {
   std::vector<std::string> names;
-  for (size_t k = 0; k < m_outputs.size(); ++k) names.push_back((k == 0 ? std::string("Identity") : "Identity_" + std::to_string(k)) + ":0");
+  for (size_t k = 0; k < m_outputs.size(); ++k)
+    names.push_back((k == 0 ? std::string("Identity") : "Identity_" + std::to_string(k)) + ":0");
   return names;
 }
 
 Expected<std::vector<flowscope::Tensor>> ConcreteFunction::run(const std::vector<Arg>& args, RunProfile* profile,
-                                                             int runIndex) const {
+                                                               int runIndex) const {
   std::vector<std::pair<std::string, flowscope::Tensor>> feeds;
   size_t next = 0;
   for (size_t i = 0; i < args.size() && i < m_type.size(); ++i) {
     if (!m_type[i].isTensor) continue;
-    if (next >= m_inputs.size()) return internalError("concrete function '" + m_name + "' has fewer inputs than tensor arguments");
+    if (next >= m_inputs.size())
+      return internalError("concrete function '" + m_name + "' has fewer inputs than tensor arguments");
     Tensor t = args[i].toTensor();
     if (t.isSymbolic()) return invalidArgument("a graph tensor cannot be fed to '" + m_name + "'");
     feeds.emplace_back(m_inputs[next++] + ":0", t.value());
@@ -157,17 +177,20 @@ std::string ConcreteFunction::prettySignature(const std::string& functionName) c
     const std::string& name = i < m_argNames.size() ? m_argNames[i] : "arg" + std::to_string(i);
     head += (i ? ", " : "") + name + (m_type[i].isTensor ? "" : "=" + m_type[i].literal);
     if (m_type[i].isTensor)
-      args += "    " + name + ": " + std::string(dtypeName(m_type[i].spec.dtype)) + " Tensor, shape=" + shapeText(m_type[i].spec.shape) + "\n";
+      args += "    " + name + ": " + std::string(dtypeName(m_type[i].spec.dtype)) +
+              " Tensor, shape=" + shapeText(m_type[i].spec.shape) + "\n";
   }
   std::string text = head + ")\n";
   if (!args.empty()) text += "  Args:\n" + args;
   text += "  Returns:\n";
   if (m_outputs.size() == 1) {
-    text += "    " + std::string(dtypeName(m_outputs[0].dtype)) + " Tensor, shape=" + shapeText(m_outputs[0].shape) + "\n";
+    text +=
+        "    " + std::string(dtypeName(m_outputs[0].dtype)) + " Tensor, shape=" + shapeText(m_outputs[0].shape) + "\n";
   } else {
     text += "    [";
     for (size_t k = 0; k < m_outputs.size(); ++k)
-      text += (k ? ", " : "") + std::string("<") + std::string(dtypeName(m_outputs[k].dtype)) + " Tensor, shape=" + shapeText(m_outputs[k].shape) + ">";
+      text += (k ? ", " : "") + std::string("<") + std::string(dtypeName(m_outputs[k].dtype)) +
+              " Tensor, shape=" + shapeText(m_outputs[k].shape) + ">";
     text += "]\n";
   }
   return text;
@@ -175,31 +198,36 @@ std::string ConcreteFunction::prettySignature(const std::string& functionName) c
 
 // ---------------------------------------------------------------------------------------------------------------
 
-Function::Function(Callable callable, FunctionOptions options) : m_callable(std::move(callable)), m_options(std::move(options)) {}
+Function::Function(Callable callable, FunctionOptions options)
+    : m_callable(std::move(callable)), m_options(std::move(options)) {}
 
 Expected<FunctionType> Function::typeOf(const std::vector<Arg>& args) const {
   FunctionType type;
   if (m_options.inputSignature) {
     const auto& signature = *m_options.inputSignature;
     if (args.size() != signature.size())
-      return invalidArgument(m_options.name + " takes " + std::to_string(signature.size()) + " arguments under its input_signature, got " +
-                             std::to_string(args.size()));
+      return invalidArgument(m_options.name + " takes " + std::to_string(signature.size()) +
+                             " arguments under its input_signature, got " + std::to_string(args.size()));
     for (size_t i = 0; i < args.size(); ++i) {
       ArgType want{true, signature[i], ""};
-      if (args[i].kind == Arg::Kind::kString) return invalidArgument("argument " + std::to_string(i) + " is not a tensor");
+      if (args[i].kind == Arg::Kind::kString)
+        return invalidArgument("argument " + std::to_string(i) + " is not a tensor");
       Tensor t = args[i].toTensor();
       ArgType got{true, TensorSpec{t.dtype(), t.shape(), ""}, ""};
       if (!want.accepts(got))
-        return invalidArgument("Python inputs incompatible with input_signature: argument " + std::to_string(i) + " is " +
-                               std::string(dtypeName(t.dtype())) + " " + pythonShape(t.shape()) + ", the signature says TensorSpec(shape=" +
-                               pythonShape(signature[i].shape) + ", dtype=tf." + std::string(dtypeName(signature[i].dtype)) + ")");
+        return invalidArgument("Python inputs incompatible with input_signature: argument " + std::to_string(i) +
+                               " is " + std::string(dtypeName(t.dtype())) + " " + pythonShape(t.shape()) +
+                               ", the signature says TensorSpec(shape=" + pythonShape(signature[i].shape) +
+                               ", dtype=tf." + std::string(dtypeName(signature[i].dtype)) + ")");
       type.push_back(want);
     }
     return type;
   }
   for (const auto& a : args) {
-    if (a.kind == Arg::Kind::kTensor) type.push_back(ArgType{true, TensorSpec{a.tensor.dtype(), a.tensor.shape(), ""}, ""});
-    else type.push_back(ArgType{false, {}, a.literal()});
+    if (a.kind == Arg::Kind::kTensor)
+      type.push_back(ArgType{true, TensorSpec{a.tensor.dtype(), a.tensor.shape(), ""}, ""});
+    else
+      type.push_back(ArgType{false, {}, a.literal()});
   }
   return type;
 }
@@ -215,7 +243,8 @@ std::shared_ptr<ConcreteFunction> Function::dispatch(const FunctionType& type) c
   return best;
 }
 
-Expected<std::shared_ptr<ConcreteFunction>> Function::trace(const FunctionType& requested, const std::vector<Arg>& args) {
+Expected<std::shared_ptr<ConcreteFunction>> Function::trace(const FunctionType& requested,
+                                                            const std::vector<Arg>& args) {
   FunctionType type = requested;
   if (m_options.reduceRetracing && !m_options.inputSignature)  // generalize against earlier traces of the same kind
     for (const auto& t : m_traces) {
@@ -260,8 +289,8 @@ Expected<std::shared_ptr<ConcreteFunction>> Function::trace(const FunctionType& 
   Graph exported = graph->graph();
   exported.library = *graph->sharedLibrary();
   exported.library.add(std::move(inference));
-  auto concrete = std::make_shared<ConcreteFunction>(name, type, m_options.argNames, std::move(exported), inputs, outputs,
-                                                     graph->statefulNodes());
+  auto concrete = std::make_shared<ConcreteFunction>(name, type, m_options.argNames, std::move(exported), inputs,
+                                                     outputs, graph->statefulNodes());
   m_traces.push_back(concrete);
   return concrete;
 }

@@ -19,24 +19,24 @@
 namespace flowscope {
 class ModelRunner;
 class RunProfile;
-}
+}  // namespace flowscope
 
 namespace flowscope::tf {
 
 /// One argument of a call: a tensor, or a Python-like value (bool, int, float, string, or a list of values).
 struct Arg {
   enum class Kind { kTensor, kBool, kInt, kFloat, kString, kList };
-  Arg(const Tensor& t) : kind(Kind::kTensor), tensor(t) {}  // NOLINT
-  Arg(bool v) : kind(Kind::kBool), i(v) {}                  // NOLINT
-  Arg(int v) : kind(Kind::kInt), i(v) {}                    // NOLINT
-  Arg(int64_t v) : kind(Kind::kInt), i(v) {}                // NOLINT
-  Arg(double v) : kind(Kind::kFloat), f(v) {}               // NOLINT
-  Arg(float v) : kind(Kind::kFloat), f(v) {}                // NOLINT
-  Arg(const char* v) : kind(Kind::kString), s(v) {}         // NOLINT
-  Arg(std::string v) : kind(Kind::kString), s(std::move(v)) {}  // NOLINT
+  Arg(const Tensor& t) : kind(Kind::kTensor), tensor(t) {}            // NOLINT
+  Arg(bool v) : kind(Kind::kBool), i(v) {}                            // NOLINT
+  Arg(int v) : kind(Kind::kInt), i(v) {}                              // NOLINT
+  Arg(int64_t v) : kind(Kind::kInt), i(v) {}                          // NOLINT
+  Arg(double v) : kind(Kind::kFloat), f(v) {}                         // NOLINT
+  Arg(float v) : kind(Kind::kFloat), f(v) {}                          // NOLINT
+  Arg(const char* v) : kind(Kind::kString), s(v) {}                   // NOLINT
+  Arg(std::string v) : kind(Kind::kString), s(std::move(v)) {}        // NOLINT
   Arg(std::vector<Arg> v) : kind(Kind::kList), list(std::move(v)) {}  // NOLINT
-  Arg(const std::vector<int>& v);                                    // NOLINT
-  Arg(const std::vector<float>& v);                                  // NOLINT
+  Arg(const std::vector<int>& v);                                     // NOLINT
+  Arg(const std::vector<float>& v);                                   // NOLINT
 
   Kind kind;
   Tensor tensor;
@@ -71,10 +71,11 @@ using FunctionType = std::vector<ArgType>;
 
 struct FunctionOptions {
   std::string name = "function";
-  std::vector<std::string> argNames;             ///< parameter names (x, y, ...); default arg0, arg1, ...
+  std::vector<std::string> argNames;  ///< parameter names (x, y, ...); default arg0, arg1, ...
   std::optional<std::vector<TensorSpec>> inputSignature;
   bool reduceRetracing = false;
-  bool jitCompile = false;  ///< marks the inference function _XlaMustCompile (there is no XLA: the optimized graph runs)
+  bool jitCompile =
+      false;  ///< marks the inference function _XlaMustCompile (there is no XLA: the optimized graph runs)
 };
 
 /// One traced graph: its type, the graph (placeholders, ops, Identity outputs, and the library of branch and
@@ -96,7 +97,7 @@ class ConcreteFunction {
   /// Runs the graph on the tensor arguments of a call of this type. The first run optimizes the graph (the default
   /// pipeline, as TensorFlow runs Grappler on function graphs), keeping inputs, outputs and stateful ops.
   Expected<std::vector<flowscope::Tensor>> run(const std::vector<Arg>& args, RunProfile* profile = nullptr,
-                                              int runIndex = 0) const;
+                                               int runIndex = 0) const;
   /// The old-style signature text the guide prints ("my_relu(x)\n  Args:\n    x: float32 Tensor, shape=()...").
   std::string prettySignature(const std::string& functionName) const;
 
@@ -159,13 +160,20 @@ namespace detail {
 template <typename T>
 T fromArg(const Arg& a) {
   using D = std::decay_t<T>;
-  if constexpr (std::is_same_v<D, Tensor>) return a.toTensor();
-  else if constexpr (std::is_same_v<D, bool>) return a.i != 0;
-  else if constexpr (std::is_integral_v<D>) return static_cast<D>(a.kind == Arg::Kind::kFloat ? a.f : static_cast<double>(a.i));
-  else if constexpr (std::is_floating_point_v<D>) return static_cast<D>(a.kind == Arg::Kind::kFloat ? a.f : static_cast<double>(a.i));
-  else if constexpr (std::is_same_v<D, std::string>) return a.s;
-  else if constexpr (std::is_same_v<D, Arg>) return a;
-  else static_assert(sizeof(D) == 0, "unsupported parameter type for a traced function");
+  if constexpr (std::is_same_v<D, Tensor>)
+    return a.toTensor();
+  else if constexpr (std::is_same_v<D, bool>)
+    return a.i != 0;
+  else if constexpr (std::is_integral_v<D>)
+    return static_cast<D>(a.kind == Arg::Kind::kFloat ? a.f : static_cast<double>(a.i));
+  else if constexpr (std::is_floating_point_v<D>)
+    return static_cast<D>(a.kind == Arg::Kind::kFloat ? a.f : static_cast<double>(a.i));
+  else if constexpr (std::is_same_v<D, std::string>)
+    return a.s;
+  else if constexpr (std::is_same_v<D, Arg>)
+    return a;
+  else
+    static_assert(sizeof(D) == 0, "unsupported parameter type for a traced function");
 }
 inline std::vector<Tensor> toOutputs(Tensor t) { return {std::move(t)}; }
 inline std::vector<Tensor> toOutputs(std::vector<Tensor> t) { return t; }
@@ -197,7 +205,8 @@ Function function(F f, FunctionOptions options = {}) {
   constexpr size_t arity = detail::Traits<F>::arity;
   auto callable = [f](const std::vector<Arg>& args) mutable -> std::vector<Tensor> {
     if (args.size() != arity)
-      throw Error(ErrorCode::kInvalidArgument, "expected " + std::to_string(arity) + " arguments, got " + std::to_string(args.size()));
+      throw Error(ErrorCode::kInvalidArgument,
+                  "expected " + std::to_string(arity) + " arguments, got " + std::to_string(args.size()));
     return detail::invoke(f, args, std::make_index_sequence<arity>{});
   };
   return Function(std::move(callable), std::move(options));

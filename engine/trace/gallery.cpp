@@ -97,7 +97,8 @@ Tensor mlp(Tensor x) {
 }
 
 Tensor smallConvnet(Tensor image) {
-  Tensor c = relu(biasAdd(conv2d(image, weights(Shape{3, 3, 1, 8}, 5, 0.4f), {1, 1, 1, 1}, "SAME"), weights(Shape{8}, 6, 0.1f)));
+  Tensor c = relu(
+      biasAdd(conv2d(image, weights(Shape{3, 3, 1, 8}, 5, 0.4f), {1, 1, 1, 1}, "SAME"), weights(Shape{8}, 6, 0.1f)));
   Tensor p = maxPool(c, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID");
   Tensor flat = reshape(p, {-1, 14 * 14 * 8});
   return softmax(biasAdd(matmul(flat, weights(Shape{14 * 14 * 8, 10}, 7, 0.03f)), weights(Shape{10}, 8, 0.1f)));
@@ -106,7 +107,9 @@ Tensor smallConvnet(Tensor image) {
 // Sum of 1..n with whileLoop: the loop runs eagerly or as a StatelessWhile.
 Tensor sumTo(Tensor n) {
   auto out = whileLoop([n](const std::vector<Tensor>& v) { return less(v[0], n + Tensor(1)); },
-                       [](const std::vector<Tensor>& v) { return std::vector<Tensor>{v[0] + Tensor(1), v[1] + v[0]}; },
+                       [](const std::vector<Tensor>& v) {
+                         return std::vector<Tensor>{v[0] + Tensor(1), v[1] + v[0]};
+                       },
                        {Tensor(1), Tensor(0)});
   return out[1];
 }
@@ -129,7 +132,8 @@ GalleryEntry entry(const char* name, const char* summary, std::vector<std::strin
     if (!out) throw Error(out.status().code(), out.status().message());
     return *out;
   };
-  return GalleryEntry{name, summary, std::move(argNames), [f, options] { return function(f, options); }, std::move(exampleArgs), eager};
+  return GalleryEntry{
+      name, summary, std::move(argNames), [f, options] { return function(f, options); }, std::move(exampleArgs), eager};
 }
 
 }  // namespace
@@ -137,28 +141,44 @@ GalleryEntry entry(const char* name, const char* summary, std::vector<std::strin
 const std::vector<GalleryEntry>& gallery() {
   static const std::vector<GalleryEntry> table = {
       entry("a_regular_function", "x = matmul(x, y); x = x + b", {"x", "y", "b"}, aRegularFunction,
-            [] { return std::vector<Arg>{matrix({{1.0f, 2.0f}}), matrix({{2.0f}, {3.0f}}), Tensor(4.0f)}; }),
+            [] {
+              return std::vector<Arg>{matrix({{1.0f, 2.0f}}), matrix({{2.0f}, {3.0f}}), Tensor(4.0f)};
+            }),
       entry("outer_function", "calls inner_function(x, y, b): traced into the same graph", {"x"}, outerFunction,
-            [] { return std::vector<Arg>{matrix({{1.0f, 2.0f}})}; }),
-      entry("simple_relu", "if greater(x, 0): x else 0, as a cond", {"x"}, simpleRelu, [] { return std::vector<Arg>{Tensor(1)}; }),
+            [] {
+              return std::vector<Arg>{matrix({{1.0f, 2.0f}})};
+            }),
+      entry("simple_relu", "if greater(x, 0): x else 0, as a cond", {"x"}, simpleRelu,
+            [] { return std::vector<Arg>{Tensor(1)}; }),
       entry("my_relu", "maximum(0., x)", {"x"}, myRelu, [] { return std::vector<Arg>{Tensor(5.5f)}; }),
-      entry("get_MSE", "reduce_mean(pow(y_true - y_pred, 2)); prints 'Calculating MSE!' (a C++ side effect)", {"y_true", "y_pred"},
-            getMse, [] { return std::vector<Arg>{seededUniform(Shape{5}, 11, 0, 10), seededUniform(Shape{5}, 12, 0, 10)}; }),
-      entry("unused_return_eager", "gather(x, [1]) unused; return x (fails eagerly on a 1-element x)", {"x"}, unusedReturn,
-            [] { return std::vector<Arg>{Tensor(std::vector<float>{0.0f})}; }),
+      entry("get_MSE", "reduce_mean(pow(y_true - y_pred, 2)); prints 'Calculating MSE!' (a C++ side effect)",
+            {"y_true", "y_pred"}, getMse,
+            [] {
+              return std::vector<Arg>{seededUniform(Shape{5}, 11, 0, 10), seededUniform(Shape{5}, 12, 0, 10)};
+            }),
+      entry("unused_return_eager", "gather(x, [1]) unused; return x (fails eagerly on a 1-element x)", {"x"},
+            unusedReturn, [] { return std::vector<Arg>{Tensor(std::vector<float>{0.0f})}; }),
       entry("unused_return_graph", "the same as a graph: the unused gather is pruned", {"x"}, unusedReturn,
             [] { return std::vector<Arg>{Tensor(std::vector<float>{0.0f})}; }),
       entry("power", "y matmuls of a 10x10 int32 matrix (the guide's eager vs graph benchmark)", {"x", "y"}, power,
-            [] { return std::vector<Arg>{seededUniform(Shape{10, 10}, 13, -1, 2), Arg(100)}; }),
+            [] {
+              return std::vector<Arg>{seededUniform(Shape{10, 10}, 13, -1, 2), Arg(100)};
+            }),
       entry("a_function_with_python_side_effect", "prints 'Tracing!' while tracing; returns x * x + 2", {"x"},
             aFunctionWithPythonSideEffect, [] { return std::vector<Arg>{Tensor(2)}; }),
       entry("mlp", "two dense layers (64 -> 32 -> 10), relu, softmax", {"x"}, mlp,
-            [] { return std::vector<Arg>{weights(Shape{8, 64}, 21, 1.0f)}; }),
+            [] {
+              return std::vector<Arg>{weights(Shape{8, 64}, 21, 1.0f)};
+            }),
       entry("small_convnet", "conv 3x3x8 + relu, max pool, dense 10, softmax on a 28x28 image", {"image"}, smallConvnet,
-            [] { return std::vector<Arg>{weights(Shape{1, 28, 28, 1}, 22, 1.0f)}; }),
+            [] {
+              return std::vector<Arg>{weights(Shape{1, 28, 28, 1}, 22, 1.0f)};
+            }),
       entry("sum_to", "1 + 2 + ... + n with whileLoop", {"n"}, sumTo, [] { return std::vector<Arg>{Tensor(10)}; }),
       entry("signed_square", "x*x or -x*x by the sign of sum(x), with cond", {"x"}, signedSquare,
-            [] { return std::vector<Arg>{Tensor(std::vector<float>{1.0f, -3.0f})}; }),
+            [] {
+              return std::vector<Arg>{Tensor(std::vector<float>{1.0f, -3.0f})};
+            }),
   };
   return table;
 }

@@ -15,8 +15,8 @@ struct GalleryEntry {
   const char* name;
   const char* summary;
   std::vector<std::string> argNames;
-  std::function<Function()> make;                       ///< a fresh Function (its own trace cache)
-  std::function<std::vector<Arg>()> exampleArgs;        ///< the arguments the guide (or the example) uses
+  std::function<Function()> make;                                     ///< a fresh Function (its own trace cache)
+  std::function<std::vector<Arg>()> exampleArgs;                      ///< the arguments the guide (or the example) uses
   std::function<std::vector<Tensor>(const std::vector<Arg>&)> eager;  ///< the plain callable, run eagerly
 };
 

@@ -43,7 +43,8 @@ Status replayGuide(int powerCalls) {
     Tensor traced = must(aFunctionThatUsesAGraph.call(x1y1b1))[0];
     say("orig_value: " + orig.numpy());
     say("tf_function_value: " + traced.numpy());
-    say(std::string("assert(orig_value == tf_function_value): ") + (orig.numpy() == traced.numpy() ? "passed" : "FAILED"));
+    say(std::string("assert(orig_value == tf_function_value): ") +
+        (orig.numpy() == traced.numpy() ? "passed" : "FAILED"));
 
     cell("outer_function(tf.constant([[1.0, 2.0]])).numpy()");
     Function outer = get("outer_function").make();
@@ -65,7 +66,9 @@ Status replayGuide(int powerCalls) {
     say("# Concrete functions: " + std::to_string(myRelu.concreteFunctions().size()));
     say(myRelu.prettyPrintedConcreteSignatures());
 
-    cell("Using tf.function: get_MSE, in graph mode (prints once) and with run_functions_eagerly(True) (prints each call)");
+    cell(
+        "Using tf.function: get_MSE, in graph mode (prints once) and with run_functions_eagerly(True) (prints each "
+        "call)");
     Function getMse = get("get_MSE").make();
     auto yy = args("get_MSE");
     say(yy[0].tensor.toString());

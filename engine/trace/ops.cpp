@@ -20,8 +20,10 @@ Error eagerError(const Status& status, const std::string& op) {
 flowscope::Tensor int64Vector(const std::vector<int64_t>& values, DType dtype = DType::kInt32) {
   flowscope::Tensor t(dtype, Shape{static_cast<int64_t>(values.size())});
   for (size_t i = 0; i < values.size(); ++i) {
-    if (dtype == DType::kInt32) t.data<int32_t>()[i] = static_cast<int32_t>(values[i]);
-    else t.data<int64_t>()[i] = values[i];
+    if (dtype == DType::kInt32)
+      t.data<int32_t>()[i] = static_cast<int32_t>(values[i]);
+    else
+      t.data<int64_t>()[i] = values[i];
   }
   return t;
 }
@@ -52,7 +54,8 @@ Tensor binary(const std::string& op, const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-std::vector<Tensor> applyOp(const std::string& op, const std::vector<Tensor>& inputs, const AttrMap& attrs, const std::string& nameHint) {
+std::vector<Tensor> applyOp(const std::string& op, const std::vector<Tensor>& inputs, const AttrMap& attrs,
+                            const std::string& nameHint) {
   if (auto graph = currentGraph()) return graph->addOp(op, inputs, attrs, nameHint);
   std::vector<flowscope::Tensor> values;
   values.reserve(inputs.size());
@@ -65,7 +68,8 @@ std::vector<Tensor> applyOp(const std::string& op, const std::vector<Tensor>& in
   return result;
 }
 
-Tensor apply1(const std::string& op, const std::vector<Tensor>& inputs, const AttrMap& attrs, const std::string& nameHint) {
+Tensor apply1(const std::string& op, const std::vector<Tensor>& inputs, const AttrMap& attrs,
+              const std::string& nameHint) {
   auto outputs = applyOp(op, inputs, attrs, nameHint);
   if (outputs.empty()) throw Error(ErrorCode::kInternal, "op " + op + " has no output");
   return outputs[0];
@@ -93,21 +97,30 @@ Tensor identity(const Tensor& x) { return apply1("Identity", {x}); }
 
 Tensor matmul(const Tensor& a, const Tensor& b, bool transposeA, bool transposeB) {
   auto [x, y] = unify(a, b);
-  return apply1("MatMul", {x, y}, {{"transpose_a", AttrValue::fromBool(transposeA)}, {"transpose_b", AttrValue::fromBool(transposeB)}});
+  return apply1("MatMul", {x, y},
+                {{"transpose_a", AttrValue::fromBool(transposeA)}, {"transpose_b", AttrValue::fromBool(transposeB)}});
 }
 
 Tensor biasAdd(const Tensor& x, const Tensor& bias) { return apply1("BiasAdd", {x, bias}); }
 
 Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides, const std::string& padding) {
-  return apply1("Conv2D", {input, filter}, {{"strides", intList(strides)}, {"padding", AttrValue::fromString(padding)}});
+  return apply1("Conv2D", {input, filter},
+                {{"strides", intList(strides)}, {"padding", AttrValue::fromString(padding)}});
 }
 
-Tensor maxPool(const Tensor& input, std::vector<int64_t> ksize, std::vector<int64_t> strides, const std::string& padding) {
-  return apply1("MaxPool", {input}, {{"ksize", intList(ksize)}, {"strides", intList(strides)}, {"padding", AttrValue::fromString(padding)}});
+Tensor maxPool(const Tensor& input, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+               const std::string& padding) {
+  return apply1(
+      "MaxPool", {input},
+      {{"ksize", intList(ksize)}, {"strides", intList(strides)}, {"padding", AttrValue::fromString(padding)}});
 }
 
-Tensor reshape(const Tensor& x, std::vector<int64_t> shape) { return apply1("Reshape", {x, Tensor(int64Vector(shape))}); }
-Tensor transpose(const Tensor& x, std::vector<int64_t> perm) { return apply1("Transpose", {x, Tensor(int64Vector(perm))}); }
+Tensor reshape(const Tensor& x, std::vector<int64_t> shape) {
+  return apply1("Reshape", {x, Tensor(int64Vector(shape))});
+}
+Tensor transpose(const Tensor& x, std::vector<int64_t> perm) {
+  return apply1("Transpose", {x, Tensor(int64Vector(perm))});
+}
 
 namespace {
 Tensor reduce(const std::string& op, const Tensor& x, std::vector<int64_t> axes, bool keepDims) {
@@ -120,11 +133,16 @@ Tensor reduce(const std::string& op, const Tensor& x, std::vector<int64_t> axes,
 }
 }  // namespace
 
-Tensor reduceMean(const Tensor& x, std::vector<int64_t> axes, bool keepDims) { return reduce("Mean", x, std::move(axes), keepDims); }
-Tensor reduceSum(const Tensor& x, std::vector<int64_t> axes, bool keepDims) { return reduce("Sum", x, std::move(axes), keepDims); }
+Tensor reduceMean(const Tensor& x, std::vector<int64_t> axes, bool keepDims) {
+  return reduce("Mean", x, std::move(axes), keepDims);
+}
+Tensor reduceSum(const Tensor& x, std::vector<int64_t> axes, bool keepDims) {
+  return reduce("Sum", x, std::move(axes), keepDims);
+}
 
 Tensor gather(const Tensor& params, const Tensor& indices, int64_t axis) {
-  return apply1("GatherV2", {params, indices, Tensor(flowscope::Tensor::scalar<int32_t>(DType::kInt32, static_cast<int32_t>(axis)))});
+  return apply1("GatherV2", {params, indices,
+                             Tensor(flowscope::Tensor::scalar<int32_t>(DType::kInt32, static_cast<int32_t>(axis)))});
 }
 
 Tensor cast(const Tensor& x, DType dtype) {
@@ -150,7 +168,8 @@ Tensor randomUniform(std::vector<int64_t> shape, double minval, double maxval, D
   }
   seeds["dtype"] = AttrValue::fromType(dtype);
   Tensor unit = apply1("RandomUniform", {dims}, seeds, "random_uniform");
-  return add(multiply(unit, cast(Tensor(static_cast<float>(maxval - minval)), dtype)), cast(Tensor(static_cast<float>(minval)), dtype));
+  return add(multiply(unit, cast(Tensor(static_cast<float>(maxval - minval)), dtype)),
+             cast(Tensor(static_cast<float>(minval)), dtype));
 }
 
 void print(const std::vector<PrintItem>& items) {
@@ -165,7 +184,8 @@ void print(const std::vector<PrintItem>& items) {
       templ += item.text;  // StringFormat has no escape for "{}": text containing it would take a value
     }
   }
-  Tensor text = apply1("StringFormat", tensors, {{"template", AttrValue::fromString(templ)}, {"placeholder", AttrValue::fromString("{}")}});
+  Tensor text = apply1("StringFormat", tensors,
+                       {{"template", AttrValue::fromString(templ)}, {"placeholder", AttrValue::fromString("{}")}});
   applyOp("PrintV2", {text}, {{"output_stream", AttrValue::fromString("stdout")}}, "print");
   if (!currentGraph()) std::fflush(stdout);
 }
@@ -180,7 +200,8 @@ Tensor operator<(const Tensor& a, const Tensor& b) { return less(a, b); }
 
 bool truthy(const Tensor& t) {
   if (t.isSymbolic())
-    throw Error(ErrorCode::kInvalidArgument, "using a graph tensor as a C++ bool is not allowed while tracing: use tf::cond");
+    throw Error(ErrorCode::kInvalidArgument,
+                "using a graph tensor as a C++ bool is not allowed while tracing: use tf::cond");
   return tensorIsTrue(t.value());
 }
 

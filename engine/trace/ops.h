@@ -13,7 +13,8 @@ namespace flowscope::tf {
 /// Runs or records one op; the building block of everything below.
 std::vector<Tensor> applyOp(const std::string& op, const std::vector<Tensor>& inputs, const AttrMap& attrs = {},
                             const std::string& nameHint = "");
-Tensor apply1(const std::string& op, const std::vector<Tensor>& inputs, const AttrMap& attrs = {}, const std::string& nameHint = "");
+Tensor apply1(const std::string& op, const std::vector<Tensor>& inputs, const AttrMap& attrs = {},
+              const std::string& nameHint = "");
 
 Tensor constant(const flowscope::Tensor& value);
 Tensor add(const Tensor& a, const Tensor& b);
@@ -37,7 +38,8 @@ Tensor identity(const Tensor& x);
 Tensor matmul(const Tensor& a, const Tensor& b, bool transposeA = false, bool transposeB = false);
 Tensor biasAdd(const Tensor& x, const Tensor& bias);
 Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides, const std::string& padding);
-Tensor maxPool(const Tensor& input, std::vector<int64_t> ksize, std::vector<int64_t> strides, const std::string& padding);
+Tensor maxPool(const Tensor& input, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+               const std::string& padding);
 Tensor reshape(const Tensor& x, std::vector<int64_t> shape);
 Tensor transpose(const Tensor& x, std::vector<int64_t> perm);
 /// Mean/sum over `axes` (all axes when empty).
@@ -48,12 +50,13 @@ Tensor cast(const Tensor& x, DType dtype);
 /// The n x n identity matrix.
 Tensor eye(int64_t n, DType dtype = DType::kFloat);
 /// Uniform values in [minval, maxval): integers for integer dtypes (RandomUniformInt), floats otherwise.
-Tensor randomUniform(std::vector<int64_t> shape, double minval, double maxval, DType dtype = DType::kFloat, int64_t seed = 0);
+Tensor randomUniform(std::vector<int64_t> shape, double minval, double maxval, DType dtype = DType::kFloat,
+                     int64_t seed = 0);
 
 /// tf.print: a graph op (PrintV2 to stdout) that runs on every call, never pruned. Items are tensors or text.
 struct PrintItem {
-  PrintItem(const Tensor& t) : tensor(t) {}      // NOLINT
-  PrintItem(const char* s) : text(s) {}          // NOLINT
+  PrintItem(const Tensor& t) : tensor(t) {}         // NOLINT
+  PrintItem(const char* s) : text(s) {}             // NOLINT
   PrintItem(std::string s) : text(std::move(s)) {}  // NOLINT
   Tensor tensor;
   std::string text;

@@ -20,14 +20,22 @@ struct Tensor::Impl {
 
 std::string Error::typeName() const {
   switch (m_code) {
-    case ErrorCode::kInvalidArgument: return "InvalidArgumentError";
-    case ErrorCode::kNotFound: return "NotFoundError";
-    case ErrorCode::kUnimplemented: return "UnimplementedError";
-    case ErrorCode::kOutOfRange: return "OutOfRangeError";
-    case ErrorCode::kCancelled: return "CancelledError";
-    case ErrorCode::kUnavailable: return "UnavailableError";
-    case ErrorCode::kDataLoss: return "DataLossError";
-    default: return "InternalError";
+    case ErrorCode::kInvalidArgument:
+      return "InvalidArgumentError";
+    case ErrorCode::kNotFound:
+      return "NotFoundError";
+    case ErrorCode::kUnimplemented:
+      return "UnimplementedError";
+    case ErrorCode::kOutOfRange:
+      return "OutOfRangeError";
+    case ErrorCode::kCancelled:
+      return "CancelledError";
+    case ErrorCode::kUnavailable:
+      return "UnavailableError";
+    case ErrorCode::kDataLoss:
+      return "DataLossError";
+    default:
+      return "InternalError";
   }
 }
 
@@ -89,7 +97,8 @@ const TensorRef& Tensor::ref() const {
 const flowscope::Tensor& Tensor::value() const {
   if (!m_impl) throw Error(ErrorCode::kInvalidArgument, "an empty tf::Tensor has no value");
   if (m_impl->symbolic)
-    throw Error(ErrorCode::kInvalidArgument, "'" + m_impl->ref.toString() + "' is a graph tensor: it has no value until the graph runs");
+    throw Error(ErrorCode::kInvalidArgument,
+                "'" + m_impl->ref.toString() + "' is a graph tensor: it has no value until the graph runs");
   return m_impl->value;
 }
 

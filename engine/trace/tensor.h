@@ -32,12 +32,12 @@ class Tensor {
  public:
   Tensor() = default;
   /// Eager values.
-  Tensor(flowscope::Tensor value);  // NOLINT: implicit, like tf.constant
-  Tensor(float v);                  // NOLINT
-  Tensor(double v);                 // NOLINT
-  Tensor(int v);                    // NOLINT
-  Tensor(int64_t v);                // NOLINT
-  Tensor(bool v);                   // NOLINT
+  Tensor(flowscope::Tensor value);      // NOLINT: implicit, like tf.constant
+  Tensor(float v);                      // NOLINT
+  Tensor(double v);                     // NOLINT
+  Tensor(int v);                        // NOLINT
+  Tensor(int64_t v);                    // NOLINT
+  Tensor(bool v);                       // NOLINT
   Tensor(const std::vector<float>& v);  // NOLINT
   Tensor(const std::vector<int>& v);    // NOLINT
 

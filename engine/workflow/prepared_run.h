@@ -23,12 +23,12 @@ class ModelRunner;
 
 /// How to prepare runs of a model.
 struct RunSetup {
-  RunSpecOptions inputs;              ///< signature, input specs, fetches, seed
-  bool optimize = true;               ///< run the pass pipeline first (`--no-optimize`, the profiler's checkbox)
-  PipelineOptions pipeline;           ///< the passes when optimizing (default: the default pipeline)
-  std::string device = "cpu";         ///< `--device`: cpu, null, vulkan, vulkan:INDEX
-  std::shared_ptr<Backend> backend;   ///< an already opened backend (the app keeps one); overrides `device`
-  int threads = 1;                    ///< intra- and inter-op threads
+  RunSpecOptions inputs;             ///< signature, input specs, fetches, seed
+  bool optimize = true;              ///< run the pass pipeline first (`--no-optimize`, the profiler's checkbox)
+  PipelineOptions pipeline;          ///< the passes when optimizing (default: the default pipeline)
+  std::string device = "cpu";        ///< `--device`: cpu, null, vulkan, vulkan:INDEX
+  std::shared_ptr<Backend> backend;  ///< an already opened backend (the app keeps one); overrides `device`
+  int threads = 1;                   ///< intra- and inter-op threads
   const std::atomic<bool>* cancelled = nullptr;  ///< stops optimizing and running when set
 };
 
@@ -41,7 +41,7 @@ struct PreparedRun {
   size_t nodesBeforeOptimizing = 0;
   double optimizeSeconds = 0;
   std::shared_ptr<Backend> backend;
-  std::vector<std::string> notes;          ///< for the user: "Vulkan is not available (...); running on the CPU"
+  std::vector<std::string> notes;  ///< for the user: "Vulkan is not available (...); running on the CPU"
   std::shared_ptr<ModelRunner> runner;
   int threads = 1;
 
@@ -50,7 +50,8 @@ struct PreparedRun {
 };
 
 /// Opens the backend of a `--device` spec. One this machine cannot open (no Vulkan driver) falls back to the CPU with
-/// a note; a spec the table does not know (InvalidArgument) or a device index that does not exist (NotFound) is an error.
+/// a note; a spec the table does not know (InvalidArgument) or a device index that does not exist (NotFound) is an
+/// error.
 Expected<std::shared_ptr<Backend>> openBackendOrFallback(const std::string& spec, std::vector<std::string>* notes);
 
 /// Prepares runs of a loaded model. A backend this machine cannot open (no Vulkan driver) falls back to the CPU and
@@ -60,16 +61,16 @@ Expected<PreparedRun> prepareRun(std::shared_ptr<const Model> model, const RunSe
 
 struct ProfileOptions {
   int runs = 10;
-  int warmup = 2;                                   ///< untimed runs first (plans, kernels, caches)
+  int warmup = 2;                                     ///< untimed runs first (plans, kernels, caches)
   std::function<void(int done, int total)> progress;  ///< after each run, warm-up included
 };
 
 struct ProfiledRun {
-  RunProfile profile;                           ///< events of the timed runs (run index 0..runs-1)
-  std::vector<double> wallMicros;               ///< per timed run, in run order
+  RunProfile profile;              ///< events of the timed runs (run index 0..runs-1)
+  std::vector<double> wallMicros;  ///< per timed run, in run order
   double medianMicros = 0;
-  std::map<std::string, std::string> placement; ///< node -> where it ran (empty: all on the backend)
-  std::vector<Tensor> outputs;                  ///< fetched by the last run
+  std::map<std::string, std::string> placement;  ///< node -> where it ran (empty: all on the backend)
+  std::vector<Tensor> outputs;                   ///< fetched by the last run
   int runs = 0, warmup = 0;
 };
 

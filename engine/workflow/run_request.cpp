@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <set>
 #include <random>
+#include <set>
 
 #include "base/strings.h"
-#include "ir/dtype_dispatch.h"
 #include "io/model_summary.h"
 #include "io/npy.h"
+#include "ir/dtype_dispatch.h"
 #include "ir/verify.h"
 #include "ops/op_registry.h"
 #include "ops/shape_inference.h"
@@ -98,7 +98,8 @@ const Signature* chooseSignature(const Model& model, const std::string& name, St
     if (!s) {
       std::vector<std::string> keys;
       for (const auto& sig : model.signatures) keys.push_back(sig.key);
-      *error = notFound("no signature '" + name + "'; the model has: " + (keys.empty() ? "none" : joinStrings(keys, ", ")));
+      *error =
+          notFound("no signature '" + name + "'; the model has: " + (keys.empty() ? "none" : joinStrings(keys, ", ")));
     }
     return s;
   }
@@ -107,8 +108,9 @@ const Signature* chooseSignature(const Model& model, const std::string& name, St
   if (model.signatures.size() > 1) {
     std::vector<std::string> keys;
     for (const auto& sig : model.signatures) keys.push_back(sig.key);
-    *error = invalidArgument("the model has several signatures and none is serving_default; choose one with --signature: " +
-                             joinStrings(keys, ", "));
+    *error =
+        invalidArgument("the model has several signatures and none is serving_default; choose one with --signature: " +
+                        joinStrings(keys, ", "));
   }
   return nullptr;
 }
@@ -145,13 +147,15 @@ Expected<Tensor> parseTensorLiteral(const std::string& text, DType hint) {
   if (!s.isOk()) return s.withContext("literal '" + text + "': ");
   if (!explicitType && (dtype == DType::kInvalid || dtype == DType::kString || dtype == DType::kResource))
     dtype = sawBool ? DType::kBool : sawFloat ? DType::kFloat : DType::kInt32;
-  if (dtype == DType::kString) return invalidArgument("literal '" + text + "': string tensors need a .npy-free path; not supported");
+  if (dtype == DType::kString)
+    return invalidArgument("literal '" + text + "': string tensors need a .npy-free path; not supported");
   Tensor t = Tensor::uninitialized(dtype, Shape(dims));
   if (!dispatchNumeric(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         for (size_t i = 0; i < values.size(); ++i) t.data<T>()[i] = static_cast<T>(values[i]);
       })) {
-    if (dtype != DType::kHalf) return invalidArgument("literal '" + text + "': cannot make a " + std::string(dtypeName(dtype)) + " tensor");
+    if (dtype != DType::kHalf)
+      return invalidArgument("literal '" + text + "': cannot make a " + std::string(dtypeName(dtype)) + " tensor");
     for (size_t i = 0; i < values.size(); ++i) t.data<uint16_t>()[i] = floatToHalf(static_cast<float>(values[i]));
   }
   return t;
@@ -159,7 +163,8 @@ Expected<Tensor> parseTensorLiteral(const std::string& text, DType hint) {
 
 Expected<Tensor> randomTensor(DType dtype, const Shape& shape, uint64_t seed) {
   if (dtype == DType::kString)
-    return invalidArgument("cannot make random input for a string tensor; feed it with --input NAME=FILE.npy or feed a later tensor");
+    return invalidArgument(
+        "cannot make random input for a string tensor; feed it with --input NAME=FILE.npy or feed a later tensor");
   auto bytes = Tensor::checkedByteSize(dtype, shape, size_t{1} << 32);
   if (!bytes) return bytes.status().withContext("random input: ");
   std::mt19937_64 gen(seed);
@@ -167,9 +172,12 @@ Expected<Tensor> randomTensor(DType dtype, const Shape& shape, uint64_t seed) {
   bool ok = dispatchNumeric(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     for (int64_t i = 0; i < t.numElements(); ++i) {
-      if constexpr (std::is_same_v<T, bool>) t.data<T>()[i] = (gen() & 1) != 0;
-      else if constexpr (std::is_floating_point_v<T>) t.data<T>()[i] = std::uniform_real_distribution<T>(0, 1)(gen);
-      else t.data<T>()[i] = static_cast<T>(gen() % 10);
+      if constexpr (std::is_same_v<T, bool>)
+        t.data<T>()[i] = (gen() & 1) != 0;
+      else if constexpr (std::is_floating_point_v<T>)
+        t.data<T>()[i] = std::uniform_real_distribution<T>(0, 1)(gen);
+      else
+        t.data<T>()[i] = static_cast<T>(gen() % 10);
     }
   });
   if (!ok) return invalidArgument("cannot make random input of dtype " + std::string(dtypeName(dtype)));

@@ -17,9 +17,9 @@ struct RunRequest {
 };
 
 struct RunSpecOptions {
-  std::string signature;                       ///< empty: serving_default if present, else the only one, else none
-  std::map<std::string, std::string> inputs;   ///< name (signature key or tensor name) -> SPEC
-  std::vector<std::string> fetches;            ///< overrides the default outputs
+  std::string signature;                      ///< empty: serving_default if present, else the only one, else none
+  std::map<std::string, std::string> inputs;  ///< name (signature key or tensor name) -> SPEC
+  std::vector<std::string> fetches;           ///< overrides the default outputs
   uint64_t seed = 0;
 };
 

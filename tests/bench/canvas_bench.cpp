@@ -4,11 +4,11 @@
 // raster cache (the frame that builds the cached image is reported on its own as "zoom frame").
 // usage: canvas_bench FILE... (offscreen; prints one line per file and view)
 #include <QApplication>
-#include <QImage>
 #include <QEventLoop>
-#include <functional>
+#include <QImage>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 
 #include "canvas/graph_canvas.h"
 #include "io/loader.h"
@@ -64,8 +64,9 @@ double fitScale(const GraphCanvas& canvas) {
 }
 
 void report(const char* what, size_t items, const Frames& fit, const Frames& full) {
-  std::printf("  %s (%zu items): pan at fit %.2f ms/frame (worst %.2f, zoom frame %.1f), at 100%% %.2f ms (worst %.2f)\n",
-              what, items, fit.mean, fit.worst, fit.first, full.mean, full.worst);
+  std::printf(
+      "  %s (%zu items): pan at fit %.2f ms/frame (worst %.2f, zoom frame %.1f), at 100%% %.2f ms (worst %.2f)\n", what,
+      items, fit.mean, fit.worst, fit.first, full.mean, full.worst);
 }
 
 }  // namespace
@@ -89,8 +90,8 @@ int main(int argc, char** argv) {
     QImage image(canvas.size(), QImage::Format_ARGB32_Premultiplied);
     paintOnce(canvas, image);
     auto painted = Clock::now();
-    std::printf("%s: %zu nodes; first paint %.0f ms (load %.0f, layout %.0f, paint %.0f)\n", argv[i], shared->graph.size(),
-                ms(start, painted), ms(start, loaded), ms(loaded, laidOut), ms(laidOut, painted));
+    std::printf("%s: %zu nodes; first paint %.0f ms (load %.0f, layout %.0f, paint %.0f)\n", argv[i],
+                shared->graph.size(), ms(start, painted), ms(start, loaded), ms(loaded, laidOut), ms(laidOut, painted));
     std::fflush(stdout);
     const size_t collapsedItems = canvas.scene()->items.size();
     const Frames fit = panFrames(canvas, fitScale(canvas), 60);

@@ -17,9 +17,9 @@
 
 #include "exec/backend.h"
 #include "exec/eager.h"
-#include "exec/thread_pool.h"
 #include "exec/executor.h"
 #include "exec/plan.h"
+#include "exec/thread_pool.h"
 #include "ops/op_registry.h"
 
 using namespace flowscope;
@@ -57,7 +57,9 @@ Node constNode(const std::string& name, const Tensor& value) {
   return makeNode(name, "Const", {}, {{"dtype", typeAttr(value.dtype())}, {"value", AttrValue::fromTensor(value)}});
 }
 
-Node placeholder(const std::string& name, DType t) { return makeNode(name, "Placeholder", {}, {{"dtype", typeAttr(t)}}); }
+Node placeholder(const std::string& name, DType t) {
+  return makeNode(name, "Placeholder", {}, {{"dtype", typeAttr(t)}});
+}
 
 Tensor randomFloats(Shape shape, uint32_t seed, float scale) {
   std::mt19937 gen(seed);
@@ -155,8 +157,12 @@ nlohmann::json benchPower(int calls) {
     std::fprintf(stderr, "bench: power results differ between eager, graph and the C++ loop\n");
     std::exit(1);
   }
-  double eager = medianSeconds(5, [&] { for (int c = 0; c < calls; ++c) eagerPower(); });
-  double graphT = medianSeconds(5, [&] { for (int c = 0; c < calls; ++c) graph->run({x}); });
+  double eager = medianSeconds(5, [&] {
+    for (int c = 0; c < calls; ++c) eagerPower();
+  });
+  double graphT = medianSeconds(5, [&] {
+    for (int c = 0; c < calls; ++c) graph->run({x});
+  });
   volatile int32_t sink = 0;
   double floorT = medianSeconds(5, [&] {
     for (int c = 0; c < calls; ++c) {
@@ -188,13 +194,17 @@ nlohmann::json benchMlp(int batch, int runs) {
     AttrList ops;
     ops.s = l < 2 ? std::vector<std::string>{"BiasAdd", "Relu"} : std::vector<std::string>{"BiasAdd"};
     g.addNode(makeNode(s + "/fused", "_FusedMatMul", {prev, s + "/w", s + "/b"},
-                       {{"T", typeAttr(DType::kFloat)}, {"num_args", AttrValue::fromInt(1)}, {"fused_ops", AttrValue::fromList(ops)}}));
+                       {{"T", typeAttr(DType::kFloat)},
+                        {"num_args", AttrValue::fromInt(1)},
+                        {"fused_ops", AttrValue::fromList(ops)}}));
     prev = s + "/fused";
   }
   auto graph = compile(std::move(g), {"x"}, {prev});
   Tensor x = randomFloats(Shape{batch, 784}, 1, 1.0f);
   graph->run({x});
-  double s = medianSeconds(7, [&] { for (int r = 0; r < runs; ++r) graph->run({x}); });
+  double s = medianSeconds(7, [&] {
+    for (int r = 0; r < runs; ++r) graph->run({x});
+  });
   return {{"batch", batch}, {"runs", runs}, {"us_per_run", s / runs * 1e6}};
 }
 
@@ -211,15 +221,20 @@ nlohmann::json benchConvNet(int runs) {
     ops.s = {"BiasAdd", "Relu"};
     strides.i = {1, 1, 1, 1};
     g.addNode(makeNode(s + "/fused", "_FusedConv2D", {prev, s + "/w", s + "/b"},
-                       {{"T", typeAttr(DType::kFloat)}, {"num_args", AttrValue::fromInt(1)}, {"fused_ops", AttrValue::fromList(ops)},
-                        {"strides", AttrValue::fromList(strides)}, {"padding", AttrValue::fromString("SAME")}}));
+                       {{"T", typeAttr(DType::kFloat)},
+                        {"num_args", AttrValue::fromInt(1)},
+                        {"fused_ops", AttrValue::fromList(ops)},
+                        {"strides", AttrValue::fromList(strides)},
+                        {"padding", AttrValue::fromString("SAME")}}));
     prev = s + "/fused";
     channels = 32;
   }
   auto graph = compile(std::move(g), {"x"}, {prev});
   Tensor x = randomFloats(Shape{1, 56, 56, 3}, 2, 1.0f);
   graph->run({x});
-  double s = medianSeconds(7, [&] { for (int r = 0; r < runs; ++r) graph->run({x}); });
+  double s = medianSeconds(7, [&] {
+    for (int r = 0; r < runs; ++r) graph->run({x});
+  });
   return {{"runs", runs}, {"us_per_run", s / runs * 1e6}};
 }
 
@@ -229,8 +244,10 @@ int main(int argc, char** argv) {
   int threads = 1;
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--quick")) quick = true;
+    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+      threads = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--quick"))
+      quick = true;
   }
   setIntraOpThreads(threads);
   nlohmann::json out;

@@ -15,14 +15,29 @@ inline Tensor tensorOf(DType dtype, Shape shape, const std::vector<double>& valu
   Tensor t(dtype, shape);
   for (size_t i = 0; i < values.size() && static_cast<int64_t>(i) < t.numElements(); ++i) {
     switch (dtype) {
-      case DType::kFloat: t.data<float>()[i] = static_cast<float>(values[i]); break;
-      case DType::kDouble: t.data<double>()[i] = values[i]; break;
-      case DType::kInt32: t.data<int32_t>()[i] = static_cast<int32_t>(values[i]); break;
-      case DType::kInt64: t.data<int64_t>()[i] = static_cast<int64_t>(values[i]); break;
-      case DType::kUInt8: t.data<uint8_t>()[i] = static_cast<uint8_t>(values[i]); break;
-      case DType::kInt8: t.data<int8_t>()[i] = static_cast<int8_t>(values[i]); break;
-      case DType::kBool: t.data<uint8_t>()[i] = values[i] != 0; break;
-      default: break;
+      case DType::kFloat:
+        t.data<float>()[i] = static_cast<float>(values[i]);
+        break;
+      case DType::kDouble:
+        t.data<double>()[i] = values[i];
+        break;
+      case DType::kInt32:
+        t.data<int32_t>()[i] = static_cast<int32_t>(values[i]);
+        break;
+      case DType::kInt64:
+        t.data<int64_t>()[i] = static_cast<int64_t>(values[i]);
+        break;
+      case DType::kUInt8:
+        t.data<uint8_t>()[i] = static_cast<uint8_t>(values[i]);
+        break;
+      case DType::kInt8:
+        t.data<int8_t>()[i] = static_cast<int8_t>(values[i]);
+        break;
+      case DType::kBool:
+        t.data<uint8_t>()[i] = values[i] != 0;
+        break;
+      default:
+        break;
     }
   }
   return t;
@@ -54,7 +69,8 @@ inline QString runError(const std::string& op, std::vector<Tensor> inputs, const
 }
 
 /// Fails the test with the first element that differs by more than atol + rtol * |expected|.
-inline bool closeTo(const Tensor& got, const Shape& shape, const std::vector<double>& want, double atol = 1e-5, double rtol = 1e-5) {
+inline bool closeTo(const Tensor& got, const Shape& shape, const std::vector<double>& want, double atol = 1e-5,
+                    double rtol = 1e-5) {
   if (got.shape() != shape) {
     qWarning("shape %s, expected %s", got.shape().toString().c_str(), shape.toString().c_str());
     return false;

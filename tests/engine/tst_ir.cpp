@@ -33,8 +33,9 @@ AttrMap floatT() { return {{"T", AttrValue::fromType(DType::kFloat)}}; }
 Graph smallGraph() {
   Graph g;
   g.addNode(makeNode("x", "Placeholder", {}, {{"dtype", AttrValue::fromType(DType::kFloat)}}));
-  g.addNode(makeNode("c", "Const", {}, {{"dtype", AttrValue::fromType(DType::kFloat)},
-                                        {"value", AttrValue::fromTensor(Tensor::scalar<float>(DType::kFloat, 2.0f))}}));
+  g.addNode(makeNode("c", "Const", {},
+                     {{"dtype", AttrValue::fromType(DType::kFloat)},
+                      {"value", AttrValue::fromTensor(Tensor::scalar<float>(DType::kFloat, 2.0f))}}));
   g.addNode(makeNode("y", "Mul", {"x", "c"}, floatT()));
   fillDefaultAttrs(g);
   return g;
@@ -231,15 +232,25 @@ class TestIr : public QObject {
     QFETCH(QString, expected);
     Graph g = smallGraph();
     switch (caseId) {
-      case 0: g.addNode(makeNode("x", "NoOp")); break;
-      case 1: g.addNode(makeNode("z", "Relu", {"ghost"}, floatT())); break;
-      case 2: g.addNode(makeNode("z", "NoOp", {"^ghost"})); break;
-      case 3: g.addNode(makeNode("z", "Add", {"x"}, floatT())); break;
+      case 0:
+        g.addNode(makeNode("x", "NoOp"));
+        break;
+      case 1:
+        g.addNode(makeNode("z", "Relu", {"ghost"}, floatT()));
+        break;
+      case 2:
+        g.addNode(makeNode("z", "NoOp", {"^ghost"}));
+        break;
+      case 3:
+        g.addNode(makeNode("z", "Add", {"x"}, floatT()));
+        break;
       case 4:
         g.addNode(makeNode("i", "Placeholder", {}, {{"dtype", AttrValue::fromType(DType::kInt32)}}));
         g.addNode(makeNode("z", "Add", {"x", "i"}, floatT()));
         break;
-      case 5: g.addNode(makeNode("z", "Relu", {"x:3"}, floatT())); break;
+      case 5:
+        g.addNode(makeNode("z", "Relu", {"x:3"}, floatT()));
+        break;
       case 6:
         g.addNode(makeNode("p", "Relu", {"q"}, floatT()));
         g.addNode(makeNode("q", "Relu", {"p"}, floatT()));
@@ -254,9 +265,11 @@ class TestIr : public QObject {
   void verifierAllowsLoopBackEdges() {
     Graph g;
     AttrMap t = floatT();
-    g.addNode(makeNode("init", "Const", {}, {{"dtype", AttrValue::fromType(DType::kFloat)},
-                                             {"value", AttrValue::fromTensor(Tensor::scalar<float>(DType::kFloat, 0))}}));
-    g.addNode(makeNode("merge", "Merge", {"init", "next"}, {{"T", AttrValue::fromType(DType::kFloat)}, {"N", AttrValue::fromInt(2)}}));
+    g.addNode(makeNode("init", "Const", {},
+                       {{"dtype", AttrValue::fromType(DType::kFloat)},
+                        {"value", AttrValue::fromTensor(Tensor::scalar<float>(DType::kFloat, 0))}}));
+    g.addNode(makeNode("merge", "Merge", {"init", "next"},
+                       {{"T", AttrValue::fromType(DType::kFloat)}, {"N", AttrValue::fromInt(2)}}));
     g.addNode(makeNode("body", "Relu", {"merge"}, t));
     g.addNode(makeNode("next", "NextIteration", {"body"}, t));
     fillDefaultAttrs(g);

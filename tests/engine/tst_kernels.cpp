@@ -40,14 +40,17 @@ class TestKernels : public QObject {
     QTest::addColumn<QString>("op");
     QTest::addColumn<int>("dtype");
     QTest::addColumn<QString>("shapes");
-    const char* ops[] = {"AddV2", "Sub", "Mul", "Maximum", "Minimum", "SquaredDifference", "FloorDiv", "FloorMod", "RealDiv", "Less", "Equal"};
+    const char* ops[] = {"AddV2",    "Sub",      "Mul",     "Maximum", "Minimum", "SquaredDifference",
+                         "FloorDiv", "FloorMod", "RealDiv", "Less",    "Equal"};
     const DType types[] = {DType::kFloat, DType::kDouble, DType::kInt32, DType::kInt64, DType::kInt8, DType::kUInt8};
-    const char* shapes[] = {"[2,3] [2,3]", "[2,3] [3]", "[2,1] [1,3]", "[] [4]", "[0,3] [3]", "[4,1,2] [3,1]", "[1] [1]"};
+    const char* shapes[] = {"[2,3] [2,3]", "[2,3] [3]",     "[2,1] [1,3]", "[] [4]",
+                            "[0,3] [3]",   "[4,1,2] [3,1]", "[1] [1]"};
     for (const char* op : ops)
       for (DType t : types)
         for (const char* s : shapes) {
           if ((std::string(op) == "RealDiv") && !isFloating(t)) continue;
-          QTest::newRow(QString("%1 %2 %3").arg(op, QString::fromUtf8(dtypeName(t).data()), s).toUtf8()) << op << int(t) << s;
+          QTest::newRow(QString("%1 %2 %3").arg(op, QString::fromUtf8(dtypeName(t).data()), s).toUtf8())
+              << op << int(t) << s;
         }
   }
   void binaryBroadcast() {
@@ -56,7 +59,8 @@ class TestKernels : public QObject {
     QFETCH(QString, shapes);
     auto parse = [](const QString& s) {
       std::vector<int64_t> dims;
-      for (const auto& part : QString(s).remove('[').remove(']').split(',', Qt::SkipEmptyParts)) dims.push_back(part.toLongLong());
+      for (const auto& part : QString(s).remove('[').remove(']').split(',', Qt::SkipEmptyParts))
+        dims.push_back(part.toLongLong());
       return Shape(dims);
     };
     QStringList parts = shapes.split(' ');
@@ -72,36 +76,51 @@ class TestKernels : public QObject {
     Tensor out = run1(op.toStdString(), {a, b});
     for (int64_t i = 0; i < out.numElements(); ++i) {
       double x = at(a, out.shape(), i), y = at(b, out.shape(), i), want = 0;
-      if (op == "AddV2") want = x + y;
-      else if (op == "Sub") want = x - y;
-      else if (op == "Mul") want = x * y;
-      else if (op == "Maximum") want = std::max(x, y);
-      else if (op == "Minimum") want = std::min(x, y);
-      else if (op == "SquaredDifference") want = (x - y) * (x - y);
-      else if (op == "FloorDiv") want = floorDivRef(x, y);
-      else if (op == "FloorMod") want = floorModRef(x, y);
-      else if (op == "RealDiv") want = x / y;
-      else if (op == "Less") want = x < y;
-      else if (op == "Equal") want = x == y;
+      if (op == "AddV2")
+        want = x + y;
+      else if (op == "Sub")
+        want = x - y;
+      else if (op == "Mul")
+        want = x * y;
+      else if (op == "Maximum")
+        want = std::max(x, y);
+      else if (op == "Minimum")
+        want = std::min(x, y);
+      else if (op == "SquaredDifference")
+        want = (x - y) * (x - y);
+      else if (op == "FloorDiv")
+        want = floorDivRef(x, y);
+      else if (op == "FloorMod")
+        want = floorModRef(x, y);
+      else if (op == "RealDiv")
+        want = x / y;
+      else if (op == "Less")
+        want = x < y;
+      else if (op == "Equal")
+        want = x == y;
       if (!isFloating(t) && op != "Less" && op != "Equal") {  // wrap like the C++ type does
         if (t == DType::kInt8) want = static_cast<int8_t>(static_cast<int64_t>(want));
         if (t == DType::kUInt8) want = static_cast<uint8_t>(static_cast<int64_t>(want));
       }
       double got = out.elementAsDouble(i);
       double tol = t == DType::kFloat ? 1e-5 * (1 + std::fabs(want)) : 1e-12;
-      QVERIFY2(std::fabs(got - want) <= tol, qPrintable(QString("element %1: got %2, expected %3").arg(i).arg(got).arg(want)));
+      QVERIFY2(std::fabs(got - want) <= tol,
+               qPrintable(QString("element %1: got %2, expected %3").arg(i).arg(got).arg(want)));
     }
   }
 
   void integerDivisionRules() {
     Tensor a = tensorOf(DType::kInt32, Shape{4}, {7, -7, 7, -7});
     Tensor b = tensorOf(DType::kInt32, Shape{4}, {2, 2, -2, -2});
-    QVERIFY(closeTo(run1("Div", {a, b}), Shape{4}, {3, -3, -3, 3}));        // truncates
-    QVERIFY(closeTo(run1("FloorDiv", {a, b}), Shape{4}, {3, -4, -4, 3}));   // toward -inf
-    QVERIFY(closeTo(run1("FloorMod", {a, b}), Shape{4}, {1, 1, -1, -1}));   // sign of the divisor
-    QVERIFY(runError("FloorDiv", {a, tensorOf(DType::kInt32, Shape{4}, {1, 0, 1, 1})}).contains("Integer division by zero"));
+    QVERIFY(closeTo(run1("Div", {a, b}), Shape{4}, {3, -3, -3, 3}));       // truncates
+    QVERIFY(closeTo(run1("FloorDiv", {a, b}), Shape{4}, {3, -4, -4, 3}));  // toward -inf
+    QVERIFY(closeTo(run1("FloorMod", {a, b}), Shape{4}, {1, 1, -1, -1}));  // sign of the divisor
+    QVERIFY(runError("FloorDiv", {a, tensorOf(DType::kInt32, Shape{4}, {1, 0, 1, 1})})
+                .contains("Integer division by zero"));
     QVERIFY(runError("Pow", {a, tensorOf(DType::kInt32, Shape{4}, {1, -1, 1, 1})}).contains("negative integer powers"));
-    QVERIFY(closeTo(run1("Pow", {tensorOf(DType::kInt32, Shape{2}, {3, -2}), tensorOf(DType::kInt32, Shape{2}, {4, 3})}), Shape{2}, {81, -8}));
+    QVERIFY(
+        closeTo(run1("Pow", {tensorOf(DType::kInt32, Shape{2}, {3, -2}), tensorOf(DType::kInt32, Shape{2}, {4, 3})}),
+                Shape{2}, {81, -8}));
   }
 
   void broadcastErrors() {
@@ -113,8 +132,9 @@ class TestKernels : public QObject {
 
   void unary_data() {
     QTest::addColumn<QString>("op");
-    for (const char* op : {"Neg", "Abs", "Exp", "Log", "Sqrt", "Rsqrt", "Square", "Reciprocal", "Tanh", "Sigmoid", "Floor",
-                           "Ceil", "Round", "Sign", "Relu", "Relu6", "Elu", "Softplus", "Sin", "Cos", "Erf", "LeakyRelu"})
+    for (const char* op :
+         {"Neg",  "Abs",   "Exp",  "Log",  "Sqrt",  "Rsqrt", "Square",   "Reciprocal", "Tanh", "Sigmoid", "Floor",
+          "Ceil", "Round", "Sign", "Relu", "Relu6", "Elu",   "Softplus", "Sin",        "Cos",  "Erf",     "LeakyRelu"})
       QTest::newRow(op) << op;
   }
   void unary() {
@@ -125,31 +145,55 @@ class TestKernels : public QObject {
     Tensor out = run1(op.toStdString(), {tensorOf(DType::kDouble, Shape{8}, xs)});
     for (size_t i = 0; i < xs.size(); ++i) {
       double x = xs[i], want = 0;
-      if (op == "Neg") want = -x;
-      else if (op == "Abs") want = std::fabs(x);
-      else if (op == "Exp") want = std::exp(x);
-      else if (op == "Log") want = std::log(x);
-      else if (op == "Sqrt") want = std::sqrt(x);
-      else if (op == "Rsqrt") want = 1 / std::sqrt(x);
-      else if (op == "Square") want = x * x;
-      else if (op == "Reciprocal") want = 1 / x;
-      else if (op == "Tanh") want = std::tanh(x);
-      else if (op == "Sigmoid") want = 1 / (1 + std::exp(-x));
-      else if (op == "Floor") want = std::floor(x);
-      else if (op == "Ceil") want = std::ceil(x);
-      else if (op == "Round") want = x - std::floor(x) == 0.5 ? 2 * std::round(x / 2) : std::round(x);  // half to even
-      else if (op == "Sign") want = (x > 0) - (x < 0);
-      else if (op == "Relu") want = std::max(x, 0.0);
-      else if (op == "Relu6") want = std::min(std::max(x, 0.0), 6.0);
-      else if (op == "Elu") want = x > 0 ? x : std::exp(x) - 1;
-      else if (op == "Softplus") want = std::log(1 + std::exp(x));
-      else if (op == "Sin") want = std::sin(x);
-      else if (op == "Cos") want = std::cos(x);
-      else if (op == "Erf") want = std::erf(x);
-      else if (op == "LeakyRelu") want = x > 0 ? x : 0.2 * x;
+      if (op == "Neg")
+        want = -x;
+      else if (op == "Abs")
+        want = std::fabs(x);
+      else if (op == "Exp")
+        want = std::exp(x);
+      else if (op == "Log")
+        want = std::log(x);
+      else if (op == "Sqrt")
+        want = std::sqrt(x);
+      else if (op == "Rsqrt")
+        want = 1 / std::sqrt(x);
+      else if (op == "Square")
+        want = x * x;
+      else if (op == "Reciprocal")
+        want = 1 / x;
+      else if (op == "Tanh")
+        want = std::tanh(x);
+      else if (op == "Sigmoid")
+        want = 1 / (1 + std::exp(-x));
+      else if (op == "Floor")
+        want = std::floor(x);
+      else if (op == "Ceil")
+        want = std::ceil(x);
+      else if (op == "Round")
+        want = x - std::floor(x) == 0.5 ? 2 * std::round(x / 2) : std::round(x);  // half to even
+      else if (op == "Sign")
+        want = (x > 0) - (x < 0);
+      else if (op == "Relu")
+        want = std::max(x, 0.0);
+      else if (op == "Relu6")
+        want = std::min(std::max(x, 0.0), 6.0);
+      else if (op == "Elu")
+        want = x > 0 ? x : std::exp(x) - 1;
+      else if (op == "Softplus")
+        want = std::log(1 + std::exp(x));
+      else if (op == "Sin")
+        want = std::sin(x);
+      else if (op == "Cos")
+        want = std::cos(x);
+      else if (op == "Erf")
+        want = std::erf(x);
+      else if (op == "LeakyRelu")
+        want = x > 0 ? x : 0.2 * x;
       if (op == "Reciprocal" && x == 0) want = INFINITY;
       double got = out.elementAsDouble(static_cast<int64_t>(i));
-      QVERIFY2(std::isinf(want) ? std::isinf(got) : std::fabs(got - want) < 1e-7 * (1 + std::fabs(want)),  // LeakyRelu's alpha is a float attr
+      QVERIFY2(std::isinf(want)
+                   ? std::isinf(got)
+                   : std::fabs(got - want) < 1e-7 * (1 + std::fabs(want)),  // LeakyRelu's alpha is a float attr
                qPrintable(QString("%1(%2) = %3, expected %4").arg(op).arg(x).arg(got).arg(want)));
     }
   }
@@ -170,7 +214,8 @@ class TestKernels : public QObject {
     QTest::addColumn<bool>("keep");
     for (const char* op : {"Sum", "Mean", "Max", "Min", "Prod"})
       for (const char* axes : {"0", "1", "-1", "0,2", "1,-1", ""})
-        for (bool keep : {false, true}) QTest::newRow(QString("%1 [%2] %3").arg(op, axes).arg(keep).toUtf8()) << op << axes << keep;
+        for (bool keep : {false, true})
+          QTest::newRow(QString("%1 [%2] %3").arg(op, axes).arg(keep).toUtf8()) << op << axes << keep;
   }
   void reductions() {
     QFETCH(QString, op);
@@ -185,8 +230,10 @@ class TestKernels : public QObject {
     for (double a : axisValues) reduced[static_cast<size_t>((static_cast<int>(a) + 3) % 3)] = true;
     std::vector<int64_t> outDims;
     for (int d = 0; d < 3; ++d)
-      if (!reduced[static_cast<size_t>(d)]) outDims.push_back(x.shape().dim(d));
-      else if (keep) outDims.push_back(1);
+      if (!reduced[static_cast<size_t>(d)])
+        outDims.push_back(x.shape().dim(d));
+      else if (keep)
+        outDims.push_back(1);
     QCOMPARE(out.shape(), Shape(outDims));
     std::map<std::vector<int64_t>, std::vector<double>> groups;
     for (int64_t i = 0; i < 24; ++i) {
@@ -197,10 +244,14 @@ class TestKernels : public QObject {
     for (const auto& [key, vals] : groups) {
       double want = op == "Sum" || op == "Mean" ? 0 : op == "Prod" ? 1 : vals[0];
       for (double v : vals) {
-        if (op == "Sum" || op == "Mean") want += v;
-        else if (op == "Prod") want *= v;
-        else if (op == "Max") want = std::max(want, v);
-        else want = std::min(want, v);
+        if (op == "Sum" || op == "Mean")
+          want += v;
+        else if (op == "Prod")
+          want *= v;
+        else if (op == "Max")
+          want = std::max(want, v);
+        else
+          want = std::min(want, v);
       }
       if (op == "Mean") want /= static_cast<double>(vals.size());
       QVERIFY(std::fabs(out.elementAsDouble(k++) - want) < 1e-9 * (1 + std::fabs(want)));
@@ -208,8 +259,12 @@ class TestKernels : public QObject {
   }
 
   void integerMeanTruncates() {
-    QVERIFY(closeTo(run1("Mean", {tensorOf(DType::kInt32, Shape{3}, {1, 2, 2}), tensorOf(DType::kInt32, Shape{1}, {0})}), Shape{}, {1}));
-    QVERIFY(closeTo(run1("ArgMax", {tensorOf(DType::kFloat, Shape{2, 3}, {1, 5, 5, 9, 0, 2}), tensorOf(DType::kInt32, Shape{}, {1})}), Shape{2}, {1, 0}));
+    QVERIFY(
+        closeTo(run1("Mean", {tensorOf(DType::kInt32, Shape{3}, {1, 2, 2}), tensorOf(DType::kInt32, Shape{1}, {0})}),
+                Shape{}, {1}));
+    QVERIFY(closeTo(run1("ArgMax", {tensorOf(DType::kFloat, Shape{2, 3}, {1, 5, 5, 9, 0, 2}),
+                                    tensorOf(DType::kInt32, Shape{}, {1})}),
+                    Shape{2}, {1, 0}));
   }
 
   void matmul_data() {
@@ -219,11 +274,19 @@ class TestKernels : public QObject {
     QTest::addColumn<bool>("ta");
     QTest::addColumn<bool>("tb");
     QTest::addColumn<int>("dtype");
-    for (auto [m, k, n] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {10, 10, 10}, {3, 7, 5}, {64, 128, 96}, {1, 784, 512}})
+    for (auto [m, k, n] :
+         std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {10, 10, 10}, {3, 7, 5}, {64, 128, 96}, {1, 784, 512}})
       for (bool ta : {false, true})
         for (bool tb : {false, true})
           for (DType t : {DType::kFloat, DType::kInt32, DType::kDouble})
-            QTest::newRow(QString("%1x%2x%3 ta=%4 tb=%5 %6").arg(m).arg(k).arg(n).arg(ta).arg(tb).arg(QString::fromUtf8(dtypeName(t).data())).toUtf8())
+            QTest::newRow(QString("%1x%2x%3 ta=%4 tb=%5 %6")
+                              .arg(m)
+                              .arg(k)
+                              .arg(n)
+                              .arg(ta)
+                              .arg(tb)
+                              .arg(QString::fromUtf8(dtypeName(t).data()))
+                              .toUtf8())
                 << m << k << n << ta << tb << int(t);
   }
   void matmul() {
@@ -236,7 +299,8 @@ class TestKernels : public QObject {
     DType t = static_cast<DType>(dtype);
     Tensor a = randomOf(t, ta ? Shape{k, m} : Shape{m, k}, 3);
     Tensor b = randomOf(t, tb ? Shape{n, k} : Shape{k, n}, 4);
-    Tensor out = run1("MatMul", {a, b}, {{"transpose_a", AttrValue::fromBool(ta)}, {"transpose_b", AttrValue::fromBool(tb)}});
+    Tensor out =
+        run1("MatMul", {a, b}, {{"transpose_a", AttrValue::fromBool(ta)}, {"transpose_b", AttrValue::fromBool(tb)}});
     QCOMPARE(out.shape(), (Shape{m, n}));
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) {
@@ -250,7 +314,8 @@ class TestKernels : public QObject {
   }
 
   void matmulShapeError() {
-    QString e = runError("MatMul", {tensorOf(DType::kFloat, Shape{2, 3}, {}), tensorOf(DType::kFloat, Shape{2, 3}, {})});
+    QString e =
+        runError("MatMul", {tensorOf(DType::kFloat, Shape{2, 3}, {}), tensorOf(DType::kFloat, Shape{2, 3}, {})});
     QVERIFY2(e.contains("Matrix size-incompatible"), qPrintable(e));
   }
 
@@ -263,7 +328,9 @@ class TestKernels : public QObject {
       for (int s : {1, 2})
         for (int d : {1, 2})
           for (bool dw : {false, true})
-            if (!(s > 1 && d > 1)) QTest::newRow(QString("%1 s%2 d%3 %4").arg(p).arg(s).arg(d).arg(dw ? "depthwise" : "conv").toUtf8()) << p << s << d << dw;
+            if (!(s > 1 && d > 1))
+              QTest::newRow(QString("%1 s%2 d%3 %4").arg(p).arg(s).arg(d).arg(dw ? "depthwise" : "conv").toUtf8())
+                  << p << s << d << dw;
   }
   void convolution() {
     QFETCH(QString, padding);
@@ -273,7 +340,8 @@ class TestKernels : public QObject {
     const int64_t n = 2, h = 7, w = 6, c = 3, kh = 3, kw = 2, oc = depthwise ? 2 : 4;
     Tensor x = randomOf(DType::kFloat, Shape{n, h, w, c}, 11);
     Tensor f = randomOf(DType::kFloat, Shape{kh, kw, c, oc}, 12);
-    AttrMap attrs{{"strides", ints({1, stride, stride, 1})}, {"dilations", ints({1, dilation, dilation, 1})},
+    AttrMap attrs{{"strides", ints({1, stride, stride, 1})},
+                  {"dilations", ints({1, dilation, dilation, 1})},
                   {"padding", AttrValue::fromString(padding.toStdString())}};
     Tensor out = run1(depthwise ? "DepthwiseConv2dNative" : "Conv2D", {x, f}, attrs);
     auto outSize = [&](int64_t in, int64_t k) {
@@ -297,20 +365,24 @@ class TestKernels : public QObject {
                 if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
                 if (depthwise) {
                   int64_t ci = o / oc, mi = o % oc;
-                  want += x.elementAsDouble(((b * h + iy) * w + ix) * c + ci) * f.elementAsDouble(((i * kw + j) * c + ci) * oc + mi);
+                  want += x.elementAsDouble(((b * h + iy) * w + ix) * c + ci) *
+                          f.elementAsDouble(((i * kw + j) * c + ci) * oc + mi);
                 } else {
                   for (int64_t ci = 0; ci < c; ++ci)
-                    want += x.elementAsDouble(((b * h + iy) * w + ix) * c + ci) * f.elementAsDouble(((i * kw + j) * c + ci) * oc + o);
+                    want += x.elementAsDouble(((b * h + iy) * w + ix) * c + ci) *
+                            f.elementAsDouble(((i * kw + j) * c + ci) * oc + o);
                 }
               }
             double got = out.elementAsDouble(((b * oh + y) * ow + xo) * channels + o);
-            QVERIFY2(std::fabs(got - want) < 1e-4 * (1 + std::fabs(want)), qPrintable(QString("%1 vs %2").arg(got).arg(want)));
+            QVERIFY2(std::fabs(got - want) < 1e-4 * (1 + std::fabs(want)),
+                     qPrintable(QString("%1 vs %2").arg(got).arg(want)));
           }
   }
 
   void pooling() {
     Tensor x = tensorOf(DType::kFloat, Shape{1, 3, 3, 1}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
-    AttrMap same{{"ksize", ints({1, 2, 2, 1})}, {"strides", ints({1, 2, 2, 1})}, {"padding", AttrValue::fromString("SAME")}};
+    AttrMap same{
+        {"ksize", ints({1, 2, 2, 1})}, {"strides", ints({1, 2, 2, 1})}, {"padding", AttrValue::fromString("SAME")}};
     QVERIFY(closeTo(run1("MaxPool", {x}, same), Shape{1, 2, 2, 1}, {5, 6, 8, 9}));
     // SAME average pooling divides by the number of valid elements only.
     QVERIFY(closeTo(run1("AvgPool", {x}, same), Shape{1, 2, 2, 1}, {3, 4.5, 7.5, 9}));
@@ -331,17 +403,24 @@ class TestKernels : public QObject {
 
   void arrayOps() {
     Tensor x = tensorOf(DType::kInt32, Shape{2, 3}, {0, 1, 2, 3, 4, 5});
-    QVERIFY(closeTo(run1("Transpose", {x, tensorOf(DType::kInt32, Shape{2}, {1, 0})}), Shape{3, 2}, {0, 3, 1, 4, 2, 5}));
-    QVERIFY(closeTo(run1("ConcatV2", {x, x, tensorOf(DType::kInt32, Shape{}, {-1})}), Shape{2, 6}, {0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5}));
-    QVERIFY(closeTo(run1("Tile", {x, tensorOf(DType::kInt32, Shape{2}, {2, 1})}), Shape{4, 3}, {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5}));
-    QVERIFY(closeTo(run1("Pad", {x, tensorOf(DType::kInt32, Shape{2, 2}, {1, 0, 0, 1})}), Shape{3, 4}, {0, 0, 0, 0, 0, 1, 2, 0, 3, 4, 5, 0}));
-    QVERIFY(closeTo(run1("MirrorPad", {x, tensorOf(DType::kInt32, Shape{2, 2}, {0, 0, 1, 1})}, {{"mode", AttrValue::fromString("REFLECT")}}),
+    QVERIFY(
+        closeTo(run1("Transpose", {x, tensorOf(DType::kInt32, Shape{2}, {1, 0})}), Shape{3, 2}, {0, 3, 1, 4, 2, 5}));
+    QVERIFY(closeTo(run1("ConcatV2", {x, x, tensorOf(DType::kInt32, Shape{}, {-1})}), Shape{2, 6},
+                    {0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5}));
+    QVERIFY(closeTo(run1("Tile", {x, tensorOf(DType::kInt32, Shape{2}, {2, 1})}), Shape{4, 3},
+                    {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5}));
+    QVERIFY(closeTo(run1("Pad", {x, tensorOf(DType::kInt32, Shape{2, 2}, {1, 0, 0, 1})}), Shape{3, 4},
+                    {0, 0, 0, 0, 0, 1, 2, 0, 3, 4, 5, 0}));
+    QVERIFY(closeTo(run1("MirrorPad", {x, tensorOf(DType::kInt32, Shape{2, 2}, {0, 0, 1, 1})},
+                         {{"mode", AttrValue::fromString("REFLECT")}}),
                     Shape{2, 5}, {1, 0, 1, 2, 1, 4, 3, 4, 5, 4}));
     QVERIFY(closeTo(run1("Reshape", {x, tensorOf(DType::kInt32, Shape{2}, {-1, 2})}), Shape{3, 2}, {0, 1, 2, 3, 4, 5}));
     QVERIFY(runError("Reshape", {x, tensorOf(DType::kInt32, Shape{2}, {4, 2})}).contains("cannot reshape"));
-    QVERIFY(closeTo(run1("Pack", {x, x}, {{"axis", AttrValue::fromInt(1)}}), Shape{2, 2, 3}, {0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5}));
+    QVERIFY(closeTo(run1("Pack", {x, x}, {{"axis", AttrValue::fromInt(1)}}), Shape{2, 2, 3},
+                    {0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5}));
     QVERIFY(closeTo(run1("ReverseV2", {x, tensorOf(DType::kInt32, Shape{1}, {-1})}), Shape{2, 3}, {2, 1, 0, 5, 4, 3}));
-    QVERIFY(closeTo(run1("Range", {tensorOf(DType::kInt32, Shape{}, {3}), tensorOf(DType::kInt32, Shape{}, {-4}), tensorOf(DType::kInt32, Shape{}, {-3})}),
+    QVERIFY(closeTo(run1("Range", {tensorOf(DType::kInt32, Shape{}, {3}), tensorOf(DType::kInt32, Shape{}, {-4}),
+                                   tensorOf(DType::kInt32, Shape{}, {-3})}),
                     Shape{3}, {3, 0, -3}));
     Tensor empty = tensorOf(DType::kFloat, Shape{0, 3}, {});
     QCOMPARE(run1("Relu", {empty}).shape(), (Shape{0, 3}));
@@ -350,10 +429,13 @@ class TestKernels : public QObject {
 
   void slicing() {
     Tensor x = tensorOf(DType::kFloat, Shape{3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
-    auto v = [](std::vector<double> values) { return tensorOf(DType::kInt32, Shape{static_cast<int64_t>(values.size())}, values); };
+    auto v = [](std::vector<double> values) {
+      return tensorOf(DType::kInt32, Shape{static_cast<int64_t>(values.size())}, values);
+    };
     QVERIFY(closeTo(run1("Slice", {x, v({1, 1}), v({-1, 2})}), Shape{2, 2}, {5, 6, 9, 10}));
     QVERIFY(closeTo(run1("StridedSlice", {x, v({0, 3}), v({3, 0}), v({2, -1})}), Shape{2, 3}, {3, 2, 1, 11, 10, 9}));
-    QVERIFY(closeTo(run1("StridedSlice", {x, v({-1}), v({0}), v({1})}, {{"shrink_axis_mask", AttrValue::fromInt(1)}}), Shape{4}, {8, 9, 10, 11}));
+    QVERIFY(closeTo(run1("StridedSlice", {x, v({-1}), v({0}), v({1})}, {{"shrink_axis_mask", AttrValue::fromInt(1)}}),
+                    Shape{4}, {8, 9, 10, 11}));
     QVERIFY(runError("Slice", {x, v({2, 0}), v({2, 1})}).contains("outside dim 0"));
   }
 
@@ -361,8 +443,9 @@ class TestKernels : public QObject {
     // Ops that load and show but do not run on the CPU backend yet, each for a stated reason: audio front ends
     // (feed their outputs instead), checkpoint I/O (variables are read from the checkpoint directly),
     // tf.Example parsing and Einsum.
-    const std::set<std::string> notYet = {"Einsum", "DecodeWav", "AudioSpectrogram", "Mfcc", "RestoreV2", "SaveV2",
-                                          "MergeV2Checkpoints", "ParseExample", "ParseExampleV2"};
+    const std::set<std::string> notYet = {"Einsum",        "DecodeWav", "AudioSpectrogram",   "Mfcc",
+                                          "RestoreV2",     "SaveV2",    "MergeV2Checkpoints", "ParseExample",
+                                          "ParseExampleV2"};
     std::vector<std::string> missing;
     for (const auto& schema : OpRegistry::global().all())
       if (!cpuKernelTable().find(schema.def.name) && !notYet.count(schema.def.name)) missing.push_back(schema.def.name);
@@ -395,8 +478,11 @@ class TestKernels : public QObject {
     Tensor params = tensorOf(DType::kFloat, Shape{3, 2}, {0, 1, 2, 3, 4, 5});
     Tensor idx = tensorOf(DType::kInt32, Shape{2}, {2, 0});
     QVERIFY(closeTo(run1("GatherV2", {params, idx, tensorOf(DType::kInt32, Shape{}, {0})}), Shape{2, 2}, {4, 5, 0, 1}));
-    QVERIFY(closeTo(run1("GatherV2", {params, tensorOf(DType::kInt32, Shape{}, {1}), tensorOf(DType::kInt32, Shape{}, {-1})}), Shape{3}, {1, 3, 5}));
-    QString e = runError("GatherV2", {params, tensorOf(DType::kInt32, Shape{1}, {3}), tensorOf(DType::kInt32, Shape{}, {0})});
+    QVERIFY(closeTo(
+        run1("GatherV2", {params, tensorOf(DType::kInt32, Shape{}, {1}), tensorOf(DType::kInt32, Shape{}, {-1})}),
+        Shape{3}, {1, 3, 5}));
+    QString e =
+        runError("GatherV2", {params, tensorOf(DType::kInt32, Shape{1}, {3}), tensorOf(DType::kInt32, Shape{}, {0})});
     QVERIFY2(e.contains("indices[0] = 3 is not in [0, 3)"), qPrintable(e));
     QVERIFY(closeTo(run1("GatherNd", {params, tensorOf(DType::kInt32, Shape{2, 2}, {1, 1, 2, 0})}), Shape{2}, {3, 4}));
   }

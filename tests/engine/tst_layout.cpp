@@ -18,7 +18,8 @@ std::shared_ptr<const Graph> synthetic(size_t nodes) {
 }
 
 size_t countKind(const Scene& s, SceneItem::Kind kind) {
-  return static_cast<size_t>(std::count_if(s.items.begin(), s.items.end(), [&](const SceneItem& i) { return i.kind == kind; }));
+  return static_cast<size_t>(
+      std::count_if(s.items.begin(), s.items.end(), [&](const SceneItem& i) { return i.kind == kind; }));
 }
 
 }  // namespace
@@ -45,7 +46,7 @@ class TestLayout : public QObject {
     QVERIFY2(collapsed.hasValue(), collapsed.status().message().c_str());
     QCOMPARE(countKind(**collapsed, SceneItem::Kind::kGroup), size_t(1));  // "model"
     QCOMPARE(countKind(**collapsed, SceneItem::Kind::kNode), size_t(2));   // input, output
-    QCOMPARE((*collapsed)->edges.size(), size_t(2));  // input -> model -> output
+    QCOMPARE((*collapsed)->edges.size(), size_t(2));                       // input -> model -> output
     for (int64_t item : (*collapsed)->itemOfNode) QVERIFY(item >= 0);
     auto all = layout.build(layout.allGroups());
     QVERIFY(all.hasValue());
@@ -80,7 +81,8 @@ class TestLayout : public QObject {
     auto scene = layout.build(layout.allGroups());
     QVERIFY(scene.hasValue());
     const Scene& s = **scene;
-    const SceneItem& someNode = *std::find_if(s.items.begin(), s.items.end(), [](const SceneItem& i) { return i.kind == SceneItem::Kind::kNode; });
+    const SceneItem& someNode = *std::find_if(s.items.begin(), s.items.end(),
+                                              [](const SceneItem& i) { return i.kind == SceneItem::Kind::kNode; });
     int hit = s.itemAt(someNode.rect.x + someNode.rect.w / 2, someNode.rect.y + someNode.rect.h / 2);
     QVERIFY(hit >= 0);
     QCOMPARE(s.items[static_cast<size_t>(hit)].id, someNode.id);
@@ -105,7 +107,8 @@ class TestLayout : public QObject {
     QCOMPARE(countKind(**scene, SceneItem::Kind::kNode), size_t(600));
     // Consumers sit below their producers.
     const Scene& s = **scene;
-    for (const auto& e : s.edges) QVERIFY(s.items[static_cast<size_t>(e.from)].rect.y < s.items[static_cast<size_t>(e.to)].rect.y);
+    for (const auto& e : s.edges)
+      QVERIFY(s.items[static_cast<size_t>(e.from)].rect.y < s.items[static_cast<size_t>(e.to)].rect.y);
   }
 
   void cancelled() {

@@ -6,9 +6,9 @@
 
 #include "engine/test_files.h"
 #include "graph.pb.h"
+#include "io/freeze.h"
 #include "io/graph_writer.h"
 #include "io/loader.h"
-#include "io/freeze.h"
 #include "io/proto_parse.h"
 #include "ir/hash.h"
 #include "ir/printer.h"
@@ -221,7 +221,7 @@ class TestLoaders : public QObject {
     QCOMPARE(m.graph.size(), size_t(6));
     QCOMPARE(QString::fromStdString(m.graph.findNode("y")->attr("data_format")->s()), QString("NHWC"));
     QCOMPARE(constValue(m, "W").data<float>()[3], 4.0f);
-    QCOMPARE(constValue(m, "b").data<float>()[0], 1.0f);   // uint8: -1 + 0.5 * 4
+    QCOMPARE(constValue(m, "b").data<float>()[0], 1.0f);  // uint8: -1 + 0.5 * 4
     QCOMPARE(constValue(m, "b").data<float>()[1], -0.5f);
     QCOMPARE(constValue(m, "h").data<float>()[2], 1024.0f);  // float16
     QCOMPARE(m.signatures.size(), size_t(1));
@@ -259,9 +259,12 @@ class TestLoaders : public QObject {
   void badGraphFiles_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("huge declared size") << "huge_splat.pbtxt" << "node 0 'big' (op Const): attr 'value': tensor of shape [1000000,1000000]";
-    QTest::newRow("content size") << "bad_content_size.pbtxt" << "tensor_content has 4 bytes but float32 [2] needs 8";
-    QTest::newRow("text syntax") << "malformed.pbtxt" << "line 3, column";
+    QTest::newRow("huge declared size") << "huge_splat.pbtxt"
+                                        << "node 0 'big' (op Const): attr 'value': tensor of shape [1000000,1000000]";
+    QTest::newRow("content size") << "bad_content_size.pbtxt"
+                                  << "tensor_content has 4 bytes but float32 [2] needs 8";
+    QTest::newRow("text syntax") << "malformed.pbtxt"
+                                 << "line 3, column";
   }
   void badGraphFiles() {
     QFETCH(QString, file);
@@ -274,9 +277,12 @@ class TestLoaders : public QObject {
   void verifierProblemsAreReported_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("cycle") << "cycle.pbtxt" << "cycle in the graph's edges";
-    QTest::newRow("dangling") << "dangling.pbtxt" << "input 0 'missing_node' names no node";
-    QTest::newRow("dangling control") << "dangling.pbtxt" << "control input '^also_missing' names no node";
+    QTest::newRow("cycle") << "cycle.pbtxt"
+                           << "cycle in the graph's edges";
+    QTest::newRow("dangling") << "dangling.pbtxt"
+                              << "input 0 'missing_node' names no node";
+    QTest::newRow("dangling control") << "dangling.pbtxt"
+                                      << "control input '^also_missing' names no node";
   }
   void verifierProblemsAreReported() {
     QFETCH(QString, file);

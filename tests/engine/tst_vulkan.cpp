@@ -7,12 +7,12 @@
 #include <functional>
 #include <random>
 
-#include "workflow/run_request.h"
 #include "exec/model_runner.h"
 #include "exec/vulkan/vulkan_device.h"
 #include "exec/vulkan/vulkan_ops.h"
 #include "io/loader.h"
 #include "profile/run_profile.h"
+#include "workflow/run_request.h"
 
 using namespace flowscope;
 
@@ -88,8 +88,8 @@ std::map<std::string, Builder> cases() {
     k.positive = true;
     k.op("Pow", {k.input("a", {4, 5}), k.input("b", {5})});
   };
-  for (const char* op : {"Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "Exp", "Neg", "Square", "Abs", "Softplus", "Identity",
-                         "Snapshot", "StopGradient"})
+  for (const char* op : {"Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "Exp", "Neg", "Square", "Abs", "Softplus",
+                         "Identity", "Snapshot", "StopGradient"})
     c[op] = [op](Case& k) { k.op(op, {k.input("x", {3, 70})}); };
   for (const char* op : {"Log", "Sqrt", "Rsqrt", "Reciprocal", "Inv"})
     c[op] = [op](Case& k) {
@@ -104,7 +104,8 @@ std::map<std::string, Builder> cases() {
   for (const char* op : {"BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"})
     c[op] = [op](Case& k) {
       const AttrValue f = AttrValue::fromType(DType::kFloat);
-      k.op(op, {k.input("a", {3, 5, 17}), k.weights("b", {17, 6})}, {{"adj_x", AttrValue::fromBool(false)}, {"Ta", f}, {"Tb", f}, {"Tout", f}});
+      k.op(op, {k.input("a", {3, 5, 17}), k.weights("b", {17, 6})},
+           {{"adj_x", AttrValue::fromBool(false)}, {"Ta", f}, {"Tb", f}, {"Tout", f}});
     };
   c["_FusedMatMul"] = [](Case& k) {
     k.op("_FusedMatMul", {k.input("a", {6, 20}), k.weights("b", {20, 9}), k.weights("bias", {9})},
@@ -113,10 +114,13 @@ std::map<std::string, Builder> cases() {
   auto conv = [](const char* op, Shape filter, std::vector<std::string> fused) {
     return [op, filter, fused](Case& k) {
       std::vector<std::string> inputs{k.input("x", {2, 9, 10, 3}), k.weights("w", filter)};
-      std::map<std::string, AttrValue> attrs{{"strides", ints({1, 2, 2, 1})}, {"padding", AttrValue::fromString("SAME")},
+      std::map<std::string, AttrValue> attrs{{"strides", ints({1, 2, 2, 1})},
+                                             {"padding", AttrValue::fromString("SAME")},
                                              {"dilations", ints({1, 1, 1, 1})}};
       if (!fused.empty()) {
-        inputs.push_back(k.weights("bias", {std::string(op).find("Depthwise") != std::string::npos ? filter.dim(2) * filter.dim(3) : filter.dim(3)}));
+        inputs.push_back(k.weights(
+            "bias",
+            {std::string(op).find("Depthwise") != std::string::npos ? filter.dim(2) * filter.dim(3) : filter.dim(3)}));
         attrs["fused_ops"] = strings(fused);
         attrs["num_args"] = AttrValue::fromInt(1);
       }
@@ -129,8 +133,9 @@ std::map<std::string, Builder> cases() {
   c["_FusedDepthwiseConv2dNative"] = conv("_FusedDepthwiseConv2dNative", {3, 3, 3, 2}, {"BiasAdd", "Relu"});
   for (const char* op : {"MaxPool", "AvgPool"})
     c[op] = [op](Case& k) {
-      k.op(op, {k.input("x", {2, 9, 9, 4})},
-           {{"ksize", ints({1, 3, 3, 1})}, {"strides", ints({1, 2, 2, 1})}, {"padding", AttrValue::fromString("SAME")}});
+      k.op(
+          op, {k.input("x", {2, 9, 9, 4})},
+          {{"ksize", ints({1, 3, 3, 1})}, {"strides", ints({1, 2, 2, 1})}, {"padding", AttrValue::fromString("SAME")}});
     };
   for (const char* op : {"Sum", "Mean", "Max", "Min", "Prod"})
     c[op] = [op](Case& k) {
@@ -142,13 +147,17 @@ std::map<std::string, Builder> cases() {
   c["Squeeze"] = [](Case& k) { k.op("Squeeze", {k.input("x", {2, 1, 4})}, {{"squeeze_dims", ints({1})}}); };
   c["ExpandDims"] = [](Case& k) { k.op("ExpandDims", {k.input("x", {2, 4}), k.ints("axis", {1}, Shape{})}); };
   c["Transpose"] = [](Case& k) { k.op("Transpose", {k.input("x", {2, 3, 4}), k.ints("perm", {2, 0, 1})}); };
-  c["Slice"] = [](Case& k) { k.op("Slice", {k.input("x", {4, 5, 6}), k.ints("begin", {1, 0, 2}), k.ints("size", {2, -1, 3})}); };
+  c["Slice"] = [](Case& k) {
+    k.op("Slice", {k.input("x", {4, 5, 6}), k.ints("begin", {1, 0, 2}), k.ints("size", {2, -1, 3})});
+  };
   c["Pad"] = [](Case& k) { k.op("Pad", {k.input("x", {2, 3}), k.ints("paddings", {1, 0, 2, 1}, Shape{2, 2})}); };
   c["PadV2"] = [](Case& k) {
-    k.op("PadV2", {k.input("x", {2, 3}), k.ints("paddings", {0, 1, 1, 1}, Shape{2, 2}), k.constant("value", Tensor::scalar(DType::kFloat, 0.5f))});
+    k.op("PadV2", {k.input("x", {2, 3}), k.ints("paddings", {0, 1, 1, 1}, Shape{2, 2}),
+                   k.constant("value", Tensor::scalar(DType::kFloat, 0.5f))});
   };
   c["ConcatV2"] = [](Case& k) {
-    k.op("ConcatV2", {k.input("a", {2, 3, 4}), k.input("b", {2, 1, 4}), k.weights("c", {2, 2, 4}), k.ints("axis", {1}, Shape{})},
+    k.op("ConcatV2",
+         {k.input("a", {2, 3, 4}), k.input("b", {2, 1, 4}), k.weights("c", {2, 2, 4}), k.ints("axis", {1}, Shape{})},
          {{"N", AttrValue::fromInt(3)}});
   };
   return c;
@@ -168,7 +177,8 @@ std::shared_ptr<Backend> vulkanBackend() {
 // Largest difference relative to the reference's magnitude.
 double relativeError(const Tensor& ref, const Tensor& got) {
   double worst = 0, scale = 1e-6;
-  for (int64_t i = 0; i < ref.numElements(); ++i) scale = std::max(scale, std::abs(static_cast<double>(ref.data<float>()[i])));
+  for (int64_t i = 0; i < ref.numElements(); ++i)
+    scale = std::max(scale, std::abs(static_cast<double>(ref.data<float>()[i])));
   for (int64_t i = 0; i < ref.numElements(); ++i)
     worst = std::max(worst, std::abs(static_cast<double>(ref.data<float>()[i]) - got.data<float>()[i]) / scale);
   return worst;
@@ -182,7 +192,8 @@ class TestVulkan : public QObject {
  private slots:
   void initTestCase() {
     if (!device())
-      QSKIP(qPrintable("no Vulkan device on this machine (" + QString::fromStdString(vk::VulkanDevice::open().status().message()) +
+      QSKIP(qPrintable("no Vulkan device on this machine (" +
+                       QString::fromStdString(vk::VulkanDevice::open().status().message()) +
                        "); CI installs mesa-vulkan-drivers for lavapipe"));
     qInfo("Vulkan device: %s (%s)", device()->info().name.c_str(), device()->info().type.c_str());
   }
@@ -282,8 +293,10 @@ class TestVulkan : public QObject {
     QTest::addColumn<QStringList>("inputs");
     const QString root = FLOWSCOPE_SHARED_GRAPHS;
     QTest::newRow("cpm_model") << root + "/pose-estimation-for-mobile/release/cpm_model/model.pb" << QStringList{};
-    QTest::newRow("DS_CNN") << root + "/ml-kws-for-mcu/Pretrained_models/DS_CNN/DS_CNN_S.pb" << QStringList{"Mfcc=random"};
-    QTest::newRow("mnist_cnn") << QString(FLOWSCOPE_TEST_DATA) + "/../../resources/examples/mnist_cnn.pb" << QStringList{};
+    QTest::newRow("DS_CNN") << root + "/ml-kws-for-mcu/Pretrained_models/DS_CNN/DS_CNN_S.pb"
+                            << QStringList{"Mfcc=random"};
+    QTest::newRow("mnist_cnn") << QString(FLOWSCOPE_TEST_DATA) + "/../../resources/examples/mnist_cnn.pb"
+                               << QStringList{};
   }
 
   void corpusModelsMatchCpu() {
@@ -294,7 +307,8 @@ class TestVulkan : public QObject {
     QVERIFY2(loaded, loaded.status().message().c_str());
     auto model = std::make_shared<const Model>(std::move(loaded).value());
     RunSpecOptions spec;
-    for (const QString& in : inputs) spec.inputs[in.section('=', 0, 0).toStdString()] = in.section('=', 1).toStdString();
+    for (const QString& in : inputs)
+      spec.inputs[in.section('=', 0, 0).toStdString()] = in.section('=', 1).toStdString();
     auto request = makeRunRequest(*model, spec);
     QVERIFY2(request, request.status().message().c_str());
     ModelRunner cpu(model);

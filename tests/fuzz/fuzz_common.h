@@ -35,8 +35,9 @@ inline std::string writeScratch(const std::string& name, std::string_view bytes)
 /// Splits an input in two at a 4-byte little-endian length prefix (for targets that need two files).
 inline void splitInput(const uint8_t* data, size_t size, std::string_view* first, std::string_view* second) {
   uint32_t n = 0;
-  if (size >= 4) n = static_cast<uint32_t>(data[0]) | static_cast<uint32_t>(data[1]) << 8 |
-                     static_cast<uint32_t>(data[2]) << 16 | static_cast<uint32_t>(data[3]) << 24;
+  if (size >= 4)
+    n = static_cast<uint32_t>(data[0]) | static_cast<uint32_t>(data[1]) << 8 | static_cast<uint32_t>(data[2]) << 16 |
+        static_cast<uint32_t>(data[3]) << 24;
   size_t rest = size >= 4 ? size - 4 : 0;
   size_t a = rest ? n % (rest + 1) : 0;
   const char* base = reinterpret_cast<const char*>(data) + (size >= 4 ? 4 : size);
@@ -46,7 +47,8 @@ inline void splitInput(const uint8_t* data, size_t size, std::string_view* first
 
 /// Writes the input to `fileName`, sniffs and loads it with `loader`, and serializes what loads.
 template <typename LoaderPtr, typename AfterLoad>
-int loadFromScratch(const LoaderPtr& loader, const std::string& fileName, const uint8_t* data, size_t size, AfterLoad afterLoad) {
+int loadFromScratch(const LoaderPtr& loader, const std::string& fileName, const uint8_t* data, size_t size,
+                    AfterLoad afterLoad) {
   std::string path = writeScratch(fileName, {reinterpret_cast<const char*>(data), size});
   auto source = flowscope::Source::open(path);
   if (!source) return 0;

@@ -6,7 +6,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 seconds="${1:-20}"
 build="$root/build-fuzz"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DFLOWSCOPE_BUILD_UI=OFF -DFLOWSCOPE_BUILD_TESTS=OFF -DFLOWSCOPE_FUZZ=ON \
+  -DFLOWSCOPE_BUILD_UI=OFF -DFLOWSCOPE_BUILD_TESTS=OFF -DFLOWSCOPE_FUZZ=ON -DFLOWSCOPE_VULKAN=OFF \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target fuzz_graphdef_binary fuzz_graphdef_text fuzz_metagraph fuzz_savedmodel fuzz_tfjs
 seeds="$build/seeds"

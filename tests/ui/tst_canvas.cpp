@@ -18,7 +18,8 @@ std::shared_ptr<const Graph> synthetic(size_t nodes) {
 }
 
 size_t groupBoxes(const Scene& s) {
-  return static_cast<size_t>(std::count_if(s.items.begin(), s.items.end(), [](const SceneItem& i) { return i.kind == SceneItem::Kind::kGroup; }));
+  return static_cast<size_t>(std::count_if(s.items.begin(), s.items.end(),
+                                           [](const SceneItem& i) { return i.kind == SceneItem::Kind::kGroup; }));
 }
 
 // Lays out a synthetic graph on the canvas with every group expanded; false if a layout did not arrive.
@@ -88,7 +89,8 @@ class TestCanvas : public QObject {
     canvas.setGraph(synthetic(400));
     QVERIFY(ready.wait(10000));
     const auto scene = canvas.scene();
-    const auto group = std::find_if(scene->items.begin(), scene->items.end(), [](const SceneItem& i) { return i.kind == SceneItem::Kind::kGroup; });
+    const auto group = std::find_if(scene->items.begin(), scene->items.end(),
+                                    [](const SceneItem& i) { return i.kind == SceneItem::Kind::kGroup; });
     const Rect& r = group->rect;
     // Scene to widget: the canvas fitted the scene; map through its zoom and the fitted offset.
     canvas.show();
@@ -97,7 +99,8 @@ class TestCanvas : public QObject {
     const double zoom = canvas.zoom();
     const Rect& b = scene->bounds;
     const QPointF offset(b.x + b.w / 2 - canvas.width() / (2 * zoom), b.y + b.h / 2 - canvas.height() / (2 * zoom));
-    const QPoint at(static_cast<int>((r.x + r.w / 2 - offset.x()) * zoom), static_cast<int>((r.y + r.h / 2 - offset.y()) * zoom));
+    const QPoint at(static_cast<int>((r.x + r.w / 2 - offset.x()) * zoom),
+                    static_cast<int>((r.y + r.h / 2 - offset.y()) * zoom));
     QTest::mouseDClick(&canvas, Qt::LeftButton, Qt::NoModifier, at);
     QVERIFY(ready.wait(10000));
     QVERIFY(canvas.expanded().count("model"));
@@ -150,18 +153,22 @@ class TestCanvas : public QObject {
     size_t conv = 0;  // the widest node
     double widest = 0;
     for (size_t i = 0; i < scene->items.size(); ++i)
-      if (scene->items[i].kind == SceneItem::Kind::kNode && scene->items[i].rect.w > widest) widest = scene->items[conv = i].rect.w;
+      if (scene->items[i].kind == SceneItem::Kind::kNode && scene->items[i].rect.w > widest)
+        widest = scene->items[conv = i].rect.w;
     canvas.selectNode(static_cast<size_t>(scene->items[conv].id));
     canvas.grab();
     const size_t before = canvas.rasterCacheRenders();
     const Rect& r = scene->items[conv].rect;
     const QImage selected = canvas.grab().toImage();
     const QRect box = QRectF((QPointF(r.x, r.y) - canvas.topLeft()) * canvas.zoom(), QSizeF(r.w, r.h) * canvas.zoom())
-                          .toAlignedRect().adjusted(-3, -3, 3, 3).intersected(selected.rect());
+                          .toAlignedRect()
+                          .adjusted(-3, -3, 3, 3)
+                          .intersected(selected.rect());
     QVERIFY(!box.isEmpty());
     int selectionPixels = 0;  // close up, a selected node gets a border in the selection colour
     for (int y = box.top(); y <= box.bottom(); ++y)
-      for (int x = box.left(); x <= box.right(); ++x) selectionPixels += QColor(selected.pixel(x, y)) == canvas.theme().selection;
+      for (int x = box.left(); x <= box.right(); ++x)
+        selectionPixels += QColor(selected.pixel(x, y)) == canvas.theme().selection;
     QVERIFY(selectionPixels > 2 * (box.width() + box.height()) / 2);
     QCOMPARE(canvas.rasterCacheRenders(), before);
   }
@@ -172,8 +179,8 @@ class TestCanvas : public QObject {
     QVERIFY(showExpanded(canvas, 600));
     auto* minimap = canvas.findChild<Minimap*>();
     QVERIFY(minimap);
-    QVERIFY(!minimap->isVisibleTo(&canvas));  // the whole graph is in view: no minimap
-    canvas.setView(canvas.zoom() * 4, canvas.topLeft());   // zoomed in: it shows, the frame on part of the thumbnail
+    QVERIFY(!minimap->isVisibleTo(&canvas));              // the whole graph is in view: no minimap
+    canvas.setView(canvas.zoom() * 4, canvas.topLeft());  // zoomed in: it shows, the frame on part of the thumbnail
     QVERIFY(minimap->isVisibleTo(&canvas));
     QVERIFY(distinctColours(minimap->grab().toImage()) > 4);  // a thumbnail, not an empty panel
     const QPoint click(minimap->width() / 4, minimap->height() / 2);

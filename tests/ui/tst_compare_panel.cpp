@@ -8,8 +8,8 @@
 #include "canvas/graph_canvas.h"
 #include "models/op_stats_model.h"
 #include "panels/compare_panel.h"
-#include "session/engine_worker.h"
 #include "panels/timeline_view.h"
+#include "session/engine_worker.h"
 
 using namespace flowscope;
 

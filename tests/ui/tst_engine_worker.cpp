@@ -33,7 +33,7 @@ class TestEngineWorker : public QObject {
     std::atomic<int> started{0};
     auto collect = [&](QString r) { delivered << r; };
     worker.submit<QString>("layout", "first", &worker, waitingWork("first", 5000, &started), collect);
-    QTRY_COMPARE(started.load(), 1);  // running
+    QTRY_COMPARE(started.load(), 1);                                                                      // running
     worker.submit<QString>("layout", "second", &worker, waitingWork("second", 5000, &started), collect);  // queued
     worker.submit<QString>("layout", "third", &worker, waitingWork("third", 10, &started), collect);
     QVERIFY(worker.waitForIdle(10000));
@@ -46,8 +46,8 @@ class TestEngineWorker : public QObject {
     QStringList delivered;
     std::atomic<int> started{0};
     auto collect = [&](QString r) { delivered << r; };
-    const JobId slow = worker.submit<QString>("profile", "Profiling", &worker, waitingWork("profile", 5000, &started),
-                                              collect);
+    const JobId slow =
+        worker.submit<QString>("profile", "Profiling", &worker, waitingWork("profile", 5000, &started), collect);
     worker.submit<QString>("load", "Loading", &worker, waitingWork("load", 10, &started), collect);
     QTRY_COMPARE(delivered, QStringList{"load done"});  // did not wait behind the profile
     QVERIFY(worker.isBusy("profile"));
@@ -63,7 +63,8 @@ class TestEngineWorker : public QObject {
     EngineWorker worker(nullptr, 1);
     bool delivered = false;
     auto* receiver = new QObject;
-    worker.submit<int>("t", {}, receiver, [](JobControl&) { return 42; }, [&](int) { delivered = true; });
+    worker.submit<int>(
+        "t", {}, receiver, [](JobControl&) { return 42; }, [&](int) { delivered = true; });
     delete receiver;
     QVERIFY(worker.waitForIdle(10000));
     QVERIFY(!delivered);

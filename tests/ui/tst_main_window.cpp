@@ -1,7 +1,7 @@
 // The main window under the offscreen platform: loading in the background, the node list, failures shown.
 #include <QAbstractItemModelTester>
-#include <QProcess>
 #include <QLabel>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QtTest>
@@ -14,22 +14,22 @@
 #include <QToolButton>
 
 #include "canvas/graph_canvas.h"
-#include "workflow/run_request.h"
 #include "io/graph_writer.h"
 #include "io/npy.h"
-#include "panels/inputs_dialog.h"
 #include "ir/synthetic_graph.h"
 #include "main_window.h"
+#include "models/node_table_model.h"
+#include "models/op_stats_model.h"
 #include "models/outline_model.h"
 #include "panels/breadcrumb_bar.h"
 #include "panels/graph_view.h"
-#include "panels/outline_panel.h"
-#include "panels/task_indicator.h"
+#include "panels/inputs_dialog.h"
 #include "panels/inspector_panel.h"
+#include "panels/outline_panel.h"
 #include "panels/profile_panel.h"
+#include "panels/task_indicator.h"
 #include "panels/timeline_view.h"
-#include "models/op_stats_model.h"
-#include "models/node_table_model.h"
+#include "workflow/run_request.h"
 
 #include <nlohmann/json.hpp>
 
@@ -120,7 +120,8 @@ class TestMainWindow : public QObject {
     const QPoint at = timeline->eventRect(index).center().toPoint();
     const int hit = timeline->eventAt(at);
     QVERIFY(hit >= 0);
-    const auto expected = static_cast<size_t>(window.model()->graph.find(timeline->events()[static_cast<size_t>(hit)].name));
+    const auto expected =
+        static_cast<size_t>(window.model()->graph.find(timeline->events()[static_cast<size_t>(hit)].name));
     QTest::mouseClick(timeline, Qt::LeftButton, Qt::NoModifier, at);
     QCOMPARE(window.session().selection(), Selection::ofNode(expected));
     QCOMPARE(window.canvas()->selectedItem(), static_cast<int>(window.canvas()->scene()->itemOfNode[expected]));

@@ -38,7 +38,8 @@ class TestModels : public QObject {
     const int matmul = static_cast<int>(graph->graph.find("dense/MatMul"));
     QCOMPARE(model.index(matmul, NodeTableModel::kOp).data().toString(), QString("MatMul"));
     QCOMPARE(model.index(matmul, NodeTableModel::kOutputs).data().toString(), QString("float32"));
-    QCOMPARE(model.headerData(NodeTableModel::kCategory, Qt::Horizontal, Qt::DisplayRole).toString(), QString("Category"));
+    QCOMPARE(model.headerData(NodeTableModel::kCategory, Qt::Horizontal, Qt::DisplayRole).toString(),
+             QString("Category"));
     model.setModel(nullptr);
     QCOMPARE(model.rowCount(), 0);
   }

@@ -50,16 +50,21 @@ class TestPassStepper : public QObject {
     QVERIFY(before.findNode("conv") && !after.findNode("conv"));
     auto pixelAt = [](GraphCanvas* canvas, const std::string& name) {
       auto scene = canvas->scene();
-      const Rect& r = scene->items[static_cast<size_t>(scene->itemOfNode[static_cast<size_t>(canvas->layout()->graph().find(name))])].rect;
+      const Rect& r =
+          scene
+              ->items[static_cast<size_t>(scene->itemOfNode[static_cast<size_t>(canvas->layout()->graph().find(name))])]
+              .rect;
       QImage image = canvas->grab().toImage();  // first: showing may resize, and the view follows the size
       const double zoom = canvas->zoom();
       const QPointF tl = canvas->topLeft();
       // Sample just inside the box's left edge, away from the label.
-      return QColor(image.pixel(static_cast<int>((r.x + 3 - tl.x()) * zoom) + 2, static_cast<int>((r.y + r.h / 2 - tl.y()) * zoom)));
+      return QColor(image.pixel(static_cast<int>((r.x + 3 - tl.x()) * zoom) + 2,
+                                static_cast<int>((r.y + r.h / 2 - tl.y()) * zoom)));
     };
     QCOMPARE(pixelAt(stepper.after(), "conv_relu"), PassStepper::changedColor());
     QCOMPARE(pixelAt(stepper.before(), "conv"), PassStepper::removedColor());
-    if (qEnvironmentVariableIsSet("FLOWSCOPE_SAVE_SCREENSHOTS")) stepper.grab().save(qEnvironmentVariable("FLOWSCOPE_SAVE_SCREENSHOTS") + "/pass-stepper.png");
+    if (qEnvironmentVariableIsSet("FLOWSCOPE_SAVE_SCREENSHOTS"))
+      stepper.grab().save(qEnvironmentVariable("FLOWSCOPE_SAVE_SCREENSHOTS") + "/pass-stepper.png");
     // Both views follow each other.
     stepper.after()->setView(0.8, QPointF(10, 20));
     stepper.after()->fitToView();

@@ -2,9 +2,9 @@
 #include "canvas/graph_canvas.h"
 
 #include <QKeyEvent>
-#include <QResizeEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QWheelEvent>
 
 #include "canvas/minimap.h"
@@ -35,8 +35,10 @@ void GraphCanvas::showLayoutFailure(const Status& status) {
   m_emptyText = cancelled ? tr("Layout cancelled: View > Collapse all groups lays it out again")
                           : tr("Layout failed: %1").arg(QString::fromStdString(status.message()));
   update();
-  if (cancelled) emit layoutCancelled();
-  else emit layoutFailed(QString::fromStdString(status.message()));
+  if (cancelled)
+    emit layoutCancelled();
+  else
+    emit layoutFailed(QString::fromStdString(status.message()));
 }
 
 void GraphCanvas::onLayout(LayoutJob job) {
@@ -195,7 +197,9 @@ void GraphCanvas::setMinimapVisible(bool visible) {
 }
 
 void GraphCanvas::refreshMinimap() {
-  const bool show = m_minimapWanted && m_scene && !visibleSceneRect().contains(QRectF(m_scene->bounds.x, m_scene->bounds.y, m_scene->bounds.w, m_scene->bounds.h));
+  const bool show =
+      m_minimapWanted && m_scene &&
+      !visibleSceneRect().contains(QRectF(m_scene->bounds.x, m_scene->bounds.y, m_scene->bounds.w, m_scene->bounds.h));
   if (show) {
     // Sized to the scene's shape, at most a fifth of the canvas wide and a quarter high, in the bottom-right corner.
     const Rect& b = m_scene->bounds;
@@ -271,7 +275,10 @@ void GraphCanvas::paintEvent(QPaintEvent*) {
   painter.fillRect(rect(), m_theme->background);
   if (!m_scene) {
     painter.setPen(m_theme->muted);
-    painter.drawText(rect(), Qt::AlignCenter, !m_graph ? tr("No graph") : isLayingOut() ? tr("Laying out...") : m_emptyText);
+    painter.drawText(rect(), Qt::AlignCenter,
+                     !m_graph        ? tr("No graph")
+                     : isLayingOut() ? tr("Laying out...")
+                                     : m_emptyText);
     return;
   }
   if (paintFromCache(painter)) return paintSelectionOver(painter);
@@ -354,24 +361,48 @@ void GraphCanvas::keyPressEvent(QKeyEvent* event) {
   m_autoFit = event->key() == Qt::Key_0 || event->key() == Qt::Key_F;
   switch (event->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomAt(rect().center(), 1.25); break;
-    case Qt::Key_Minus: zoomAt(rect().center(), 0.8); break;
+    case Qt::Key_Equal:
+      zoomAt(rect().center(), 1.25);
+      break;
+    case Qt::Key_Minus:
+      zoomAt(rect().center(), 0.8);
+      break;
     case Qt::Key_0:
-    case Qt::Key_F: fitToView(); break;
-    case Qt::Key_M: setMinimapVisible(!m_minimapWanted); emit minimapToggled(m_minimapWanted); break;
-    case Qt::Key_Left: m_offset.rx() -= step; viewMoved(); break;
-    case Qt::Key_Right: m_offset.rx() += step; viewMoved(); break;
-    case Qt::Key_Up: m_offset.ry() -= step; viewMoved(); break;
-    case Qt::Key_Down: m_offset.ry() += step; viewMoved(); break;
+    case Qt::Key_F:
+      fitToView();
+      break;
+    case Qt::Key_M:
+      setMinimapVisible(!m_minimapWanted);
+      emit minimapToggled(m_minimapWanted);
+      break;
+    case Qt::Key_Left:
+      m_offset.rx() -= step;
+      viewMoved();
+      break;
+    case Qt::Key_Right:
+      m_offset.rx() += step;
+      viewMoved();
+      break;
+    case Qt::Key_Up:
+      m_offset.ry() -= step;
+      viewMoved();
+      break;
+    case Qt::Key_Down:
+      m_offset.ry() += step;
+      viewMoved();
+      break;
     case Qt::Key_Return:
     case Qt::Key_Enter:
       if (m_scene && m_selected >= 0) {
         const SceneItem& item = m_scene->items[static_cast<size_t>(m_selected)];
-        if (item.kind == SceneItem::Kind::kNode) emit nodeActivated(static_cast<size_t>(item.id));
-        else toggleGroup(m_layout->tree().group(static_cast<int>(item.id)).path);
+        if (item.kind == SceneItem::Kind::kNode)
+          emit nodeActivated(static_cast<size_t>(item.id));
+        else
+          toggleGroup(m_layout->tree().group(static_cast<int>(item.id)).path);
       }
       break;
-    default: QWidget::keyPressEvent(event);
+    default:
+      QWidget::keyPressEvent(event);
   }
 }
 

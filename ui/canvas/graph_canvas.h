@@ -111,7 +111,7 @@ class GraphCanvas : public QWidget {
   std::shared_ptr<const Scene> m_scene;
   std::set<std::string> m_expanded;
   std::set<std::string> m_sceneExpanded;  // what m_scene shows (a cancelled layout goes back to it)
-  QString m_emptyText;  // what an empty canvas says after a layout was cancelled or failed
+  QString m_emptyText;                    // what an empty canvas says after a layout was cancelled or failed
   struct LayoutJob {
     std::shared_ptr<GraphLayout> layout;  ///< built in the job the first time (shape inference on big graphs is slow)
     Expected<std::shared_ptr<const Scene>> scene;
@@ -122,7 +122,7 @@ class GraphCanvas : public QWidget {
 
   std::shared_ptr<const Graph> m_graph;
   EngineWorker* m_worker;
-  QString m_layoutTag;  // this canvas's jobs on the worker
+  QString m_layoutTag;         // this canvas's jobs on the worker
   quint64 m_layoutTicket = 0;  // a cancelled layout's result is dropped
   bool m_fitOnReady = true;
   bool m_autoFit = true;  // follow the widget's size until the user pans or zooms

@@ -25,8 +25,8 @@ void Minimap::updateThumbnail() {
   m_scale = std::min((width() - 2 * inner) / b.w, (height() - 2 * inner) / b.h);
   m_origin = QPointF((width() - b.w * m_scale) / 2, (height() - b.h * m_scale) / 2);
   const double dpr = devicePixelRatioF();
-  m_thumbnail = QImage(std::max(1, static_cast<int>(b.w * m_scale * dpr)), std::max(1, static_cast<int>(b.h * m_scale * dpr)),
-                       QImage::Format_ARGB32_Premultiplied);
+  m_thumbnail = QImage(std::max(1, static_cast<int>(b.w * m_scale * dpr)),
+                       std::max(1, static_cast<int>(b.h * m_scale * dpr)), QImage::Format_ARGB32_Premultiplied);
   m_thumbnail.fill(Qt::transparent);
   QPainter painter(&m_thumbnail);
   painter.scale(m_scale * dpr, m_scale * dpr);
@@ -56,7 +56,8 @@ void Minimap::paintEvent(QPaintEvent*) {
   painter.drawRect(rect().adjusted(0, 0, -1, -1));
   if (!m_canvas->scene()) return;
   updateThumbnail();
-  painter.drawImage(QRectF(m_origin, QSizeF(m_thumbnail.width(), m_thumbnail.height()) / devicePixelRatioF()), m_thumbnail);
+  painter.drawImage(QRectF(m_origin, QSizeF(m_thumbnail.width(), m_thumbnail.height()) / devicePixelRatioF()),
+                    m_thumbnail);
   const QRectF view = m_canvas->visibleSceneRect();
   QRectF frame(toWidget(view.topLeft()), toWidget(view.bottomRight()));
   frame = frame.intersected(QRectF(rect()).adjusted(1, 1, -2, -2));

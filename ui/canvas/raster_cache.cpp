@@ -6,7 +6,7 @@
 namespace flowscope {
 namespace {
 
-constexpr size_t kMaxTiles = 96;   // 96 MiB at one device pixel per pixel
+constexpr size_t kMaxTiles = 96;     // 96 MiB at one device pixel per pixel
 constexpr double kLabelReach = 150;  // scene units a label can stick out of the item or edge that draws it
 
 }  // namespace
@@ -24,8 +24,8 @@ QImage SceneRasterCache::renderTile(TileIndex tile, const SceneOverlay& overlay)
   return image;
 }
 
-void SceneRasterCache::draw(QPainter& painter, const Key& key, const SceneOverlay& overlay, QPointF offset, double scale,
-                            QSize size, bool interim) {
+void SceneRasterCache::draw(QPainter& painter, const Key& key, const SceneOverlay& overlay, QPointF offset,
+                            double scale, QSize size, bool interim) {
   if (!(key == m_key)) {
     m_tiles.clear();
     m_key = key;
@@ -41,8 +41,10 @@ void SceneRasterCache::draw(QPainter& painter, const Key& key, const SceneOverla
   const double left = std::round(offset.x() * px), top = std::round(offset.y() * px);
   const int tx0 = static_cast<int>(std::floor(std::max(left, (b.x - kLabelReach) * px) / kTile));
   const int ty0 = static_cast<int>(std::floor(std::max(top, (b.y - kLabelReach) * px) / kTile));
-  const int tx1 = static_cast<int>(std::floor(std::min(left + size.width() * dpr, (b.x + b.w + kLabelReach) * px) / kTile));
-  const int ty1 = static_cast<int>(std::floor(std::min(top + size.height() * dpr, (b.y + b.h + kLabelReach) * px) / kTile));
+  const int tx1 =
+      static_cast<int>(std::floor(std::min(left + size.width() * dpr, (b.x + b.w + kLabelReach) * px) / kTile));
+  const int ty1 =
+      static_cast<int>(std::floor(std::min(top + size.height() * dpr, (b.y + b.h + kLabelReach) * px) / kTile));
   for (int ty = ty0; ty <= ty1; ++ty)
     for (int tx = tx0; tx <= tx1; ++tx) {
       auto it = m_tiles.find({tx, ty});

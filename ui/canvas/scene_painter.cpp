@@ -13,7 +13,8 @@ QPainterPath edgePath(const SceneEdge& e) {
   QPainterPath path(QPointF(e.points[0].x, e.points[0].y));
   if (e.points.size() >= 4 && (e.points.size() - 1) % 3 == 0) {
     for (size_t i = 1; i + 2 < e.points.size(); i += 3)
-      path.cubicTo(e.points[i].x, e.points[i].y, e.points[i + 1].x, e.points[i + 1].y, e.points[i + 2].x, e.points[i + 2].y);
+      path.cubicTo(e.points[i].x, e.points[i].y, e.points[i + 1].x, e.points[i + 1].y, e.points[i + 2].x,
+                   e.points[i + 2].y);
   } else {
     for (size_t i = 1; i < e.points.size(); ++i) path.lineTo(e.points[i].x, e.points[i].y);
   }
@@ -65,7 +66,8 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
     std::vector<QLineF> lines, dashed;
     for (const auto& e : scene.edges) {
       if (e.points.size() < 2 || !e.box.intersects(viewRect)) continue;
-      (e.control ? dashed : lines).emplace_back(QPointF(e.points.front().x, e.points.front().y), QPointF(e.points.back().x, e.points.back().y));
+      (e.control ? dashed : lines)
+          .emplace_back(QPointF(e.points.front().x, e.points.front().y), QPointF(e.points.back().x, e.points.back().y));
     }
     painter.setRenderHint(QPainter::Antialiasing, false);
     painter.setPen(QPen(theme.edge, 0));
@@ -106,7 +108,8 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
       if (item.kind == SceneItem::Kind::kGroup && item.expanded) continue;
       if (item.rect.w < minimum && item.rect.h < minimum) continue;
       QColor fill = theme.category(item.category);
-      if (overlay && static_cast<size_t>(i) < overlay->itemFill.size() && overlay->itemFill[static_cast<size_t>(i)].isValid())
+      if (overlay && static_cast<size_t>(i) < overlay->itemFill.size() &&
+          overlay->itemFill[static_cast<size_t>(i)].isValid())
         fill = overlay->itemFill[static_cast<size_t>(i)];
       if (overlay && overlay->selected.count(i)) fill = theme.selection;
       painter.fillRect(toQt(item.rect), fill);
@@ -120,10 +123,12 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
     if (item.kind == SceneItem::Kind::kGroup && item.expanded) continue;
     QRectF r = toQt(item.rect);
     QColor fill = theme.category(item.category);
-    if (overlay && static_cast<size_t>(i) < overlay->itemFill.size() && overlay->itemFill[static_cast<size_t>(i)].isValid())
+    if (overlay && static_cast<size_t>(i) < overlay->itemFill.size() &&
+        overlay->itemFill[static_cast<size_t>(i)].isValid())
       fill = overlay->itemFill[static_cast<size_t>(i)];
     const bool selected = overlay && overlay->selected.count(i);
-    painter.setPen(boxesOnly ? Qt::NoPen : QPen(selected ? theme.selection : fill.darker(140), (selected ? 2.5 : 1.0) / scale));
+    painter.setPen(boxesOnly ? Qt::NoPen
+                             : QPen(selected ? theme.selection : fill.darker(140), (selected ? 2.5 : 1.0) / scale));
     painter.setBrush(fill);
     if (coarse) {
       painter.drawRect(r);
@@ -143,9 +148,11 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
       if (detailed) label += "\n" + QString::fromStdString(item.detail);
       painter.drawText(r.adjusted(4, 1, -4, -1), Qt::AlignCenter | Qt::TextWordWrap,
                        painter.fontMetrics().elidedText(label, Qt::ElideMiddle, static_cast<int>(r.width() * 2)));
-      if (overlay && static_cast<size_t>(i) < overlay->itemBadge.size() && !overlay->itemBadge[static_cast<size_t>(i)].isEmpty()) {
+      if (overlay && static_cast<size_t>(i) < overlay->itemBadge.size() &&
+          !overlay->itemBadge[static_cast<size_t>(i)].isEmpty()) {
         painter.setPen(theme.muted);
-        painter.drawText(r.adjusted(0, -14, 0, 0), Qt::AlignRight | Qt::AlignTop, overlay->itemBadge[static_cast<size_t>(i)]);
+        painter.drawText(r.adjusted(0, -14, 0, 0), Qt::AlignRight | Qt::AlignTop,
+                         overlay->itemBadge[static_cast<size_t>(i)]);
       }
     }
     ++stats.items;
@@ -161,7 +168,8 @@ namespace flowscope {
 void addNodeColors(SceneOverlay& overlay, const Scene& scene, const std::vector<std::pair<size_t, QColor>>& colors) {
   overlay.itemFill.resize(scene.items.size());
   for (const auto& [node, color] : colors)
-    if (node < scene.itemOfNode.size() && scene.itemOfNode[node] >= 0) overlay.itemFill[static_cast<size_t>(scene.itemOfNode[node])] = color;
+    if (node < scene.itemOfNode.size() && scene.itemOfNode[node] >= 0)
+      overlay.itemFill[static_cast<size_t>(scene.itemOfNode[node])] = color;
 }
 
 QColor heatColor(double fraction) {
@@ -181,11 +189,13 @@ void addNodeTimes(SceneOverlay& overlay, const Scene& scene, const std::vector<d
     if (perItem[i] <= 0 || slowest <= 0) continue;
     overlay.itemFill[i] = heatColor(perItem[i] / slowest);
     const double us = perItem[i] * 1e6;
-    overlay.itemBadge[i] = us >= 1000 ? QString::number(us / 1000, 'f', 2) + " ms" : QString::number(us, 'f', 1) + " us";
+    overlay.itemBadge[i] =
+        us >= 1000 ? QString::number(us / 1000, 'f', 2) + " ms" : QString::number(us, 'f', 1) + " us";
   }
 }
 
-QImage renderScene(const Scene& scene, int width, int height, const Theme& theme, const SceneOverlay* overlay, PaintStats* stats) {
+QImage renderScene(const Scene& scene, int width, int height, const Theme& theme, const SceneOverlay* overlay,
+                   PaintStats* stats) {
   const Rect& b = scene.bounds;
   const double margin = 16;
   const double scale = std::min((width - 2 * margin) / b.w, (height - 2 * margin) / b.h);

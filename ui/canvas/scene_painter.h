@@ -15,8 +15,8 @@ namespace flowscope {
 
 /// Colour overlays drawn over the same geometry (no relayout): per item, optional.
 struct SceneOverlay {
-  std::vector<QColor> itemFill;     ///< replaces the category colour when valid (e.g. heat by time)
-  std::vector<QString> itemBadge;   ///< a short text drawn on the item (e.g. "1.2 ms")
+  std::vector<QColor> itemFill;    ///< replaces the category colour when valid (e.g. heat by time)
+  std::vector<QString> itemBadge;  ///< a short text drawn on the item (e.g. "1.2 ms")
   std::set<int> selected;
 };
 

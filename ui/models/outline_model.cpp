@@ -56,15 +56,16 @@ QModelIndex OutlineModel::index(int row, int column, const QModelIndex& parent) 
   const ScopeGroup& g = m_layout->tree().group(group);
   const size_t r = static_cast<size_t>(row);
   if (r < g.groups.size()) return createIndex(row, column, static_cast<quintptr>(g.groups[r]) * 2);
-  if (r < g.groups.size() + g.nodes.size()) return createIndex(row, column, static_cast<quintptr>(g.nodes[r - g.groups.size()]) * 2 + 1);
+  if (r < g.groups.size() + g.nodes.size())
+    return createIndex(row, column, static_cast<quintptr>(g.nodes[r - g.groups.size()]) * 2 + 1);
   return {};
 }
 
 QModelIndex OutlineModel::parent(const QModelIndex& child) const {
   if (!m_layout || !child.isValid()) return {};
   const int group = groupAt(child);
-  const int parentGroup = group >= 0 ? m_layout->tree().group(group).parent
-                                     : m_layout->tree().groupOf(static_cast<size_t>(nodeAt(child)));
+  const int parentGroup =
+      group >= 0 ? m_layout->tree().group(group).parent : m_layout->tree().groupOf(static_cast<size_t>(nodeAt(child)));
   return groupIndex(parentGroup);
 }
 
@@ -84,7 +85,8 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const {
   if (group >= 0) {
     const ScopeGroup& g = m_layout->tree().group(group);
     if (role == Qt::ToolTipRole) return QString::fromStdString(g.path);
-    return index.column() == kName ? QString::fromStdString(g.label) : (g.totalNodes == 1 ? tr("1 node") : tr("%1 nodes").arg(g.totalNodes));
+    return index.column() == kName ? QString::fromStdString(g.label)
+                                   : (g.totalNodes == 1 ? tr("1 node") : tr("%1 nodes").arg(g.totalNodes));
   }
   const Node& node = m_layout->graph().node(static_cast<size_t>(nodeAt(index)));
   if (role == Qt::ToolTipRole) return QString::fromStdString(node.name);

@@ -38,9 +38,16 @@ std::vector<NodeEvent> firstCalls(const RunProfile& trace) {
 }  // namespace
 
 ComparePanel::ComparePanel(EngineWorker* worker, QWidget* parent)
-    : QWidget(parent), m_worker(worker), m_function(new QComboBox(this)), m_calls(new QSpinBox(this)), m_run(new QPushButton(tr("Compare"), this)),
-      m_cancelButton(new QPushButton(tr("Cancel"), this)), m_progress(new QProgressBar(this)), m_status(new QLabel(this)),
-      m_canvas(new GraphCanvas(this, worker)), m_signature(new QPlainTextEdit(this)) {
+    : QWidget(parent),
+      m_worker(worker),
+      m_function(new QComboBox(this)),
+      m_calls(new QSpinBox(this)),
+      m_run(new QPushButton(tr("Compare"), this)),
+      m_cancelButton(new QPushButton(tr("Cancel"), this)),
+      m_progress(new QProgressBar(this)),
+      m_status(new QLabel(this)),
+      m_canvas(new GraphCanvas(this, worker)),
+      m_signature(new QPlainTextEdit(this)) {
   setObjectName("comparePanel");
   for (const auto& entry : tf::gallery()) {
     m_function->addItem(QString::fromUtf8(entry.name));
@@ -50,7 +57,8 @@ ComparePanel::ComparePanel(EngineWorker* worker, QWidget* parent)
   m_calls->setRange(1, 1000000);
   m_calls->setValue(1000);
   m_calls->setPrefix(tr("calls: "));
-  m_calls->setToolTip(tr("Calls of each kind; the timelines show the first %1 of a second, profiled round").arg(kTimelineCalls));
+  m_calls->setToolTip(
+      tr("Calls of each kind; the timelines show the first %1 of a second, profiled round").arg(kTimelineCalls));
   m_cancelButton->setEnabled(false);
   m_progress->setRange(0, 1000);
   m_progress->setMaximumWidth(200);
@@ -58,8 +66,9 @@ ComparePanel::ComparePanel(EngineWorker* worker, QWidget* parent)
   m_signature->setReadOnly(true);
   m_signature->setPlaceholderText(tr("The concrete function's signature shows here after a comparison."));
   m_signature->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  m_status->setText(tr("Runs a gallery function eagerly (op by op) and as its traced graph, which runs optimized as "
-                       "TensorFlow runs Grappler on function graphs."));
+  m_status->setText(
+      tr("Runs a gallery function eagerly (op by op) and as its traced graph, which runs optimized as "
+         "TensorFlow runs Grappler on function graphs."));
   m_status->setWordWrap(true);
 
   auto* controls = new QHBoxLayout();
@@ -159,7 +168,8 @@ void ComparePanel::onFinished(std::shared_ptr<Expected<tf::EagerGraphComparison>
   auto& result = *shared;
   if (!result) {
     const bool wasCancelled = result.status().code() == ErrorCode::kCancelled;
-    m_status->setText(wasCancelled ? tr("Cancelled.") : QString::fromStdString(result.status().message()).toHtmlEscaped());
+    m_status->setText(wasCancelled ? tr("Cancelled.")
+                                   : QString::fromStdString(result.status().message()).toHtmlEscaped());
     if (!wasCancelled) emit failed(QString::fromStdString(result.status().message()));
     return;
   }
@@ -186,8 +196,9 @@ void ComparePanel::showResult() {
   for (int s = 0; s < 2; ++s) {
     Side& side = m_side[s];
     const int bar = static_cast<int>(std::round(30 * seconds[s] / slowest));
-    side.total->setText(tr("<b>%1 s</b> total, %2 per call<br><span style=\"font-family:monospace\">%3</span>")
-                            .arg(QString::number(seconds[s], 'f', 6), perCall(seconds[s], r.calls), QString(bar, QChar(0x2588))));
+    side.total->setText(
+        tr("<b>%1 s</b> total, %2 per call<br><span style=\"font-family:monospace\">%3</span>")
+            .arg(QString::number(seconds[s], 'f', 6), perCall(seconds[s], r.calls), QString(bar, QChar(0x2588))));
     side.timeline->setEvents(firstCalls(*traces[s]));
     side.ops->setStats(traces[s]->byOp(), r.calls);
     side.table->resizeColumnsToContents();
@@ -196,7 +207,8 @@ void ComparePanel::showResult() {
   eagerTimeline()->setMinimumSpan(common);
   graphTimeline()->setMinimumSpan(common);
   m_canvas->setGraph(std::make_shared<const Graph>(r.concrete->graph()));
-  m_signature->setPlainText(QString::fromStdString(r.concrete->name() + "\n\n" + r.concrete->prettySignature(m_resultFunction.toStdString())));
+  m_signature->setPlainText(QString::fromStdString(r.concrete->name() + "\n\n" +
+                                                   r.concrete->prettySignature(m_resultFunction.toStdString())));
 }
 
 }  // namespace flowscope

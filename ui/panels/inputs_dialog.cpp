@@ -12,12 +12,14 @@
 
 namespace flowscope {
 
-InputsDialog::InputsDialog(const std::vector<RunInput>& inputs, const std::map<std::string, std::string>& specs, QWidget* parent)
+InputsDialog::InputsDialog(const std::vector<RunInput>& inputs, const std::map<std::string, std::string>& specs,
+                           QWidget* parent)
     : QDialog(parent) {
   setWindowTitle(tr("Profiler inputs"));
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(new QLabel(tr("Each input is fed random values unless you give a .npy file or a literal "
-                                  "(3, [[1,2],[3,4]], [true,false], optionally with :int32 and the like)."), this));
+                                  "(3, [[1,2],[3,4]], [true,false], optionally with :int32 and the like)."),
+                               this));
   auto* form = new QFormLayout();
   for (const RunInput& input : inputs) {
     auto* field = new QLineEdit(this);
@@ -32,8 +34,10 @@ InputsDialog::InputsDialog(const std::vector<RunInput>& inputs, const std::map<s
     auto* row = new QHBoxLayout();
     row->addWidget(field, 1);
     row->addWidget(browse);
-    const QString label = QString::fromStdString(input.label) + "  <small>" +
-                          QString::fromStdString(std::string(dtypeName(input.dtype)) + " " + input.shape.toString()).toHtmlEscaped() + "</small>";
+    const QString label =
+        QString::fromStdString(input.label) + "  <small>" +
+        QString::fromStdString(std::string(dtypeName(input.dtype)) + " " + input.shape.toString()).toHtmlEscaped() +
+        "</small>";
     form->addRow(label, row);
     m_fields.emplace_back(input.label, field);
   }

@@ -17,7 +17,8 @@ class InputsDialog : public QDialog {
   Q_OBJECT
 
  public:
-  InputsDialog(const std::vector<RunInput>& inputs, const std::map<std::string, std::string>& specs, QWidget* parent = nullptr);
+  InputsDialog(const std::vector<RunInput>& inputs, const std::map<std::string, std::string>& specs,
+               QWidget* parent = nullptr);
   /// The specs the user entered (inputs left empty or "random" are omitted).
   std::map<std::string, std::string> specs() const;
 

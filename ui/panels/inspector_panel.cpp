@@ -38,7 +38,9 @@ void InspectorPanel::documentChanged(const Session& session) {
   auto model = m_model;
   session.worker().submit<std::shared_ptr<const Facts>>(
       "inspector", {}, this,
-      [model](JobControl&) { return std::make_shared<const Facts>(Facts{inferShapes(model->graph), ScopeTree(model->graph)}); },
+      [model](JobControl&) {
+        return std::make_shared<const Facts>(Facts{inferShapes(model->graph), ScopeTree(model->graph)});
+      },
       [this, model](std::shared_ptr<const Facts> facts) {
         if (model != m_model) return;
         m_facts = std::move(facts);
@@ -61,16 +63,21 @@ void InspectorPanel::renderNode(size_t index) {
   const Node& n = g.node(index);
   const OpSchema* schema = OpRegistry::global().find(n.op);
   QString html = "<h3>" + esc(n.name) + "</h3>";
-  html += "<p><b>" + esc(n.op) + "</b> &mdash; " + esc(std::string(categoryName(OpRegistry::global().categoryOf(n.op, &g.library))));
-  if (schema && !schema->def.summary.empty()) html += "<br><i>" + esc(schema->def.summary) + "</i>";
-  else if (g.library.find(n.op)) html += "<br><i>calls the library function " + esc(n.op) + "</i>";
-  else if (!schema) html += "<br><i>an op Flowscope does not know: shown, not run</i>";
+  html += "<p><b>" + esc(n.op) + "</b> &mdash; " +
+          esc(std::string(categoryName(OpRegistry::global().categoryOf(n.op, &g.library))));
+  if (schema && !schema->def.summary.empty())
+    html += "<br><i>" + esc(schema->def.summary) + "</i>";
+  else if (g.library.find(n.op))
+    html += "<br><i>calls the library function " + esc(n.op) + "</i>";
+  else if (!schema)
+    html += "<br><i>an op Flowscope does not know: shown, not run</i>";
   html += "</p>";
   if (!n.device.empty()) html += "<p>device: " + esc(n.device) + "</p>";
   html += "<h4>Inputs</h4><ul>";
   for (const auto& in : n.inputs) {
     int64_t p = g.find(in.node);
-    html += "<li>" + esc(in.toString()) + ": " + tensorText(p >= 0 ? shapes.find(static_cast<size_t>(p), in.index) : nullptr) + "</li>";
+    html += "<li>" + esc(in.toString()) + ": " +
+            tensorText(p >= 0 ? shapes.find(static_cast<size_t>(p), in.index) : nullptr) + "</li>";
   }
   for (const auto& c : n.controlInputs) html += "<li>^" + esc(c) + " (control)</li>";
   html += "</ul><h4>Outputs</h4><ul>";
@@ -82,7 +89,8 @@ void InspectorPanel::renderNode(size_t index) {
   html += "</ul><h4>Attributes</h4><table>";
   for (const auto& [key, value] : n.attrs) {
     std::string text = value.kind() == AttrValue::Kind::kTensor ? value.tensor().preview(16) : value.toString();
-    html += "<tr><td><b>" + esc(key) + "</b></td><td>" + esc(text.size() > 400 ? text.substr(0, 400) + "..." : text) + "</td></tr>";
+    html += "<tr><td><b>" + esc(key) + "</b></td><td>" + esc(text.size() > 400 ? text.substr(0, 400) + "..." : text) +
+            "</td></tr>";
   }
   html += "</table>";
   const auto calls = calledFunctions(n, g.library);
@@ -92,8 +100,10 @@ void InspectorPanel::renderNode(size_t index) {
       const FunctionDef* def = g.library.find(call.function);
       const QString name = esc(call.function);
       html += "<li>" + esc(call.attr) + ": " +
-              (def && def->body ? "<a href=\"function:" + name + "\">" + name + "</a> (" + QString::number(def->body->size()) + " nodes)"
-                                : name + " (not in the library)") + "</li>";
+              (def && def->body ? "<a href=\"function:" + name + "\">" + name + "</a> (" +
+                                      QString::number(def->body->size()) + " nodes)"
+                                : name + " (not in the library)") +
+              "</li>";
     }
     html += "</ul><p><i>Click a function, or double-click the node, to open its body.</i></p>";
   }
@@ -115,9 +125,11 @@ void InspectorPanel::renderGroup(const std::string& path) {
     work.insert(work.end(), w.groups.begin(), w.groups.end());
   }
   QString html = "<h3>" + esc(sg.path.empty() ? std::string("(root)") : sg.path) + "</h3><p>name scope, " +
-                 QString::number(sg.totalNodes) + " nodes in " + QString::number(sg.groups.size()) + " sub-scopes and " +
-                 QString::number(sg.nodes.size()) + " direct nodes. Double-click to expand or collapse.</p><h4>Ops</h4><table>";
-  for (const auto& [op, count] : ops) html += "<tr><td>" + esc(op) + "</td><td align=right>" + QString::number(count) + "</td></tr>";
+                 QString::number(sg.totalNodes) + " nodes in " + QString::number(sg.groups.size()) +
+                 " sub-scopes and " + QString::number(sg.nodes.size()) +
+                 " direct nodes. Double-click to expand or collapse.</p><h4>Ops</h4><table>";
+  for (const auto& [op, count] : ops)
+    html += "<tr><td>" + esc(op) + "</td><td align=right>" + QString::number(count) + "</td></tr>";
   setHtml(html + "</table>");
 }
 

@@ -58,7 +58,8 @@ NodeListPanel::~NodeListPanel() { m_session->removeViewer(this); }
 
 void NodeListPanel::applyFilter() {
   if (m_regex->isChecked())
-    m_filter->setFilterRegularExpression(QRegularExpression(m_search->text(), QRegularExpression::CaseInsensitiveOption));
+    m_filter->setFilterRegularExpression(
+        QRegularExpression(m_search->text(), QRegularExpression::CaseInsensitiveOption));
   else
     m_filter->setFilterFixedString(m_search->text());
 }

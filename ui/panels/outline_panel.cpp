@@ -39,7 +39,8 @@ void OutlinePanel::onSceneReady() {
     for (const std::string& path : m_shownExpansion) {
       const int group = tree.find(path);
       bool open = group > ScopeTree::kRoot;
-      for (int g = group; open && g > ScopeTree::kRoot; g = tree.group(g).parent) open = m_shownExpansion.count(tree.group(g).path) > 0;
+      for (int g = group; open && g > ScopeTree::kRoot; g = tree.group(g).parent)
+        open = m_shownExpansion.count(tree.group(g).path) > 0;
       if (open) setExpanded(m_model->groupIndex(group), true);
     }
   }
@@ -72,8 +73,9 @@ void OutlinePanel::selectionChanged(const Session& session) {
   const Selection& s = session.selection();
   if (!m_model->layout() || s.kind == Selection::Kind::kNone) return;
   if (s.kind == Selection::Kind::kNode && s.node >= m_model->layout()->graph().size()) return;
-  const QModelIndex index = s.kind == Selection::Kind::kNode ? m_model->nodeIndex(s.node)
-                                                             : m_model->groupIndex(m_model->layout()->tree().find(s.group));
+  const QModelIndex index = s.kind == Selection::Kind::kNode
+                                ? m_model->nodeIndex(s.node)
+                                : m_model->groupIndex(m_model->layout()->tree().find(s.group));
   if (!index.isValid() || index == currentIndex()) return;
   m_syncing = true;  // revealing the row opens its parents in the tree only
   setCurrentIndex(index);

@@ -79,10 +79,12 @@ void ProfilePanel::buildControls() {
   m_deviceSpecs.push_back("cpu");
   m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // grows when the other devices arrive
   m_optimize->setChecked(true);
-  m_optimize->setToolTip(tr("Run the optimizer's default passes first, as `flowscope profile` does "
-                            "(untick for --no-optimize)"));
-  m_deviceColours->setToolTip(tr("Colour nodes by the backend that ran them (Vulkan purple, CPU slate) instead of by "
-                                 "time"));
+  m_optimize->setToolTip(
+      tr("Run the optimizer's default passes first, as `flowscope profile` does "
+         "(untick for --no-optimize)"));
+  m_deviceColours->setToolTip(
+      tr("Colour nodes by the backend that ran them (Vulkan purple, CPU slate) instead of by "
+         "time"));
   m_inputs->setToolTip(tr("Feed inputs from .npy files or literals instead of random values"));
   auto* controls = new QHBoxLayout();
   for (QWidget* w : std::initializer_list<QWidget*>{m_runs, m_run, m_inputs, m_device, m_threads, m_optimize,
@@ -95,9 +97,8 @@ void ProfilePanel::buildControls() {
   m_status->setText(tr("Runs the graph with random inputs (1 per unknown dim) unless Inputs... says otherwise."));
   connect(m_run, &QPushButton::clicked, this, [this] { profile(m_runs->value()); });
   connect(m_cancelButton, &QPushButton::clicked, m_session, &Session::cancelProfile);
-  connect(m_deviceColours, &QCheckBox::toggled, this, [this](bool on) {
-    m_session->setOverlayMode(on ? OverlayMode::kDevice : OverlayMode::kTime);
-  });
+  connect(m_deviceColours, &QCheckBox::toggled, this,
+          [this](bool on) { m_session->setOverlayMode(on ? OverlayMode::kDevice : OverlayMode::kTime); });
   connect(m_inputs, &QPushButton::clicked, this, [this] {
     auto model = m_session->model();
     if (!model) return;
@@ -174,8 +175,9 @@ QString ProfilePanel::describe(const ProfileView& v) const {
   QString text = tr("%1 runs on %2, %3 thread(s); ").arg(v.runs()).arg(QString::fromStdString(v.device)).arg(v.threads);
   text += v.optimized ? tr("optimized first (%1 → %2 nodes); ").arg(v.nodesBeforeOptimizing).arg(v.nodesRun)
                       : tr("not optimized (%1 nodes); ").arg(v.nodesRun);
-  text += tr("median %1 us per run, %2 us of node time").arg(v.medianMicros, 0, 'f', 1).arg(
-      (v.times.matchedSeconds + v.times.unmatchedSeconds) * 1e6, 0, 'f', 1);
+  text += tr("median %1 us per run, %2 us of node time")
+              .arg(v.medianMicros, 0, 'f', 1)
+              .arg((v.times.matchedSeconds + v.times.unmatchedSeconds) * 1e6, 0, 'f', 1);
   size_t vulkan = 0;
   for (const auto& e : v.profile->events()) vulkan += e.backend == "vulkan";
   if (vulkan) text += tr("; %1 of %2 node runs on Vulkan (GPU time)").arg(vulkan).arg(v.profile->size());

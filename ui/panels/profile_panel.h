@@ -1,7 +1,7 @@
 // The profiler panel: asks the session to profile the opened graph N times (on the CPU, a Vulkan device, or the null
-// backend; optimized first unless the box is unticked, as `flowscope profile` does), then shows a sortable op-statistics
-// table and a per-thread timeline of the session's profile. The canvas shows the same profile as an overlay (heat by
-// time, or colours by device).
+// backend; optimized first unless the box is unticked, as `flowscope profile` does), then shows a sortable
+// op-statistics table and a per-thread timeline of the session's profile. The canvas shows the same profile as an
+// overlay (heat by time, or colours by device).
 #pragma once
 
 #include <QWidget>

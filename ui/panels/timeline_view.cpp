@@ -44,7 +44,8 @@ QRectF TimelineView::eventRect(int index) const {
   const double span = static_cast<double>(m_end - m_start) * m_zoom;
   const double w = std::max(1, width() - kLeft - 4);
   auto x = [&](int64_t t) { return kLeft + (static_cast<double>(t - m_start) / span - m_scroll / m_zoom) * w; };
-  return QRectF(x(e.startNs), kTop + e.thread * kLaneHeight + 2, std::max(1.0, x(e.endNs) - x(e.startNs)), kLaneHeight - 4);
+  return QRectF(x(e.startNs), kTop + e.thread * kLaneHeight + 2, std::max(1.0, x(e.endNs) - x(e.startNs)),
+                kLaneHeight - 4);
 }
 
 int TimelineView::eventAt(const QPoint& p) const {
@@ -58,9 +59,11 @@ void TimelineView::paintEvent(QPaintEvent*) {
   p.fillRect(rect(), palette().base());
   p.setPen(palette().text().color());
   p.drawText(QRect(4, 0, width(), kTop), Qt::AlignLeft | Qt::AlignVCenter,
-             m_events.empty() ? tr("No profile yet") : tr("%1 events, %2 us").arg(m_events.size()).arg((m_end - m_start) / 1000.0, 0, 'f', 1));
+             m_events.empty() ? tr("No profile yet")
+                              : tr("%1 events, %2 us").arg(m_events.size()).arg((m_end - m_start) / 1000.0, 0, 'f', 1));
   for (int lane = 0; lane < m_lanes; ++lane)
-    p.drawText(QRect(4, kTop + lane * kLaneHeight, kLeft - 8, kLaneHeight), Qt::AlignVCenter, tr("thread %1").arg(lane));
+    p.drawText(QRect(4, kTop + lane * kLaneHeight, kLeft - 8, kLaneHeight), Qt::AlignVCenter,
+               tr("thread %1").arg(lane));
   for (size_t i = 0; i < m_events.size(); ++i) {
     QRectF r = eventRect(static_cast<int>(i));
     if (r.right() < kLeft || r.left() > width()) continue;

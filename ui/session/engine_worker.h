@@ -95,7 +95,7 @@ class EngineWorker : public QObject {
   mutable std::mutex m_mutex;
   std::condition_variable m_wake, m_idle;
   std::deque<std::unique_ptr<Job>> m_queue;
-  std::map<QString, JobId> m_latest;                      // the newest job of each tag: only it delivers
+  std::map<QString, JobId> m_latest;                                // the newest job of each tag: only it delivers
   std::map<QString, std::shared_ptr<std::atomic<bool>>> m_running;  // tag -> cancel flag of its running job
   std::map<JobId, std::shared_ptr<std::atomic<bool>>> m_runningById;
   std::map<JobId, QString> m_awaitingDelivery;  // done, result on its way to the UI thread

@@ -18,8 +18,8 @@ Status GraphNavigation::openFunction(const std::string& name) {
   const Model& rootModel = *root();
   const FunctionDef* function = rootModel.graph.library.find(name);
   if (!function) return notFound("the graph's library has no function '" + name + "'");
-  auto body = functionBodyGraph(*function, rootModel.graph.library,
-                                 OpRegistry::global().lookupWith(&rootModel.graph.library));
+  auto body =
+      functionBodyGraph(*function, rootModel.graph.library, OpRegistry::global().lookupWith(&rootModel.graph.library));
   if (!body) return body.status();
   auto model = std::make_shared<Model>();
   model->path = rootModel.path;

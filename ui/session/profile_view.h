@@ -26,12 +26,12 @@ struct ProfileRequest {
 /// A profile shown against the opened graph.
 struct ProfileView {
   std::shared_ptr<const RunProfile> profile;
-  NodeTimes times;           ///< onto the opened graph's nodes
-  QString source;            ///< "profiled here" or the imported file
+  NodeTimes times;  ///< onto the opened graph's nodes
+  QString source;   ///< "profiled here" or the imported file
   bool imported = false;
   bool optimized = false;
   size_t nodesBeforeOptimizing = 0, nodesRun = 0;
-  std::string device;        ///< as the backend names itself: "cpu", "vulkan:0 (llvmpipe ...)"
+  std::string device;  ///< as the backend names itself: "cpu", "vulkan:0 (llvmpipe ...)"
   int threads = 1;
   double medianMicros = 0;
   std::map<std::string, std::string> placement;

@@ -151,7 +151,7 @@ void Session::optimize() {
 
 void Session::cancelOptimize() {
   if (!m_pipelineModel || m_pipeline) return;  // nothing pending
-  ++m_optimizeTicket;  // whatever the job still delivers is dropped
+  ++m_optimizeTicket;                          // whatever the job still delivers is dropped
   m_pipelineModel.reset();
   m_worker->cancelTag("optimize");
   emit optimizeFailed(tr("optimizing was cancelled"));

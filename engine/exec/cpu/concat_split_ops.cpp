@@ -25,7 +25,9 @@ Status concatAlong(KernelContext& ctx, const std::vector<const Tensor*>& parts, 
     for (const Tensor* p : parts) {
       int64_t row = p->numElements() / std::max<int64_t>(outer, 1);
       for (int64_t o = 0; o < outer; ++o)
-        for (int64_t i = 0; i < row; ++i) out.mutableStrings()[static_cast<size_t>(o * rowOut + offset + i)] = p->strings()[static_cast<size_t>(o * row + i)];
+        for (int64_t i = 0; i < row; ++i)
+          out.mutableStrings()[static_cast<size_t>(o * rowOut + offset + i)] =
+              p->strings()[static_cast<size_t>(o * row + i)];
       offset += row;
     }
   } else {
@@ -47,20 +49,24 @@ Status concat(KernelContext& ctx) {
   bool v2 = ctx.node.op == "ConcatV2";
   const Tensor& axisT = v2 ? ctx.inputs.back() : ctx.inputs.front();
   std::vector<const Tensor*> parts;
-  for (size_t i = v2 ? 0 : 1; i < (v2 ? ctx.inputs.size() - 1 : ctx.inputs.size()); ++i) parts.push_back(&ctx.inputs[i]);
+  for (size_t i = v2 ? 0 : 1; i < (v2 ? ctx.inputs.size() - 1 : ctx.inputs.size()); ++i)
+    parts.push_back(&ctx.inputs[i]);
   if (parts.empty()) return ctx.error("nothing to concatenate");
   int64_t axis;
   if (!scalarInt(axisT, &axis)) return ctx.error("axis must be a scalar");
   const Shape& s0 = parts[0]->shape();
-  if (!normalizeAxis(axis, s0.rank(), &axis)) return ctx.error("axis out of range for rank " + std::to_string(s0.rank()));
+  if (!normalizeAxis(axis, s0.rank(), &axis))
+    return ctx.error("axis out of range for rank " + std::to_string(s0.rank()));
   std::vector<int64_t> dims = s0.dims();
   dims[static_cast<size_t>(axis)] = 0;
   for (const Tensor* p : parts) {
     if (p->dtype() != parts[0]->dtype()) return ctx.error("inputs have different dtypes");
-    if (p->shape().rank() != s0.rank()) return ctx.error("inputs have different ranks: " + s0.toString() + " and " + p->shape().toString());
+    if (p->shape().rank() != s0.rank())
+      return ctx.error("inputs have different ranks: " + s0.toString() + " and " + p->shape().toString());
     for (int k = 0; k < s0.rank(); ++k)
       if (k != axis && p->shape().dim(k) != s0.dim(k))
-        return ctx.error("input shapes " + s0.toString() + " and " + p->shape().toString() + " differ outside axis " + std::to_string(axis));
+        return ctx.error("input shapes " + s0.toString() + " and " + p->shape().toString() + " differ outside axis " +
+                         std::to_string(axis));
     dims[static_cast<size_t>(axis)] += p->shape().dim(static_cast<int>(axis));
   }
   return concatAlong(ctx, parts, axis, Shape(dims));
@@ -114,7 +120,8 @@ Status unpack(KernelContext& ctx) {
   if (!normalizeAxis(axis, x.shape().rank(), &axis)) return ctx.error("axis out of range");
   int64_t num = x.shape().dim(static_cast<int>(axis));
   if (num != static_cast<int64_t>(ctx.outputs.size()))
-    return ctx.error("num=" + std::to_string(ctx.outputs.size()) + " but the axis has " + std::to_string(num) + " entries");
+    return ctx.error("num=" + std::to_string(ctx.outputs.size()) + " but the axis has " + std::to_string(num) +
+                     " entries");
   return splitAlong(ctx, x, axis, std::vector<int64_t>(static_cast<size_t>(num), 1), true);
 }
 
@@ -131,15 +138,19 @@ Status split(KernelContext& ctx) {
     sizes = intValues(ctx.inputs[1]);
     int64_t known = 0, missing = -1;
     for (size_t k = 0; k < sizes.size(); ++k) {
-      if (sizes[k] == -1) missing = static_cast<int64_t>(k);
-      else known += sizes[k];
+      if (sizes[k] == -1)
+        missing = static_cast<int64_t>(k);
+      else
+        known += sizes[k];
     }
     if (missing >= 0) sizes[static_cast<size_t>(missing)] = len - known;
     int64_t sum = 0;
     for (int64_t s : sizes) sum += s;
-    if (sum != len || static_cast<int64_t>(sizes.size()) != parts) return ctx.error("size_splits do not add up to the dim");
+    if (sum != len || static_cast<int64_t>(sizes.size()) != parts)
+      return ctx.error("size_splits do not add up to the dim");
   } else {
-    if (parts == 0 || len % parts) return ctx.error("dim of size " + std::to_string(len) + " does not split into " + std::to_string(parts));
+    if (parts == 0 || len % parts)
+      return ctx.error("dim of size " + std::to_string(len) + " does not split into " + std::to_string(parts));
     sizes.assign(static_cast<size_t>(parts), len / parts);
   }
   return splitAlong(ctx, x, axis, sizes, false);

@@ -17,7 +17,7 @@ Status assertOp(KernelContext& ctx) {
   std::string message = "assertion failed:";
   for (size_t i = 1; i < ctx.inputs.size(); ++i)
     message += " " + (ctx.inputs[i].isStringLike() && ctx.inputs[i].numElements() == 1 ? ctx.inputs[i].strings()[0]
-                                                                                         : ctx.inputs[i].preview(3));
+                                                                                       : ctx.inputs[i].preview(3));
   return invalidArgument(nodeLabel(ctx.node) + message);
 }
 

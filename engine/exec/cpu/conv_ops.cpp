@@ -69,10 +69,10 @@ struct ConvPrimitive {
   bool withBias = false;
   dnnl::convolution_forward primitive;
   dnnl::memory src, dst, bias;
-  dnnl::memory weights;       // in oneDNN's layout
-  dnnl::memory userWeights;   // our HWIO view
+  dnnl::memory weights;      // in oneDNN's layout
+  dnnl::memory userWeights;  // our HWIO view
   dnnl::reorder weightReorder;
-  Tensor reorderedFrom;       // the filter tensor `weights` was made from (kept alive so its address is stable)
+  Tensor reorderedFrom;  // the filter tensor `weights` was made from (kept alive so its address is stable)
 };
 
 class ConvKernel : public OpKernel {
@@ -104,7 +104,8 @@ class ConvKernel : public OpKernel {
     }
     p.src.set_data_handle(const_cast<float*>(x.data<float>()));
     p.dst.set_data_handle(out.data<float>());
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.src}, {DNNL_ARG_WEIGHTS, p.weights}, {DNNL_ARG_DST, p.dst}};
+    std::unordered_map<int, dnnl::memory> args{
+        {DNNL_ARG_SRC, p.src}, {DNNL_ARG_WEIGHTS, p.weights}, {DNNL_ARG_DST, p.dst}};
     if (dnnlBias) {
       p.bias.set_data_handle(const_cast<float*>(ctx.inputs[2].data<float>()));
       args.emplace(DNNL_ARG_BIAS, p.bias);
@@ -138,14 +139,17 @@ class ConvKernel : public OpKernel {
       weightDims = {oc, c, kh, kw};
       userWeightDesc = desc(weightDims, DType::kFloat, {1, oc, kw * c * oc, c * oc});
     }
-    dnnl::memory::desc anyWeights(dnnl::memory::dims(weightDims.begin(), weightDims.end()), dnnl::memory::data_type::f32,
-                                  dnnl::memory::format_tag::any);
+    dnnl::memory::desc anyWeights(dnnl::memory::dims(weightDims.begin(), weightDims.end()),
+                                  dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
     auto biasDesc = dense({oc}, DType::kFloat);
-    dnnl::memory::dims strides{w.sh, w.sw}, dilates{w.dh - 1, w.dw - 1}, padL{w.padTop, w.padLeft}, padR{w.padBottom, w.padRight};
-    auto opDesc = withBias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                                             srcDesc, anyWeights, biasDesc, dstDesc, strides, dilates, padL, padR)
-                           : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                                             srcDesc, anyWeights, dstDesc, strides, dilates, padL, padR);
+    dnnl::memory::dims strides{w.sh, w.sw}, dilates{w.dh - 1, w.dw - 1}, padL{w.padTop, w.padLeft},
+        padR{w.padBottom, w.padRight};
+    auto opDesc =
+        withBias
+            ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                              srcDesc, anyWeights, biasDesc, dstDesc, strides, dilates, padL, padR)
+            : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                              srcDesc, anyWeights, dstDesc, strides, dilates, padL, padR);
     dnnl::primitive_attr attr;
     dnnl::post_ops ops;
     if (!m_fused.batchNorm && !m_fused.prelu && activationPostOp(m_fused.activation, m_fused.leakyAlpha, &ops))
@@ -187,9 +191,11 @@ class PoolKernel : public OpKernel {
   Status compute(KernelContext& ctx) override {
     const Tensor& x = ctx.inputs[0];
     if (x.shape().rank() != 4 || x.dtype() != DType::kFloat)
-      return ctx.error("expects a 4-D float32 input, got " + std::string(dtypeName(x.dtype())) + " " + x.shape().toString());
+      return ctx.error("expects a 4-D float32 input, got " + std::string(dtypeName(x.dtype())) + " " +
+                       x.shape().toString());
     auto ksize = attrInts(ctx.node, "ksize");
-    if (ksize.size() != 4 || ksize[0] != 1 || ksize[3] != 1) return ctx.error("pooling over batch or depth is not supported");
+    if (ksize.size() != 4 || ksize[0] != 1 || ksize[3] != 1)
+      return ctx.error("pooling over batch or depth is not supported");
     FS_ASSIGN_OR_RETURN(Window w, windowFor(ctx.node, x.shape(), ksize[1], ksize[2]));
     const int64_t n = x.shape().dim(0), h = x.shape().dim(1), wd = x.shape().dim(2), c = x.shape().dim(3);
     Tensor out = Tensor::uninitialized(DType::kFloat, Shape{n, w.oh, w.ow, c});
@@ -197,10 +203,10 @@ class PoolKernel : public OpKernel {
       using namespace dnnl_util;
       auto srcDesc = desc({n, c, h, wd}, DType::kFloat, nhwcStrides(c, h, wd));
       auto dstDesc = desc({n, c, w.oh, w.ow}, DType::kFloat, nhwcStrides(c, w.oh, w.ow));
-      dnnl::pooling_forward::desc opDesc(dnnl::prop_kind::forward_inference,
-                                         m_max ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding,
-                                         srcDesc, dstDesc, {w.sh, w.sw}, {w.kh, w.kw}, {w.padTop, w.padLeft},
-                                         {w.padBottom, w.padRight});
+      dnnl::pooling_forward::desc opDesc(
+          dnnl::prop_kind::forward_inference,
+          m_max ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding, srcDesc, dstDesc,
+          {w.sh, w.sw}, {w.kh, w.kw}, {w.padTop, w.padLeft}, {w.padBottom, w.padRight});
       dnnl::pooling_forward::primitive_desc pd(opDesc, engine());
       m_primitive = dnnl::pooling_forward(pd);
       m_src = dnnl::memory(srcDesc, engine(), nullptr);
@@ -228,13 +234,15 @@ Status conv2DBackpropInput(KernelContext& ctx) {
   std::vector<int64_t> sizes = intValues(ctx.inputs[0]);
   const Tensor& f = ctx.inputs[1];
   const Tensor& dy = ctx.inputs[2];
-  if (sizes.size() != 4 || f.shape().rank() != 4 || dy.shape().rank() != 4 || f.dtype() != DType::kFloat || dy.dtype() != DType::kFloat)
+  if (sizes.size() != 4 || f.shape().rank() != 4 || dy.shape().rank() != 4 || f.dtype() != DType::kFloat ||
+      dy.dtype() != DType::kFloat)
     return ctx.error("expects input_sizes [4], a float32 4-D filter and out_backprop");
   Shape inShape(sizes);
   FS_ASSIGN_OR_RETURN(Window w, windowFor(ctx.node, inShape, f.shape().dim(0), f.shape().dim(1)));
   const int64_t n = sizes[0], h = sizes[1], wd = sizes[2], c = sizes[3], oc = f.shape().dim(3);
   if (dy.shape() != Shape{n, w.oh, w.ow, oc} || f.shape().dim(2) != c)
-    return ctx.error("out_backprop " + dy.shape().toString() + " does not match input " + inShape.toString() + " and filter " + f.shape().toString());
+    return ctx.error("out_backprop " + dy.shape().toString() + " does not match input " + inShape.toString() +
+                     " and filter " + f.shape().toString());
   Tensor out(DType::kFloat, inShape);
   float* o = out.data<float>();
   const float* g = dy.data<float>();
@@ -266,8 +274,12 @@ void registerConvKernels(KernelTable& r) {
   r.add("DepthwiseConv2dNative", makeConv<true>);
   r.add("_FusedDepthwiseConv2dNative", makeConv<true>);
   r.add("FusedDepthwiseConv2dNative", makeConv<true>);
-  r.add("MaxPool", [](const Node&) -> Expected<std::unique_ptr<OpKernel>> { return std::unique_ptr<OpKernel>(std::make_unique<PoolKernel>(true)); });
-  r.add("AvgPool", [](const Node&) -> Expected<std::unique_ptr<OpKernel>> { return std::unique_ptr<OpKernel>(std::make_unique<PoolKernel>(false)); });
+  r.add("MaxPool", [](const Node&) -> Expected<std::unique_ptr<OpKernel>> {
+    return std::unique_ptr<OpKernel>(std::make_unique<PoolKernel>(true));
+  });
+  r.add("AvgPool", [](const Node&) -> Expected<std::unique_ptr<OpKernel>> {
+    return std::unique_ptr<OpKernel>(std::make_unique<PoolKernel>(false));
+  });
 }
 
 }  // namespace flowscope

@@ -66,13 +66,13 @@ class CpuBackend : public Backend {
   }
   Status upload(const DeviceBuffer& buffer, const Tensor& value) override {
     std::lock_guard<std::mutex> lock(m_mutex);
-    FS_ASSIGN_OR_RETURN(std::vector<std::byte>* memory, find(buffer, value));
+    FS_ASSIGN_OR_RETURN(std::vector<std::byte> * memory, find(buffer, value));
     std::memcpy(memory->data(), value.bytes().data(), value.byteSize());
     return Status::ok();
   }
   Status download(const DeviceBuffer& buffer, Tensor& value) override {
     std::lock_guard<std::mutex> lock(m_mutex);
-    FS_ASSIGN_OR_RETURN(std::vector<std::byte>* memory, find(buffer, value));
+    FS_ASSIGN_OR_RETURN(std::vector<std::byte> * memory, find(buffer, value));
     std::memcpy(value.mutableBytes().data(), memory->data(), value.byteSize());
     return Status::ok();
   }

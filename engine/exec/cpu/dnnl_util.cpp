@@ -15,13 +15,20 @@ dnnl::stream& stream() {
 
 dnnl::memory::data_type dataType(DType dtype) {
   switch (dtype) {
-    case DType::kFloat: return dnnl::memory::data_type::f32;
-    case DType::kBFloat16: return dnnl::memory::data_type::bf16;
-    case DType::kHalf: return dnnl::memory::data_type::f16;
-    case DType::kInt32: return dnnl::memory::data_type::s32;
-    case DType::kInt8: return dnnl::memory::data_type::s8;
-    case DType::kUInt8: return dnnl::memory::data_type::u8;
-    default: return dnnl::memory::data_type::undef;
+    case DType::kFloat:
+      return dnnl::memory::data_type::f32;
+    case DType::kBFloat16:
+      return dnnl::memory::data_type::bf16;
+    case DType::kHalf:
+      return dnnl::memory::data_type::f16;
+    case DType::kInt32:
+      return dnnl::memory::data_type::s32;
+    case DType::kInt8:
+      return dnnl::memory::data_type::s8;
+    case DType::kUInt8:
+      return dnnl::memory::data_type::u8;
+    default:
+      return dnnl::memory::data_type::undef;
   }
 }
 
@@ -38,13 +45,20 @@ dnnl::memory::desc dense(const std::vector<int64_t>& dims, DType dtype) {
 
 bool activationPostOp(const std::string& a, float leakyAlpha, dnnl::post_ops* ops) {
   using A = dnnl::algorithm;
-  if (a == "Relu") ops->append_eltwise(1.0f, A::eltwise_relu, 0.0f, 0.0f);
-  else if (a == "Relu6") ops->append_eltwise(1.0f, A::eltwise_clip, 0.0f, 6.0f);
-  else if (a == "Elu") ops->append_eltwise(1.0f, A::eltwise_elu, 1.0f, 0.0f);
-  else if (a == "LeakyRelu") ops->append_eltwise(1.0f, A::eltwise_relu, leakyAlpha, 0.0f);
-  else if (a == "Tanh") ops->append_eltwise(1.0f, A::eltwise_tanh, 0.0f, 0.0f);
-  else if (a == "Sigmoid") ops->append_eltwise(1.0f, A::eltwise_logistic, 0.0f, 0.0f);
-  else return false;
+  if (a == "Relu")
+    ops->append_eltwise(1.0f, A::eltwise_relu, 0.0f, 0.0f);
+  else if (a == "Relu6")
+    ops->append_eltwise(1.0f, A::eltwise_clip, 0.0f, 6.0f);
+  else if (a == "Elu")
+    ops->append_eltwise(1.0f, A::eltwise_elu, 1.0f, 0.0f);
+  else if (a == "LeakyRelu")
+    ops->append_eltwise(1.0f, A::eltwise_relu, leakyAlpha, 0.0f);
+  else if (a == "Tanh")
+    ops->append_eltwise(1.0f, A::eltwise_tanh, 0.0f, 0.0f);
+  else if (a == "Sigmoid")
+    ops->append_eltwise(1.0f, A::eltwise_logistic, 0.0f, 0.0f);
+  else
+    return false;
   return true;
 }
 

@@ -6,8 +6,8 @@
 
 #include "exec/cpu/broadcast.h"
 #include "exec/cpu/cpu_kernels.h"
-#include "ir/dtype_dispatch.h"
 #include "exec/kernel_util.h"
+#include "ir/dtype_dispatch.h"
 
 namespace flowscope {
 namespace {
@@ -50,38 +50,83 @@ T intPow(T base, T exp) {
   return result;
 }
 
-enum class BinOp { kAdd, kSub, kMul, kDiv, kTruncDiv, kFloorDiv, kFloorMod, kTruncMod, kMax, kMin, kPow, kSqDiff,
-                   kDivNoNan, kAtan2, kLess, kLessEq, kGreater, kGreaterEq, kEqual, kNotEqual, kAnd, kOr };
+enum class BinOp {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kTruncDiv,
+  kFloorDiv,
+  kFloorMod,
+  kTruncMod,
+  kMax,
+  kMin,
+  kPow,
+  kSqDiff,
+  kDivNoNan,
+  kAtan2,
+  kLess,
+  kLessEq,
+  kGreater,
+  kGreaterEq,
+  kEqual,
+  kNotEqual,
+  kAnd,
+  kOr
+};
 
 constexpr bool isComparison(BinOp op) { return op >= BinOp::kLess; }
 
 template <BinOp Op, typename T>
 inline auto apply(T a, T b) {
-  if constexpr (Op == BinOp::kAdd) return static_cast<T>(a + b);
-  else if constexpr (Op == BinOp::kSub) return static_cast<T>(a - b);
-  else if constexpr (Op == BinOp::kMul) return static_cast<T>(a * b);
-  else if constexpr (Op == BinOp::kDiv || Op == BinOp::kTruncDiv) return static_cast<T>(a / b);
-  else if constexpr (Op == BinOp::kFloorDiv) return floorDiv(a, b);
-  else if constexpr (Op == BinOp::kFloorMod) return floorMod(a, b);
+  if constexpr (Op == BinOp::kAdd)
+    return static_cast<T>(a + b);
+  else if constexpr (Op == BinOp::kSub)
+    return static_cast<T>(a - b);
+  else if constexpr (Op == BinOp::kMul)
+    return static_cast<T>(a * b);
+  else if constexpr (Op == BinOp::kDiv || Op == BinOp::kTruncDiv)
+    return static_cast<T>(a / b);
+  else if constexpr (Op == BinOp::kFloorDiv)
+    return floorDiv(a, b);
+  else if constexpr (Op == BinOp::kFloorMod)
+    return floorMod(a, b);
   else if constexpr (Op == BinOp::kTruncMod) {
-    if constexpr (kIsInt<T>) return static_cast<T>(a % b);
-    else return static_cast<T>(std::fmod(a, b));
-  } else if constexpr (Op == BinOp::kMax) return a > b ? a : b;
-  else if constexpr (Op == BinOp::kMin) return a < b ? a : b;
+    if constexpr (kIsInt<T>)
+      return static_cast<T>(a % b);
+    else
+      return static_cast<T>(std::fmod(a, b));
+  } else if constexpr (Op == BinOp::kMax)
+    return a > b ? a : b;
+  else if constexpr (Op == BinOp::kMin)
+    return a < b ? a : b;
   else if constexpr (Op == BinOp::kPow) {
-    if constexpr (kIsInt<T>) return intPow(a, b);
-    else return static_cast<T>(std::pow(a, b));
-  } else if constexpr (Op == BinOp::kSqDiff) return static_cast<T>((a - b) * (a - b));
-  else if constexpr (Op == BinOp::kDivNoNan) return b == T(0) ? T(0) : static_cast<T>(a / b);
-  else if constexpr (Op == BinOp::kAtan2) return static_cast<T>(std::atan2(a, b));
-  else if constexpr (Op == BinOp::kLess) return a < b;
-  else if constexpr (Op == BinOp::kLessEq) return a <= b;
-  else if constexpr (Op == BinOp::kGreater) return a > b;
-  else if constexpr (Op == BinOp::kGreaterEq) return a >= b;
-  else if constexpr (Op == BinOp::kEqual) return a == b;
-  else if constexpr (Op == BinOp::kNotEqual) return a != b;
-  else if constexpr (Op == BinOp::kAnd) return a && b;
-  else return a || b;
+    if constexpr (kIsInt<T>)
+      return intPow(a, b);
+    else
+      return static_cast<T>(std::pow(a, b));
+  } else if constexpr (Op == BinOp::kSqDiff)
+    return static_cast<T>((a - b) * (a - b));
+  else if constexpr (Op == BinOp::kDivNoNan)
+    return b == T(0) ? T(0) : static_cast<T>(a / b);
+  else if constexpr (Op == BinOp::kAtan2)
+    return static_cast<T>(std::atan2(a, b));
+  else if constexpr (Op == BinOp::kLess)
+    return a < b;
+  else if constexpr (Op == BinOp::kLessEq)
+    return a <= b;
+  else if constexpr (Op == BinOp::kGreater)
+    return a > b;
+  else if constexpr (Op == BinOp::kGreaterEq)
+    return a >= b;
+  else if constexpr (Op == BinOp::kEqual)
+    return a == b;
+  else if constexpr (Op == BinOp::kNotEqual)
+    return a != b;
+  else if constexpr (Op == BinOp::kAnd)
+    return a && b;
+  else
+    return a || b;
 }
 
 template <BinOp Op, typename T>
@@ -112,10 +157,14 @@ void run(const T* a, const T* b, Out* out, const Shape& sa, const Shape& sb, int
     const T* pa = a + off[0];
     const T* pb = b + off[1];
     Out* po = out + o;
-    if (inner[0] && inner[1]) for (int64_t i = 0; i < len; ++i) po[i] = apply<Op>(pa[i], pb[i]);
-    else if (inner[0]) for (int64_t i = 0; i < len; ++i) po[i] = apply<Op>(pa[i], pb[0]);
-    else if (inner[1]) for (int64_t i = 0; i < len; ++i) po[i] = apply<Op>(pa[0], pb[i]);
-    else for (int64_t i = 0; i < len; ++i) po[i] = apply<Op>(pa[0], pb[0]);
+    if (inner[0] && inner[1])
+      for (int64_t i = 0; i < len; ++i) po[i] = apply<Op>(pa[i], pb[i]);
+    else if (inner[0])
+      for (int64_t i = 0; i < len; ++i) po[i] = apply<Op>(pa[i], pb[0]);
+    else if (inner[1])
+      for (int64_t i = 0; i < len; ++i) po[i] = apply<Op>(pa[0], pb[i]);
+    else
+      for (int64_t i = 0; i < len; ++i) po[i] = apply<Op>(pa[0], pb[0]);
   });
 }
 
@@ -190,19 +239,22 @@ Status addN(KernelContext& ctx) {
   const Tensor& first = ctx.inputs[0];
   for (const auto& t : ctx.inputs)
     if (t.shape() != first.shape() || t.dtype() != first.dtype())
-      return ctx.error("all inputs must have shape " + first.shape().toString() + " and one dtype (AddN does not broadcast)");
+      return ctx.error("all inputs must have shape " + first.shape().toString() +
+                       " and one dtype (AddN does not broadcast)");
   Tensor out = Tensor::uninitialized(first.dtype(), first.shape());
-  if (!dispatchNumeric(first.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        if constexpr (!std::is_same_v<T, bool>) {
-          T* o = out.data<T>();
-          std::copy_n(first.data<T>(), first.numElements(), o);
-          for (size_t k = 1; k < ctx.inputs.size(); ++k) {
-            const T* in = ctx.inputs[k].data<T>();
-            for (int64_t i = 0; i < first.numElements(); ++i) o[i] = static_cast<T>(o[i] + in[i]);
-          }
-        }
-      }) || first.dtype() == DType::kBool)
+  if (!dispatchNumeric(first.dtype(),
+                       [&](auto tag) {
+                         using T = typename decltype(tag)::type;
+                         if constexpr (!std::is_same_v<T, bool>) {
+                           T* o = out.data<T>();
+                           std::copy_n(first.data<T>(), first.numElements(), o);
+                           for (size_t k = 1; k < ctx.inputs.size(); ++k) {
+                             const T* in = ctx.inputs[k].data<T>();
+                             for (int64_t i = 0; i < first.numElements(); ++i) o[i] = static_cast<T>(o[i] + in[i]);
+                           }
+                         }
+                       }) ||
+      first.dtype() == DType::kBool)
     return ctx.error("unsupported dtype " + std::string(dtypeName(first.dtype())));
   ctx.outputs[0] = std::move(out);
   return Status::ok();

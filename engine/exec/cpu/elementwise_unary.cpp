@@ -4,15 +4,44 @@
 #include <type_traits>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "ir/dtype_dispatch.h"
 #include "exec/kernel_util.h"
+#include "ir/dtype_dispatch.h"
 
 namespace flowscope {
 namespace {
 
-enum class UnOp { kNeg, kAbs, kExp, kExpm1, kLog, kLog1p, kSqrt, kRsqrt, kSquare, kReciprocal, kTanh, kSigmoid, kErf,
-                  kFloor, kCeil, kRound, kSign, kSin, kCos, kTan, kAtan, kRelu, kRelu6, kElu, kSelu, kSoftplus,
-                  kSoftsign, kLeakyRelu, kZerosLike, kOnesLike };
+enum class UnOp {
+  kNeg,
+  kAbs,
+  kExp,
+  kExpm1,
+  kLog,
+  kLog1p,
+  kSqrt,
+  kRsqrt,
+  kSquare,
+  kReciprocal,
+  kTanh,
+  kSigmoid,
+  kErf,
+  kFloor,
+  kCeil,
+  kRound,
+  kSign,
+  kSin,
+  kCos,
+  kTan,
+  kAtan,
+  kRelu,
+  kRelu6,
+  kElu,
+  kSelu,
+  kSoftplus,
+  kSoftsign,
+  kLeakyRelu,
+  kZerosLike,
+  kOnesLike
+};
 
 constexpr bool floatOnly(UnOp op) {
   return op != UnOp::kNeg && op != UnOp::kAbs && op != UnOp::kSquare && op != UnOp::kSign && op != UnOp::kRelu &&
@@ -22,42 +51,72 @@ constexpr bool floatOnly(UnOp op) {
 
 template <UnOp Op, typename T>
 inline T apply(T x, float alpha) {
-  if constexpr (Op == UnOp::kNeg) return static_cast<T>(-x);
+  if constexpr (Op == UnOp::kNeg)
+    return static_cast<T>(-x);
   else if constexpr (Op == UnOp::kAbs) {
-    if constexpr (std::is_unsigned_v<T>) return x;
-    else return x < 0 ? static_cast<T>(-x) : x;
-  } else if constexpr (Op == UnOp::kSquare) return static_cast<T>(x * x);
-  else if constexpr (Op == UnOp::kSign) return static_cast<T>((x > T(0)) - (x < T(0)));
-  else if constexpr (Op == UnOp::kRelu) return x > T(0) ? x : T(0);
-  else if constexpr (Op == UnOp::kRelu6) return x > T(0) ? (x < T(6) ? x : T(6)) : T(0);
-  else if constexpr (Op == UnOp::kZerosLike) return T(0);
-  else if constexpr (Op == UnOp::kOnesLike) return T(1);
+    if constexpr (std::is_unsigned_v<T>)
+      return x;
+    else
+      return x < 0 ? static_cast<T>(-x) : x;
+  } else if constexpr (Op == UnOp::kSquare)
+    return static_cast<T>(x * x);
+  else if constexpr (Op == UnOp::kSign)
+    return static_cast<T>((x > T(0)) - (x < T(0)));
+  else if constexpr (Op == UnOp::kRelu)
+    return x > T(0) ? x : T(0);
+  else if constexpr (Op == UnOp::kRelu6)
+    return x > T(0) ? (x < T(6) ? x : T(6)) : T(0);
+  else if constexpr (Op == UnOp::kZerosLike)
+    return T(0);
+  else if constexpr (Op == UnOp::kOnesLike)
+    return T(1);
   else if constexpr (!std::is_floating_point_v<T>) {
     return x;  // Floor / Ceil / Round of an integer
-  } else if constexpr (Op == UnOp::kExp) return std::exp(x);
-  else if constexpr (Op == UnOp::kExpm1) return std::expm1(x);
-  else if constexpr (Op == UnOp::kLog) return std::log(x);
-  else if constexpr (Op == UnOp::kLog1p) return std::log1p(x);
-  else if constexpr (Op == UnOp::kSqrt) return std::sqrt(x);
-  else if constexpr (Op == UnOp::kRsqrt) return T(1) / std::sqrt(x);
-  else if constexpr (Op == UnOp::kReciprocal) return T(1) / x;
-  else if constexpr (Op == UnOp::kTanh) return std::tanh(x);
-  else if constexpr (Op == UnOp::kSigmoid) return T(1) / (T(1) + std::exp(-x));
-  else if constexpr (Op == UnOp::kErf) return std::erf(x);
-  else if constexpr (Op == UnOp::kFloor) return std::floor(x);
-  else if constexpr (Op == UnOp::kCeil) return std::ceil(x);
-  else if constexpr (Op == UnOp::kRound) return std::nearbyint(x);  // half to even under the default rounding mode
-  else if constexpr (Op == UnOp::kSin) return std::sin(x);
-  else if constexpr (Op == UnOp::kCos) return std::cos(x);
-  else if constexpr (Op == UnOp::kTan) return std::tan(x);
-  else if constexpr (Op == UnOp::kAtan) return std::atan(x);
-  else if constexpr (Op == UnOp::kElu) return x > T(0) ? x : std::expm1(x);
+  } else if constexpr (Op == UnOp::kExp)
+    return std::exp(x);
+  else if constexpr (Op == UnOp::kExpm1)
+    return std::expm1(x);
+  else if constexpr (Op == UnOp::kLog)
+    return std::log(x);
+  else if constexpr (Op == UnOp::kLog1p)
+    return std::log1p(x);
+  else if constexpr (Op == UnOp::kSqrt)
+    return std::sqrt(x);
+  else if constexpr (Op == UnOp::kRsqrt)
+    return T(1) / std::sqrt(x);
+  else if constexpr (Op == UnOp::kReciprocal)
+    return T(1) / x;
+  else if constexpr (Op == UnOp::kTanh)
+    return std::tanh(x);
+  else if constexpr (Op == UnOp::kSigmoid)
+    return T(1) / (T(1) + std::exp(-x));
+  else if constexpr (Op == UnOp::kErf)
+    return std::erf(x);
+  else if constexpr (Op == UnOp::kFloor)
+    return std::floor(x);
+  else if constexpr (Op == UnOp::kCeil)
+    return std::ceil(x);
+  else if constexpr (Op == UnOp::kRound)
+    return std::nearbyint(x);  // half to even under the default rounding mode
+  else if constexpr (Op == UnOp::kSin)
+    return std::sin(x);
+  else if constexpr (Op == UnOp::kCos)
+    return std::cos(x);
+  else if constexpr (Op == UnOp::kTan)
+    return std::tan(x);
+  else if constexpr (Op == UnOp::kAtan)
+    return std::atan(x);
+  else if constexpr (Op == UnOp::kElu)
+    return x > T(0) ? x : std::expm1(x);
   else if constexpr (Op == UnOp::kSelu) {
     constexpr T kScale = T(1.0507009873554804934193349852946), kAlpha = T(1.6732632423543772848170429916717);
     return x > T(0) ? kScale * x : kScale * kAlpha * std::expm1(x);
-  } else if constexpr (Op == UnOp::kSoftplus) return x > T(20) ? x : std::log1p(std::exp(x));
-  else if constexpr (Op == UnOp::kSoftsign) return x / (T(1) + std::fabs(x));
-  else return x > T(0) ? x : static_cast<T>(alpha) * x;  // LeakyRelu
+  } else if constexpr (Op == UnOp::kSoftplus)
+    return x > T(20) ? x : std::log1p(std::exp(x));
+  else if constexpr (Op == UnOp::kSoftsign)
+    return x / (T(1) + std::fabs(x));
+  else
+    return x > T(0) ? x : static_cast<T>(alpha) * x;  // LeakyRelu
 }
 
 template <UnOp Op>
@@ -120,8 +179,10 @@ void castFrom(const Tensor& x, Tensor& out) {
         using From = typename decltype(tag)::type;
         const From* in = x.data<From>();
         for (int64_t i = 0; i < n; ++i) {
-          if constexpr (std::is_same_v<To, bool>) o[i] = in[i] != From(0);
-          else o[i] = static_cast<To>(in[i]);
+          if constexpr (std::is_same_v<To, bool>)
+            o[i] = in[i] != From(0);
+          else
+            o[i] = static_cast<To>(in[i]);
         }
       })) {
     for (int64_t i = 0; i < n; ++i) o[i] = static_cast<To>(x.elementAsDouble(i));  // half, bfloat16

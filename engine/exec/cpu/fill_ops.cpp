@@ -37,7 +37,9 @@ Status fill(KernelContext& ctx) {
     if (d < 0) return ctx.error("dims must be non-negative, got " + Shape(dims).toString());
   if (ctx.inputs[1].numElements() != 1) return ctx.error("value must be a scalar");
   if (ctx.inputs[1].isStringLike()) {
-    ctx.outputs[0] = Tensor::fromStrings(Shape(dims), std::vector<std::string>(static_cast<size_t>(Shape(dims).numElements()), ctx.inputs[1].strings()[0]));
+    ctx.outputs[0] = Tensor::fromStrings(
+        Shape(dims),
+        std::vector<std::string>(static_cast<size_t>(Shape(dims).numElements()), ctx.inputs[1].strings()[0]));
     return Status::ok();
   }
   return broadcastValue(ctx, ctx.inputs[1].reshaped(Shape{}), Shape(dims));
@@ -54,12 +56,16 @@ Status range(KernelContext& ctx) {
           status = ctx.error("bool range");
         } else {
           T start = s.data<T>()[0], limit = ctx.inputs[1].data<T>()[0], delta = ctx.inputs[2].data<T>()[0];
-          if (delta == T(0)) { status = ctx.error("Requires delta != 0"); return; }
+          if (delta == T(0)) {
+            status = ctx.error("Requires delta != 0");
+            return;
+          }
           if ((delta > T(0) && start > limit) || (delta < T(0) && start < limit)) {
             status = ctx.error("Requires start <= limit when delta > 0 (start >= limit when delta < 0)");
             return;
           }
-          double count = std::ceil(std::abs((static_cast<double>(limit) - static_cast<double>(start)) / static_cast<double>(delta)));
+          double count = std::ceil(
+              std::abs((static_cast<double>(limit) - static_cast<double>(start)) / static_cast<double>(delta)));
           Tensor out = Tensor::uninitialized(s.dtype(), Shape{static_cast<int64_t>(count)});
           T v = start;
           for (int64_t i = 0; i < static_cast<int64_t>(count); ++i, v = static_cast<T>(v + delta)) out.data<T>()[i] = v;
@@ -93,7 +99,8 @@ Status oneHot(KernelContext& ctx) {
     for (int64_t a = 0; a < outer; ++a)
       for (int64_t d = 0; d < depth; ++d)
         for (int64_t b = 0; b < inner; ++b)
-          o[(a * depth + d) * inner + b] = idx[static_cast<size_t>(a * inner + b)] == d ? on.data<T>()[0] : off.data<T>()[0];
+          o[(a * depth + d) * inner + b] =
+              idx[static_cast<size_t>(a * inner + b)] == d ? on.data<T>()[0] : off.data<T>()[0];
   }));
   ctx.outputs[0] = std::move(out);
   return Status::ok();

@@ -10,10 +10,10 @@
 namespace flowscope {
 
 struct FusedSpec {
-  bool bias = false;        ///< args[0] is a per-channel bias
-  bool batchNorm = false;   ///< args are scale, offset, mean, variance (inference batch norm)
-  bool prelu = false;       ///< tfjs Prelu: an extra per-channel alpha argument
-  std::string activation;   ///< "", "Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid"
+  bool bias = false;       ///< args[0] is a per-channel bias
+  bool batchNorm = false;  ///< args are scale, offset, mean, variance (inference batch norm)
+  bool prelu = false;      ///< tfjs Prelu: an extra per-channel alpha argument
+  std::string activation;  ///< "", "Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid"
   float epsilon = 1e-4f;
   float leakyAlpha = 0.2f;
 };

@@ -3,8 +3,8 @@
 #include <cstring>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "ir/dtype_dispatch.h"
 #include "exec/kernel_util.h"
+#include "ir/dtype_dispatch.h"
 
 namespace flowscope {
 namespace {
@@ -103,8 +103,10 @@ Status scatterInto(KernelContext& ctx, Tensor& out, const Tensor& indices, const
       }
       for (int64_t i = 0; i < slice; ++i) {
         T value = u[scalarUpdate ? 0 : n * slice + i];
-        if constexpr (std::is_same_v<T, bool>) o[offset + i] = add ? (o[offset + i] || value) : value;
-        else o[offset + i] = add ? static_cast<T>(o[offset + i] + value) : value;
+        if constexpr (std::is_same_v<T, bool>)
+          o[offset + i] = add ? (o[offset + i] || value) : value;
+        else
+          o[offset + i] = add ? static_cast<T>(o[offset + i] + value) : value;
       }
     }
   });

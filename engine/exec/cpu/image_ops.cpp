@@ -5,8 +5,8 @@
 #include <numeric>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "ir/dtype_dispatch.h"
 #include "exec/kernel_util.h"
+#include "ir/dtype_dispatch.h"
 
 namespace flowscope {
 namespace {
@@ -25,7 +25,8 @@ Status resize(KernelContext& ctx) {
   const int64_t n = x.shape().dim(0), h = x.shape().dim(1), w = x.shape().dim(2), c = x.shape().dim(3);
   const int64_t oh = size[0], ow = size[1];
   auto scaleOf = [&](int64_t in, int64_t out) {
-    return align && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1) : static_cast<float>(in) / static_cast<float>(out);
+    return align && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+                            : static_cast<float>(in) / static_cast<float>(out);
   };
   const float sh = scaleOf(h, oh), sw = scaleOf(w, ow);
   DType outType = Bilinear ? DType::kFloat : x.dtype();
@@ -42,11 +43,14 @@ Status resize(KernelContext& ctx) {
               for (int64_t xo = 0; xo < ow; ++xo) {
                 if constexpr (Bilinear) {
                   float fy = std::max(0.0f, sourceCoord(y, sh, half)), fx = std::max(0.0f, sourceCoord(xo, sw, half));
-                  int64_t y0 = std::min<int64_t>(static_cast<int64_t>(fy), h - 1), x0 = std::min<int64_t>(static_cast<int64_t>(fx), w - 1);
+                  int64_t y0 = std::min<int64_t>(static_cast<int64_t>(fy), h - 1),
+                          x0 = std::min<int64_t>(static_cast<int64_t>(fx), w - 1);
                   int64_t y1 = std::min(y0 + 1, h - 1), x1 = std::min(x0 + 1, w - 1);
                   float dy = fy - static_cast<float>(y0), dx = fx - static_cast<float>(x0);
                   float* o = out.data<float>() + ((b * oh + y) * ow + xo) * c;
-                  auto at = [&](int64_t yy, int64_t xx, int64_t ch) { return static_cast<float>(in[((b * h + yy) * w + xx) * c + ch]); };
+                  auto at = [&](int64_t yy, int64_t xx, int64_t ch) {
+                    return static_cast<float>(in[((b * h + yy) * w + xx) * c + ch]);
+                  };
                   for (int64_t ch = 0; ch < c; ++ch) {
                     float top = at(y0, x0, ch) + (at(y0, x1, ch) - at(y0, x0, ch)) * dx;
                     float bottom = at(y1, x0, ch) + (at(y1, x1, ch) - at(y1, x0, ch)) * dx;
@@ -75,7 +79,8 @@ float iou(const float* a, const float* b) {
   float by0 = std::min(b[0], b[2]), by1 = std::max(b[0], b[2]), bx0 = std::min(b[1], b[3]), bx1 = std::max(b[1], b[3]);
   float areaA = (ay1 - ay0) * (ax1 - ax0), areaB = (by1 - by0) * (bx1 - bx0);
   if (areaA <= 0 || areaB <= 0) return 0;
-  float ih = std::max(0.0f, std::min(ay1, by1) - std::max(ay0, by0)), iw = std::max(0.0f, std::min(ax1, bx1) - std::max(ax0, bx0));
+  float ih = std::max(0.0f, std::min(ay1, by1) - std::max(ay0, by0)),
+        iw = std::max(0.0f, std::min(ax1, bx1) - std::max(ax0, bx0));
   float inter = ih * iw;
   return inter / (areaA + areaB - inter);
 }
@@ -86,7 +91,8 @@ Status nonMaxSuppression(KernelContext& ctx) {
   int64_t maxOut;
   if (boxes.dtype() != DType::kFloat || boxes.shape().rank() != 2 || boxes.shape().dim(1) != 4)
     return ctx.error("boxes must be float32 [n, 4]");
-  if (!scalarInt(ctx.inputs[2], &maxOut) || maxOut < 0) return ctx.error("max_output_size must be a non-negative scalar");
+  if (!scalarInt(ctx.inputs[2], &maxOut) || maxOut < 0)
+    return ctx.error("max_output_size must be a non-negative scalar");
   const float iouThreshold = ctx.inputs[3].data<float>()[0], scoreThreshold = ctx.inputs[4].data<float>()[0];
   if (ctx.inputs[5].data<float>()[0] != 0.0f) return ctx.error("soft-NMS (sigma > 0) is not supported");
   const int64_t n = boxes.shape().dim(0);

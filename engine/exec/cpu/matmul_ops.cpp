@@ -4,11 +4,11 @@
 #include <memory>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "ir/dtype_dispatch.h"
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/fused_epilogue.h"
 #include "exec/cpu/gemm.h"
 #include "exec/kernel_util.h"
+#include "ir/dtype_dispatch.h"
 
 namespace flowscope {
 namespace {
@@ -44,7 +44,8 @@ class MatMulKernel : public OpKernel {
     } else if (!dispatchNumeric(a.dtype(), [&](auto tag) {
                  using T = typename decltype(tag)::type;
                  if constexpr (!std::is_same_v<T, bool>)
-                   gemm(a.data<T>(), m_ta ? 1 : k, m_ta ? m : 1, b.data<T>(), m_tb ? 1 : n, m_tb ? k : 1, out.data<T>(), m, k, n);
+                   gemm(a.data<T>(), m_ta ? 1 : k, m_ta ? m : 1, b.data<T>(), m_tb ? 1 : n, m_tb ? k : 1, out.data<T>(),
+                        m, k, n);
                })) {
       return ctx.error("does not support dtype " + std::string(dtypeName(a.dtype())));
     }
@@ -74,14 +75,21 @@ class MatMulKernel : public OpKernel {
       auto opDesc = withBias ? dnnl::matmul::desc(srcDesc, weiDesc, biasDesc, dstDesc)
                              : dnnl::matmul::desc(srcDesc, weiDesc, dstDesc);
       dnnl::matmul::primitive_desc pd(opDesc, attr, engine());
-      p = DnnlMatMulPrimitive{m, k, n, withBias, dnnl::matmul(pd),
-                              dnnl::memory(srcDesc, engine(), nullptr), dnnl::memory(weiDesc, engine(), nullptr),
-                              dnnl::memory(biasDesc, engine(), nullptr), dnnl::memory(dstDesc, engine(), nullptr)};
+      p = DnnlMatMulPrimitive{m,
+                              k,
+                              n,
+                              withBias,
+                              dnnl::matmul(pd),
+                              dnnl::memory(srcDesc, engine(), nullptr),
+                              dnnl::memory(weiDesc, engine(), nullptr),
+                              dnnl::memory(biasDesc, engine(), nullptr),
+                              dnnl::memory(dstDesc, engine(), nullptr)};
     }
     p.src.set_data_handle(const_cast<float*>(a.data<float>()));
     p.weights.set_data_handle(const_cast<float*>(b.data<float>()));
     p.dst.set_data_handle(out.data<float>());
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.src}, {DNNL_ARG_WEIGHTS, p.weights}, {DNNL_ARG_DST, p.dst}};
+    std::unordered_map<int, dnnl::memory> args{
+        {DNNL_ARG_SRC, p.src}, {DNNL_ARG_WEIGHTS, p.weights}, {DNNL_ARG_DST, p.dst}};
     if (withBias) {
       p.bias.set_data_handle(const_cast<float*>(ctx.inputs[2].data<float>()));
       args.emplace(DNNL_ARG_BIAS, p.bias);
@@ -98,8 +106,8 @@ class MatMulKernel : public OpKernel {
 
 Expected<std::unique_ptr<OpKernel>> makeMatMul(const Node& node) {
   FS_ASSIGN_OR_RETURN(FusedSpec fused, parseFusedOps(node));
-  return std::unique_ptr<OpKernel>(
-      std::make_unique<MatMulKernel>(attrBool(node, "transpose_a", false), attrBool(node, "transpose_b", false), fused));
+  return std::unique_ptr<OpKernel>(std::make_unique<MatMulKernel>(attrBool(node, "transpose_a", false),
+                                                                  attrBool(node, "transpose_b", false), fused));
 }
 
 Status batchMatMul(KernelContext& ctx) {
@@ -109,11 +117,14 @@ Status batchMatMul(KernelContext& ctx) {
   if (rx < 2 || ry < 2) return ctx.error("inputs must have rank >= 2");
   if (x.dtype() != y.dtype()) return ctx.error("x and y have different dtypes");
   const bool ax = attrBool(ctx.node, "adj_x", false), ay = attrBool(ctx.node, "adj_y", false);
-  const int64_t m = ax ? x.shape().dim(rx - 1) : x.shape().dim(rx - 2), k = ax ? x.shape().dim(rx - 2) : x.shape().dim(rx - 1);
-  const int64_t k2 = ay ? y.shape().dim(ry - 1) : y.shape().dim(ry - 2), n = ay ? y.shape().dim(ry - 2) : y.shape().dim(ry - 1);
+  const int64_t m = ax ? x.shape().dim(rx - 1) : x.shape().dim(rx - 2),
+                k = ax ? x.shape().dim(rx - 2) : x.shape().dim(rx - 1);
+  const int64_t k2 = ay ? y.shape().dim(ry - 1) : y.shape().dim(ry - 2),
+                n = ay ? y.shape().dim(ry - 2) : y.shape().dim(ry - 1);
   if (k != k2) return ctx.error("inner dims differ: " + x.shape().toString() + " and " + y.shape().toString());
   // Broadcast the batch dims.
-  std::vector<int64_t> bx(x.shape().dims().begin(), x.shape().dims().end() - 2), by(y.shape().dims().begin(), y.shape().dims().end() - 2);
+  std::vector<int64_t> bx(x.shape().dims().begin(), x.shape().dims().end() - 2),
+      by(y.shape().dims().begin(), y.shape().dims().end() - 2);
   size_t rank = std::max(bx.size(), by.size());
   bx.insert(bx.begin(), rank - bx.size(), 1);
   by.insert(by.begin(), rank - by.size(), 1);

@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "ir/dtype_dispatch.h"
 #include "exec/kernel_util.h"
+#include "ir/dtype_dispatch.h"
 
 namespace flowscope {
 namespace {
@@ -23,19 +23,21 @@ Status biasAdd(KernelContext& ctx) {
   for (int k = channelDim + 1; k < rank; ++k) inner *= x.shape().dim(k);
   const int64_t outer = c ? x.numElements() / (c * inner) : 0;
   Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
-  if (!dispatchNumeric(x.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        if constexpr (!std::is_same_v<T, bool>) {
-          const T* in = x.data<T>();
-          const T* b = bias.data<T>();
-          T* o = out.data<T>();
-          for (int64_t a = 0; a < outer; ++a)
-            for (int64_t ch = 0; ch < c; ++ch) {
-              const int64_t base = (a * c + ch) * inner;
-              for (int64_t i = 0; i < inner; ++i) o[base + i] = static_cast<T>(in[base + i] + b[ch]);
-            }
-        }
-      }) || x.dtype() == DType::kBool)
+  if (!dispatchNumeric(x.dtype(),
+                       [&](auto tag) {
+                         using T = typename decltype(tag)::type;
+                         if constexpr (!std::is_same_v<T, bool>) {
+                           const T* in = x.data<T>();
+                           const T* b = bias.data<T>();
+                           T* o = out.data<T>();
+                           for (int64_t a = 0; a < outer; ++a)
+                             for (int64_t ch = 0; ch < c; ++ch) {
+                               const int64_t base = (a * c + ch) * inner;
+                               for (int64_t i = 0; i < inner; ++i) o[base + i] = static_cast<T>(in[base + i] + b[ch]);
+                             }
+                         }
+                       }) ||
+      x.dtype() == DType::kBool)
     return ctx.error("unsupported dtype");
   ctx.outputs[0] = std::move(out);
   return Status::ok();
@@ -82,8 +84,7 @@ Status fusedBatchNorm(KernelContext& ctx) {
   if (x.shape().rank() != 4) return ctx.error("expects a 4-D input");
   const int64_t c = x.shape().dim(nchw ? 1 : 3);
   for (size_t i = 1; i < 5; ++i)
-    if (ctx.inputs[i].dtype() != DType::kFloat)
-      return ctx.error("scale, offset, mean and variance must be float32");
+    if (ctx.inputs[i].dtype() != DType::kFloat) return ctx.error("scale, offset, mean and variance must be float32");
   const float eps = attrFloat(ctx.node, "epsilon", 1e-4f);
   const bool training = attrBool(ctx.node, "is_training", true);
   const int64_t inner = nchw ? x.shape().dim(2) * x.shape().dim(3) : 1;
@@ -100,7 +101,8 @@ Status fusedBatchNorm(KernelContext& ctx) {
     const double count = c ? static_cast<double>(n / c) : 1;
     for (int64_t k = 0; k < c; ++k) {
       mean[static_cast<size_t>(k)] = static_cast<float>(s[static_cast<size_t>(k)] / count);
-      var[static_cast<size_t>(k)] = static_cast<float>(s2[static_cast<size_t>(k)] / count - std::pow(s[static_cast<size_t>(k)] / count, 2));
+      var[static_cast<size_t>(k)] =
+          static_cast<float>(s2[static_cast<size_t>(k)] / count - std::pow(s[static_cast<size_t>(k)] / count, 2));
     }
   } else {
     if (ctx.inputs[3].numElements() != c || ctx.inputs[4].numElements() != c)
@@ -113,7 +115,8 @@ Status fusedBatchNorm(KernelContext& ctx) {
   std::vector<float> a(static_cast<size_t>(c)), b(static_cast<size_t>(c));
   for (int64_t k = 0; k < c; ++k) {
     a[static_cast<size_t>(k)] = ctx.inputs[1].data<float>()[k] / std::sqrt(var[static_cast<size_t>(k)] + eps);
-    b[static_cast<size_t>(k)] = ctx.inputs[2].data<float>()[k] - mean[static_cast<size_t>(k)] * a[static_cast<size_t>(k)];
+    b[static_cast<size_t>(k)] =
+        ctx.inputs[2].data<float>()[k] - mean[static_cast<size_t>(k)] * a[static_cast<size_t>(k)];
   }
   Tensor y = Tensor::uninitialized(DType::kFloat, x.shape());
   float* o = y.data<float>();
@@ -137,13 +140,15 @@ Status lrn(KernelContext& ctx) {
   const Tensor& x = ctx.inputs[0];
   if (x.dtype() != DType::kFloat || x.shape().rank() != 4) return ctx.error("expects a 4-D float32 input");
   const int64_t r = attrInt(ctx.node, "depth_radius", 5);
-  const float bias = attrFloat(ctx.node, "bias", 1), alpha = attrFloat(ctx.node, "alpha", 1), beta = attrFloat(ctx.node, "beta", 0.5f);
+  const float bias = attrFloat(ctx.node, "bias", 1), alpha = attrFloat(ctx.node, "alpha", 1),
+              beta = attrFloat(ctx.node, "beta", 0.5f);
   const int64_t c = x.shape().dim(3);
   Tensor out = Tensor::uninitialized(DType::kFloat, x.shape());
   for (int64_t i = 0; i < x.numElements(); i += c)
     for (int64_t ch = 0; ch < c; ++ch) {
       float sq = 0;
-      for (int64_t j = std::max<int64_t>(0, ch - r); j <= std::min(c - 1, ch + r); ++j) sq += x.data<float>()[i + j] * x.data<float>()[i + j];
+      for (int64_t j = std::max<int64_t>(0, ch - r); j <= std::min(c - 1, ch + r); ++j)
+        sq += x.data<float>()[i + j] * x.data<float>()[i + j];
       out.data<float>()[i + ch] = x.data<float>()[i + ch] / std::pow(bias + alpha * sq, beta);
     }
   ctx.outputs[0] = std::move(out);

@@ -43,10 +43,14 @@ Status pad(KernelContext& ctx) {
       int64_t src = 0;
       bool inside = true;
       for (int k = 0; k < rank; ++k) {
-        int64_t c = (i / outStrides[static_cast<size_t>(k)]) % outDims[static_cast<size_t>(k)] - p[2 * static_cast<size_t>(k)];
+        int64_t c =
+            (i / outStrides[static_cast<size_t>(k)]) % outDims[static_cast<size_t>(k)] - p[2 * static_cast<size_t>(k)];
         int64_t n = x.shape().dim(k);
         if (c < 0 || c >= n) {
-          if (mode == "CONSTANT") { inside = false; break; }
+          if (mode == "CONSTANT") {
+            inside = false;
+            break;
+          }
           int64_t shift = mode == "REFLECT" ? 0 : 1;
           c = c < 0 ? -c - shift : 2 * n - c - 2 + shift;
         }

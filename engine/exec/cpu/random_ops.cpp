@@ -2,16 +2,17 @@
 #include <random>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "ir/dtype_dispatch.h"
-#include "exec/kernel_util.h"
 #include "exec/exec_context.h"
+#include "exec/kernel_util.h"
+#include "ir/dtype_dispatch.h"
 
 namespace flowscope {
 namespace {
 
 std::mt19937_64 generatorFor(KernelContext& ctx) {
   int64_t seed = attrInt(ctx.node, "seed", 0), seed2 = attrInt(ctx.node, "seed2", 0);
-  if (seed || seed2) return std::mt19937_64(static_cast<uint64_t>(seed) * 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(seed2));
+  if (seed || seed2)
+    return std::mt19937_64(static_cast<uint64_t>(seed) * 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(seed2));
   static thread_local std::mt19937_64 fallback(0x5eed);
   return std::mt19937_64(ctx.exec ? ctx.exec->rng() : fallback());
 }
@@ -28,9 +29,13 @@ Status randomFloat(KernelContext& ctx) {
         std::normal_distribution<T> normal(0, 1);
         for (int64_t i = 0; i < out.numElements(); ++i) {
           T v;
-          if constexpr (Kind == 0) v = uniform(gen);
-          else if constexpr (Kind == 1) v = normal(gen);
-          else do v = normal(gen); while (v < -2 || v > 2);
+          if constexpr (Kind == 0)
+            v = uniform(gen);
+          else if constexpr (Kind == 1)
+            v = normal(gen);
+          else
+            do v = normal(gen);
+            while (v < -2 || v > 2);
           out.data<T>()[i] = v;
         }
       }))
@@ -42,14 +47,17 @@ Status randomFloat(KernelContext& ctx) {
 Status randomUniformInt(KernelContext& ctx) {
   std::vector<int64_t> dims = intValues(ctx.inputs[0]);
   int64_t lo, hi;
-  if (!scalarInt(ctx.inputs[1], &lo) || !scalarInt(ctx.inputs[2], &hi) || lo >= hi) return ctx.error("needs minval < maxval");
+  if (!scalarInt(ctx.inputs[1], &lo) || !scalarInt(ctx.inputs[2], &hi) || lo >= hi)
+    return ctx.error("needs minval < maxval");
   DType dtype = ctx.inputs[1].dtype();
   Tensor out = Tensor::uninitialized(dtype, Shape(dims));
   auto gen = generatorFor(ctx);
   std::uniform_int_distribution<int64_t> dist(lo, hi - 1);
   for (int64_t i = 0; i < out.numElements(); ++i) {
-    if (dtype == DType::kInt32) out.data<int32_t>()[i] = static_cast<int32_t>(dist(gen));
-    else out.data<int64_t>()[i] = dist(gen);
+    if (dtype == DType::kInt32)
+      out.data<int32_t>()[i] = static_cast<int32_t>(dist(gen));
+    else
+      out.data<int64_t>()[i] = dist(gen);
   }
   ctx.outputs[0] = std::move(out);
   return Status::ok();

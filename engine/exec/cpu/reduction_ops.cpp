@@ -4,9 +4,9 @@
 #include <numeric>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "ir/dtype_dispatch.h"
-#include "exec/kernel_util.h"
 #include "exec/cpu/strided_copy.h"
+#include "exec/kernel_util.h"
+#include "ir/dtype_dispatch.h"
 
 namespace flowscope {
 namespace {
@@ -104,7 +104,8 @@ Status reduce(KernelContext& ctx) {
   const ReductionLayout& l = *layout;
   Tensor out = Tensor::uninitialized(x.dtype(), Shape(l.outDims));
   bool logical = R == Reduce::kAll || R == Reduce::kAny;
-  if (logical != (x.dtype() == DType::kBool)) return ctx.error("unsupported dtype " + std::string(dtypeName(x.dtype())));
+  if (logical != (x.dtype() == DType::kBool))
+    return ctx.error("unsupported dtype " + std::string(dtypeName(x.dtype())));
   Status status;
   if (!dispatchNumeric(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -147,8 +148,10 @@ Status argReduce(KernelContext& ctx) {
           int64_t best = 0;
           for (int64_t j = 1; j < layout->rowLength; ++j)
             if (Max ? row[j] > row[best] : row[j] < row[best]) best = j;
-          if (outType == DType::kInt32) out.data<int32_t>()[i] = static_cast<int32_t>(best);
-          else out.data<int64_t>()[i] = best;
+          if (outType == DType::kInt32)
+            out.data<int32_t>()[i] = static_cast<int32_t>(best);
+          else
+            out.data<int64_t>()[i] = best;
         }
       }))
     return ctx.error("unsupported dtype");
@@ -192,7 +195,8 @@ Status topK(KernelContext& ctx) {
 Status cumsum(KernelContext& ctx) {
   const Tensor& x = ctx.inputs[0];
   int64_t axis;
-  if (!scalarInt(ctx.inputs[1], &axis) || !normalizeAxis(axis, x.shape().rank(), &axis)) return ctx.error("axis out of range");
+  if (!scalarInt(ctx.inputs[1], &axis) || !normalizeAxis(axis, x.shape().rank(), &axis))
+    return ctx.error("axis out of range");
   bool exclusive = attrBool(ctx.node, "exclusive", false), reverse = attrBool(ctx.node, "reverse", false);
   int64_t outer = 1, len = x.shape().dim(static_cast<int>(axis)), inner = 1;
   for (int64_t k = 0; k < axis; ++k) outer *= x.shape().dim(static_cast<int>(k));

@@ -17,11 +17,13 @@ Status transpose(KernelContext& ctx) {
   const Tensor& x = ctx.inputs[0];
   std::vector<int64_t> perm = intValues(ctx.inputs[1]);
   const int rank = x.shape().rank();
-  if (static_cast<int>(perm.size()) != rank) return ctx.error("perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(rank));
+  if (static_cast<int>(perm.size()) != rank)
+    return ctx.error("perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(rank));
   std::vector<int64_t> inStrides = stridesOf(x.shape()), dims(perm.size()), strides(perm.size());
   std::vector<bool> seen(perm.size(), false);
   for (size_t k = 0; k < perm.size(); ++k) {
-    if (perm[k] < 0 || perm[k] >= rank || seen[static_cast<size_t>(perm[k])]) return ctx.error("perm is not a permutation");
+    if (perm[k] < 0 || perm[k] >= rank || seen[static_cast<size_t>(perm[k])])
+      return ctx.error("perm is not a permutation");
     seen[static_cast<size_t>(perm[k])] = true;
     dims[k] = x.shape().dim(static_cast<int>(perm[k]));
     strides[k] = inStrides[static_cast<size_t>(perm[k])];

@@ -53,7 +53,8 @@ Status where(KernelContext& ctx) {
     if (x.elementAsDouble(i) == 0) continue;
     for (int k = 0; k < rank; ++k) hits.push_back((i / strides[static_cast<size_t>(k)]) % x.shape().dim(k));
   }
-  Tensor out = Tensor::uninitialized(DType::kInt64, Shape{static_cast<int64_t>(rank ? hits.size() / static_cast<size_t>(rank) : 0), rank});
+  Tensor out = Tensor::uninitialized(
+      DType::kInt64, Shape{static_cast<int64_t>(rank ? hits.size() / static_cast<size_t>(rank) : 0), rank});
   std::copy(hits.begin(), hits.end(), out.data<int64_t>());
   ctx.outputs[0] = std::move(out);
   return Status::ok();

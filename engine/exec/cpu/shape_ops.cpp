@@ -16,8 +16,10 @@ namespace {
 Tensor makeIntVector(const std::vector<int64_t>& values, DType dtype) {
   Tensor t = Tensor::uninitialized(dtype, Shape{static_cast<int64_t>(values.size())});
   for (size_t i = 0; i < values.size(); ++i) {
-    if (dtype == DType::kInt64) t.data<int64_t>()[i] = values[i];
-    else t.data<int32_t>()[i] = static_cast<int32_t>(values[i]);
+    if (dtype == DType::kInt64)
+      t.data<int64_t>()[i] = values[i];
+    else
+      t.data<int32_t>()[i] = static_cast<int32_t>(values[i]);
   }
   return t;
 }
@@ -59,7 +61,8 @@ Status squeeze(KernelContext& ctx) {
     bool listed = false;
     for (int64_t a : axes) {
       int64_t n;
-      if (!normalizeAxis(a, x.shape().rank(), &n)) return ctx.error("squeeze dim " + std::to_string(a) + " out of range");
+      if (!normalizeAxis(a, x.shape().rank(), &n))
+        return ctx.error("squeeze dim " + std::to_string(a) + " out of range");
       listed |= n == k;
     }
     if (listed && x.shape().dim(k) != 1)

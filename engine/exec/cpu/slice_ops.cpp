@@ -1,8 +1,8 @@
 // Slice and StridedSlice (planned by ops/strided_slice so shape inference and execution agree).
 #include "exec/cpu/cpu_kernels.h"
-#include "ir/dtype_dispatch.h"
-#include "exec/kernel_util.h"
 #include "exec/cpu/strided_copy.h"
+#include "exec/kernel_util.h"
+#include "ir/dtype_dispatch.h"
 #include "ops/strided_slice.h"
 
 namespace flowscope {
@@ -60,7 +60,8 @@ Status stridedSlice(KernelContext& ctx) {
   StridedSliceMasks masks{attrInt(ctx.node, "begin_mask", 0), attrInt(ctx.node, "end_mask", 0),
                           attrInt(ctx.node, "ellipsis_mask", 0), attrInt(ctx.node, "new_axis_mask", 0),
                           attrInt(ctx.node, "shrink_axis_mask", 0)};
-  auto plan = planStridedSlice(x.shape(), intValues(ctx.inputs[1]), intValues(ctx.inputs[2]), intValues(ctx.inputs[3]), masks);
+  auto plan =
+      planStridedSlice(x.shape(), intValues(ctx.inputs[1]), intValues(ctx.inputs[2]), intValues(ctx.inputs[3]), masks);
   if (!plan) return ctx.error(plan.status().message());
   std::vector<int64_t> strides = stridesOf(x.shape()), copyStrides;
   int64_t offset = 0;

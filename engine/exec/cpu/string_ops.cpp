@@ -30,13 +30,16 @@ std::string formatTensor(const Tensor& t, int64_t summarize) {
       if (summarize >= 0 && n > 2 * summarize && i == summarize) {
         out += "...";
         i = n - summarize - 1;
-        if (dim + 1 < s.rank()) out += "\n" + std::string(static_cast<size_t>(dim + 1), ' ');
-        else out += " ";
+        if (dim + 1 < s.rank())
+          out += "\n" + std::string(static_cast<size_t>(dim + 1), ' ');
+        else
+          out += " ";
         continue;
       }
       if (dim + 1 == s.rank()) {
         Tensor scalar = Tensor::uninitialized(t.dtype(), Shape{});
-        std::memcpy(scalar.mutableBytes().data(), t.bytes().data() + (offset + i) * dtypeSize(t.dtype()), static_cast<size_t>(dtypeSize(t.dtype())));
+        std::memcpy(scalar.mutableBytes().data(), t.bytes().data() + (offset + i) * dtypeSize(t.dtype()),
+                    static_cast<size_t>(dtypeSize(t.dtype())));
         out += formatTensor(scalar, summarize);
       } else {
         out += render(dim + 1, offset + i * strides[static_cast<size_t>(dim)]);
@@ -57,7 +60,9 @@ Status stringFormat(KernelContext& ctx) {
   for (size_t i = 0;; ++i) {
     next = tmpl.find(placeholder, pos);
     if (next == std::string::npos) {
-      if (i != ctx.inputs.size()) return ctx.error("template has " + std::to_string(i) + " placeholders for " + std::to_string(ctx.inputs.size()) + " inputs");
+      if (i != ctx.inputs.size())
+        return ctx.error("template has " + std::to_string(i) + " placeholders for " +
+                         std::to_string(ctx.inputs.size()) + " inputs");
       out += tmpl.substr(pos);
       break;
     }
@@ -95,7 +100,8 @@ Status stringJoin(KernelContext& ctx) {
   for (int64_t i = 0; i < n; ++i)
     for (size_t k = 0; k < ctx.inputs.size(); ++k) {
       if (k) out[static_cast<size_t>(i)] += sep;
-      out[static_cast<size_t>(i)] += ctx.inputs[k].strings()[ctx.inputs[k].numElements() == 1 ? 0 : static_cast<size_t>(i)];
+      out[static_cast<size_t>(i)] +=
+          ctx.inputs[k].strings()[ctx.inputs[k].numElements() == 1 ? 0 : static_cast<size_t>(i)];
     }
   ctx.outputs[0] = Tensor::fromStrings(shape, std::move(out));
   return Status::ok();
@@ -120,7 +126,8 @@ Status regexFullMatch(KernelContext& ctx) {
     return ctx.error(std::string("invalid pattern: ") + e.what());
   }
   Tensor out = Tensor::uninitialized(DType::kBool, in.shape());
-  for (int64_t i = 0; i < in.numElements(); ++i) out.data<uint8_t>()[i] = std::regex_match(in.strings()[static_cast<size_t>(i)], pattern);
+  for (int64_t i = 0; i < in.numElements(); ++i)
+    out.data<uint8_t>()[i] = std::regex_match(in.strings()[static_cast<size_t>(i)], pattern);
   ctx.outputs[0] = std::move(out);
   return Status::ok();
 }
@@ -134,8 +141,10 @@ Status broadcastArgs(KernelContext& ctx) {
   for (size_t k = 0; k < rank; ++k) {
     if (a[k] != b[k] && a[k] != 1 && b[k] != 1) return ctx.error("shapes do not broadcast");
     int64_t v = a[k] == 1 ? b[k] : a[k];
-    if (out.dtype() == DType::kInt64) out.data<int64_t>()[k] = v;
-    else out.data<int32_t>()[k] = static_cast<int32_t>(v);
+    if (out.dtype() == DType::kInt64)
+      out.data<int64_t>()[k] = v;
+    else
+      out.data<int32_t>()[k] = static_cast<int32_t>(v);
   }
   ctx.outputs[0] = std::move(out);
   return Status::ok();

@@ -2,8 +2,8 @@
 #include <cstring>
 
 #include "exec/cpu/cpu_kernels.h"
-#include "exec/kernel_util.h"
 #include "exec/exec_context.h"
+#include "exec/kernel_util.h"
 
 namespace flowscope {
 namespace {
@@ -32,7 +32,8 @@ std::vector<Tensor> unstack(const Tensor& value) {
 Expected<Tensor> stack(const std::vector<Tensor>& elements, DType dtype, const Shape& elementShapeHint) {
   if (elements.empty()) {
     std::vector<int64_t> dims{0};
-    if (elementShapeHint.isFullyDefined()) dims.insert(dims.end(), elementShapeHint.dims().begin(), elementShapeHint.dims().end());
+    if (elementShapeHint.isFullyDefined())
+      dims.insert(dims.end(), elementShapeHint.dims().begin(), elementShapeHint.dims().end());
     return Tensor(dtype, Shape(dims));
   }
   const Shape& s = elements[0].shape();
@@ -42,7 +43,9 @@ Expected<Tensor> stack(const std::vector<Tensor>& elements, DType dtype, const S
   const size_t bytes = elements[0].byteSize();
   for (size_t i = 0; i < elements.size(); ++i) {
     if (!elements[i].isValid()) return invalidArgument("element " + std::to_string(i) + " was never written");
-    if (elements[i].shape() != s) return invalidArgument("elements have different shapes: " + s.toString() + " and " + elements[i].shape().toString());
+    if (elements[i].shape() != s)
+      return invalidArgument("elements have different shapes: " + s.toString() + " and " +
+                             elements[i].shape().toString());
     std::memcpy(out.mutableBytes().data() + i * bytes, elements[i].bytes().data(), bytes);
   }
   return out;
@@ -63,7 +66,9 @@ Status tensorArrayScatter(KernelContext& ctx) {
   FS_ASSIGN_OR_RETURN(auto array, arrayOf(ctx));
   std::vector<int64_t> indices = intValues(ctx.inputs[1]);
   std::vector<Tensor> parts = unstack(ctx.inputs[2]);
-  if (parts.size() != indices.size()) return ctx.error("value has " + std::to_string(parts.size()) + " rows for " + std::to_string(indices.size()) + " indices");
+  if (parts.size() != indices.size())
+    return ctx.error("value has " + std::to_string(parts.size()) + " rows for " + std::to_string(indices.size()) +
+                     " indices");
   for (size_t i = 0; i < indices.size(); ++i) {
     if (indices[i] < 0) return ctx.error("negative index");
     if (static_cast<size_t>(indices[i]) >= array->elements.size()) {
@@ -94,7 +99,8 @@ Status tensorArrayRead(KernelContext& ctx) {
   int64_t index;
   if (!scalarInt(ctx.inputs[1], &index) || index < 0 || static_cast<size_t>(index) >= array->elements.size())
     return ctx.error("index out of range");
-  if (!array->elements[static_cast<size_t>(index)].isValid()) return ctx.error("element " + std::to_string(index) + " was never written");
+  if (!array->elements[static_cast<size_t>(index)].isValid())
+    return ctx.error("element " + std::to_string(index) + " was never written");
   ctx.outputs[0] = array->elements[static_cast<size_t>(index)];
   return Status::ok();
 }

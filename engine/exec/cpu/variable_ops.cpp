@@ -1,14 +1,13 @@
 // Variables: TF2 resource variables (VarHandleOp / ReadVariableOp / AssignVariableOp ...) and TF1 reference
 // variables (VariableV2 / Assign), stored in the session's ResourceManager under "var:<shared name>".
 #include "exec/cpu/cpu_kernels.h"
-#include "ir/dtype_dispatch.h"
-#include "exec/kernel_util.h"
 #include "exec/exec_context.h"
+#include "exec/kernel_util.h"
 #include "exec/model_runner.h"
+#include "ir/dtype_dispatch.h"
 
 namespace flowscope {
 namespace {
-
 
 Status needResources(const KernelContext& ctx) {
   return ctx.exec && ctx.exec->resources ? Status::ok() : ctx.error("variables need a session");
@@ -27,7 +26,8 @@ Status readVariable(KernelContext& ctx) {
     return ctx.error("variable '" + handle.substr(4) + "' is uninitialized (no value was loaded or assigned)");
   DType want = attrType(ctx.node, "dtype", value.dtype());
   if (want != value.dtype())
-    return ctx.error("variable holds " + std::string(dtypeName(value.dtype())) + ", read as " + std::string(dtypeName(want)));
+    return ctx.error("variable holds " + std::string(dtypeName(value.dtype())) + ", read as " +
+                     std::string(dtypeName(want)));
   ctx.outputs[0] = value;
   return Status::ok();
 }
@@ -46,14 +46,15 @@ Status assignUpdate(KernelContext& ctx) {
   if (!ctx.exec->resources->readVariable(handle, &value)) return ctx.error("variable is uninitialized");
   const Tensor& delta = ctx.inputs[1];
   if (value.shape() != delta.shape() || value.dtype() != delta.dtype())
-    return ctx.error("update must be " + std::string(dtypeName(value.dtype())) + " " + value.shape().toString() + ", got " +
-                     std::string(dtypeName(delta.dtype())) + " " + delta.shape().toString());
+    return ctx.error("update must be " + std::string(dtypeName(value.dtype())) + " " + value.shape().toString() +
+                     ", got " + std::string(dtypeName(delta.dtype())) + " " + delta.shape().toString());
   Tensor updated = value.clone();
   bool ok = dispatchNumeric(value.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!std::is_same_v<T, bool>)
       for (int64_t i = 0; i < updated.numElements(); ++i)
-        updated.data<T>()[i] = static_cast<T>(Add ? updated.data<T>()[i] + delta.data<T>()[i] : updated.data<T>()[i] - delta.data<T>()[i]);
+        updated.data<T>()[i] =
+            static_cast<T>(Add ? updated.data<T>()[i] + delta.data<T>()[i] : updated.data<T>()[i] - delta.data<T>()[i]);
   });
   if (!ok || value.dtype() == DType::kBool) return ctx.error("unsupported dtype");
   ctx.exec->resources->assignVariable(handle, updated);
@@ -61,7 +62,8 @@ Status assignUpdate(KernelContext& ctx) {
 }
 
 Status isInitialized(KernelContext& ctx) {
-  bool initialized = ctx.exec && ctx.exec->resources && ctx.exec->resources->hasVariable(ResourceManager::handleOf(ctx.inputs[0]));
+  bool initialized =
+      ctx.exec && ctx.exec->resources && ctx.exec->resources->hasVariable(ResourceManager::handleOf(ctx.inputs[0]));
   ctx.outputs[0] = Tensor::scalar<uint8_t>(DType::kBool, initialized);
   return Status::ok();
 }
@@ -99,9 +101,11 @@ Status applyGradientDescent(KernelContext& ctx) {
   if (!ctx.exec->resources->readVariable(handle, &var)) return ctx.error("variable is uninitialized");
   const Tensor& alpha = ctx.inputs[1];
   const Tensor& delta = ctx.inputs[2];
-  if (var.dtype() != DType::kFloat || delta.shape() != var.shape()) return ctx.error("expects float32 of the variable's shape");
+  if (var.dtype() != DType::kFloat || delta.shape() != var.shape())
+    return ctx.error("expects float32 of the variable's shape");
   Tensor updated = var.clone();
-  for (int64_t i = 0; i < updated.numElements(); ++i) updated.data<float>()[i] -= alpha.data<float>()[0] * delta.data<float>()[i];
+  for (int64_t i = 0; i < updated.numElements(); ++i)
+    updated.data<float>()[i] -= alpha.data<float>()[0] * delta.data<float>()[i];
   ctx.exec->resources->assignVariable(handle, updated);
   return Status::ok();
 }

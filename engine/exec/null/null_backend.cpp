@@ -14,7 +14,7 @@ class NullKernel : public OpKernel {
   Status compute(KernelContext& ctx) override {
     for (size_t k = 0; k < ctx.outputs.size(); ++k) {
       const DType type = k < m_types.size() ? m_types[k] : DType::kFloat;
-      ctx.outputs[k] = type == DType::kString ? Tensor::fromStrings(Shape{}, {""})
+      ctx.outputs[k] = type == DType::kString                       ? Tensor::fromStrings(Shape{}, {""})
                        : Tensor::checkedByteSize(type, Shape{}, 64) ? Tensor(type, Shape{})
                                                                     : Tensor(DType::kFloat, Shape{});
     }

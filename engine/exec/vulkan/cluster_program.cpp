@@ -8,7 +8,9 @@
 namespace flowscope::vk {
 namespace {
 
-Status vkFail(const std::string& what, VkResult r) { return unavailable("Vulkan: " + what + " failed: " + resultName(r)); }
+Status vkFail(const std::string& what, VkResult r) {
+  return unavailable("Vulkan: " + what + " failed: " + resultName(r));
+}
 
 std::string shapesKey(const std::vector<Shape>& shapes) {
   std::string key;
@@ -274,8 +276,16 @@ class ClusterProgram::Builder {
       const auto input = std::find(bufferInputs.begin(), bufferInputs.end(), o.index) - bufferInputs.begin();
       const Buffer& buf = o.output ? m_nodeOut[k][static_cast<size_t>(o.index)] : *ins[static_cast<size_t>(input)];
       infos[b] = {buf.buffer, 0, VK_WHOLE_SIZE};
-      writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, static_cast<uint32_t>(b), 0, 1,
-                   VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nullptr, &infos[b], nullptr};
+      writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                   nullptr,
+                   set,
+                   static_cast<uint32_t>(b),
+                   0,
+                   1,
+                   VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                   nullptr,
+                   &infos[b],
+                   nullptr};
     }
     vkUpdateDescriptorSets(m_device.device(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
@@ -303,24 +313,27 @@ Expected<std::unique_ptr<ClusterProgram::Compiled>> ClusterProgram::compile(cons
   return c;
 }
 
-Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, RunProfile* profile, int runIndex,
-                           const std::string& eventPrefix) {
+Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, RunProfile* profile,
+                           int runIndex, const std::string& eventPrefix) {
   if (inputs.size() != m_spec.externalInputs)
-    return internalError("Vulkan cluster " + m_spec.name + " got " + std::to_string(inputs.size()) + " inputs, expected " +
-                         std::to_string(m_spec.externalInputs));
+    return internalError("Vulkan cluster " + m_spec.name + " got " + std::to_string(inputs.size()) +
+                         " inputs, expected " + std::to_string(m_spec.externalInputs));
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].dtype() != DType::kFloat)
-      return invalidArgument("Vulkan cluster " + m_spec.name + ": input " + std::to_string(i) + " is " + std::string(dtypeName(inputs[i].dtype())) + ", expected float32");
+      return invalidArgument("Vulkan cluster " + m_spec.name + ": input " + std::to_string(i) + " is " +
+                             std::string(dtypeName(inputs[i].dtype())) + ", expected float32");
   FS_ASSIGN_OR_RETURN(Compiled * c, compiled(inputs));
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].numElements() > 0)
-      std::memcpy(static_cast<char*>(c->stagingIn.mapped) + c->inOffsets[i], inputs[i].data<float>(), floatBytes(inputs[i].shape()));
+      std::memcpy(static_cast<char*>(c->stagingIn.mapped) + c->inOffsets[i], inputs[i].data<float>(),
+                  floatBytes(inputs[i].shape()));
   const int64_t submitted = profile ? profile->now() : 0;
   FS_RETURN_IF_ERROR(m_device->submitAndWait(c->commands));
   outputs.clear();
   for (size_t i = 0; i < c->outputShapes.size(); ++i) {
     Tensor t(DType::kFloat, c->outputShapes[i]);
-    if (t.numElements() > 0) std::memcpy(t.data<float>(), static_cast<char*>(c->stagingOut.mapped) + c->outOffsets[i], floatBytes(t.shape()));
+    if (t.numElements() > 0)
+      std::memcpy(t.data<float>(), static_cast<char*>(c->stagingOut.mapped) + c->outOffsets[i], floatBytes(t.shape()));
     outputs.push_back(std::move(t));
   }
   if (profile && c->queries) {

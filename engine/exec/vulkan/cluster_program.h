@@ -25,12 +25,12 @@ struct ValueRef {
 
 struct ClusterSpec {
   std::string name;
-  std::vector<Node> nodes;                          ///< topologically ordered
-  std::vector<std::vector<ValueRef>> inputs;        ///< per node, per buffer input (parameters excluded)
-  std::vector<std::vector<const Tensor*>> params;   ///< per node, per input: Const values (parameters, and nulls)
-  std::vector<std::vector<int>> bufferInputIndex;   ///< per node: graph input index of each buffer input
-  std::vector<Tensor> constants;                    ///< float Consts inside the cluster (uploaded once per compile)
-  std::vector<ValueRef> outputs;                    ///< what the cluster node returns
+  std::vector<Node> nodes;                         ///< topologically ordered
+  std::vector<std::vector<ValueRef>> inputs;       ///< per node, per buffer input (parameters excluded)
+  std::vector<std::vector<const Tensor*>> params;  ///< per node, per input: Const values (parameters, and nulls)
+  std::vector<std::vector<int>> bufferInputIndex;  ///< per node: graph input index of each buffer input
+  std::vector<Tensor> constants;                   ///< float Consts inside the cluster (uploaded once per compile)
+  std::vector<ValueRef> outputs;                   ///< what the cluster node returns
   size_t externalInputs = 0;
 };
 

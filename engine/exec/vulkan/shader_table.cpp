@@ -33,10 +33,10 @@ const uint32_t kGather[] =
     ;
 
 const ShaderCode kTable[] = {
-    {"binary", kBinary, sizeof(kBinary), 3},   {"unary", kUnary, sizeof(kUnary), 2},
+    {"binary", kBinary, sizeof(kBinary), 3},     {"unary", kUnary, sizeof(kUnary), 2},
     {"bias_act", kBiasAct, sizeof(kBiasAct), 3}, {"matmul", kMatMul, sizeof(kMatMul), 4},
-    {"conv2d", kConv2D, sizeof(kConv2D), 4},   {"pool", kPool, sizeof(kPool), 2},
-    {"reduce", kReduce, sizeof(kReduce), 2},   {"softmax", kSoftmax, sizeof(kSoftmax), 2},
+    {"conv2d", kConv2D, sizeof(kConv2D), 4},     {"pool", kPool, sizeof(kPool), 2},
+    {"reduce", kReduce, sizeof(kReduce), 2},     {"softmax", kSoftmax, sizeof(kSoftmax), 2},
     {"gather", kGather, sizeof(kGather), 2},
 };
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(ShaderId::kCount));

@@ -14,22 +14,32 @@ namespace {
 
 std::string typeName(VkPhysicalDeviceType type) {
   switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU";
-    default: return "other";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return "CPU";
+    default:
+      return "other";
   }
 }
 
 // Discrete first, then integrated, virtual, and the CPU device last.
 int preference(VkPhysicalDeviceType type) {
   switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
-    default: return 4;
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return 3;
+    default:
+      return 4;
   }
 }
 
@@ -37,16 +47,22 @@ int preference(VkPhysicalDeviceType type) {
 // header (vendor, device, driver UUID) and ignores a cache from another driver.
 std::string pipelineCachePath(const VkPhysicalDeviceProperties& props) {
   std::string base;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) base = xdg;
-  else if (const char* home = std::getenv("HOME"); home && *home) base = std::string(home) + "/.cache";
-  else return "";
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    base = xdg;
+  else if (const char* home = std::getenv("HOME"); home && *home)
+    base = std::string(home) + "/.cache";
+  else
+    return "";
   std::error_code ec;
   std::filesystem::create_directories(base + "/flowscope", ec);
   if (ec) return "";
-  return base + "/flowscope/vulkan-pipelines-" + std::to_string(props.vendorID) + "-" + std::to_string(props.deviceID) + ".bin";
+  return base + "/flowscope/vulkan-pipelines-" + std::to_string(props.vendorID) + "-" + std::to_string(props.deviceID) +
+         ".bin";
 }
 
-Status vkError(const std::string& what, VkResult r) { return unavailable("Vulkan: " + what + " failed: " + resultName(r)); }
+Status vkError(const std::string& what, VkResult r) {
+  return unavailable("Vulkan: " + what + " failed: " + resultName(r));
+}
 
 Expected<VkInstance> createInstance() {
   VkApplicationInfo app{};
@@ -90,7 +106,8 @@ std::vector<Physical> enumerate(VkInstance instance) {
     VkPhysicalDeviceMemoryProperties memory;
     vkGetPhysicalDeviceMemoryProperties(devices[i], &memory);
     for (uint32_t h = 0; h < memory.memoryHeapCount; ++h)
-      if (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) p.info.memoryBytes = std::max<uint64_t>(p.info.memoryBytes, memory.memoryHeaps[h].size);
+      if (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+        p.info.memoryBytes = std::max<uint64_t>(p.info.memoryBytes, memory.memoryHeaps[h].size);
     uint32_t families = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &families, nullptr);
     std::vector<VkQueueFamilyProperties> props2(families);
@@ -107,16 +124,26 @@ std::vector<Physical> enumerate(VkInstance instance) {
 
 std::string resultName(VkResult result) {
   switch (result) {
-    case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
-    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
-    case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
-    case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
-    case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
-    case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
-    case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
-    case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
-    case VK_TIMEOUT: return "VK_TIMEOUT";
-    default: return "VkResult " + std::to_string(static_cast<int>(result));
+    case VK_ERROR_OUT_OF_HOST_MEMORY:
+      return "VK_ERROR_OUT_OF_HOST_MEMORY";
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+      return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+    case VK_ERROR_INITIALIZATION_FAILED:
+      return "VK_ERROR_INITIALIZATION_FAILED";
+    case VK_ERROR_DEVICE_LOST:
+      return "VK_ERROR_DEVICE_LOST";
+    case VK_ERROR_INCOMPATIBLE_DRIVER:
+      return "VK_ERROR_INCOMPATIBLE_DRIVER";
+    case VK_ERROR_LAYER_NOT_PRESENT:
+      return "VK_ERROR_LAYER_NOT_PRESENT";
+    case VK_ERROR_EXTENSION_NOT_PRESENT:
+      return "VK_ERROR_EXTENSION_NOT_PRESENT";
+    case VK_ERROR_FEATURE_NOT_PRESENT:
+      return "VK_ERROR_FEATURE_NOT_PRESENT";
+    case VK_TIMEOUT:
+      return "VK_TIMEOUT";
+    default:
+      return "VkResult " + std::to_string(static_cast<int>(result));
   }
 }
 
@@ -125,7 +152,8 @@ Expected<std::vector<DeviceInfo>> listDevices() {
   std::vector<DeviceInfo> out;
   for (const auto& p : enumerate(instance)) out.push_back(p.info);
   vkDestroyInstance(instance, nullptr);
-  if (out.empty()) return unavailable("the Vulkan loader found no device; install mesa-vulkan-drivers for a CPU device");
+  if (out.empty())
+    return unavailable("the Vulkan loader found no device; install mesa-vulkan-drivers for a CPU device");
   return out;
 }
 
@@ -137,15 +165,17 @@ Expected<std::shared_ptr<VulkanDevice>> VulkanDevice::open(int index) {
   std::vector<Physical> usable;
   for (const auto& p : all)
     if (p.info.hasCompute) usable.push_back(p);
-  if (usable.empty()) return unavailable("no Vulkan device with a compute queue; install mesa-vulkan-drivers for a CPU device");
+  if (usable.empty())
+    return unavailable("no Vulkan device with a compute queue; install mesa-vulkan-drivers for a CPU device");
   const Physical* chosen = nullptr;
   if (index >= 0) {
     for (const auto& p : usable)
       if (p.info.index == index) chosen = &p;
     if (!chosen) return notFound("no Vulkan device " + std::to_string(index) + " (`flowscope devices` lists them)");
   } else {
-    chosen = &*std::min_element(usable.begin(), usable.end(),
-                                [](const Physical& a, const Physical& b) { return preference(a.type) < preference(b.type); });
+    chosen = &*std::min_element(usable.begin(), usable.end(), [](const Physical& a, const Physical& b) {
+      return preference(a.type) < preference(b.type);
+    });
   }
   d->m_physical = chosen->device;
   d->m_info = chosen->info;
@@ -170,7 +200,8 @@ Expected<std::shared_ptr<VulkanDevice>> VulkanDevice::open(int index) {
   info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue;
-  if (VkResult r = vkCreateDevice(d->m_physical, &info, nullptr, &d->m_device); r != VK_SUCCESS) return vkError("vkCreateDevice", r);
+  if (VkResult r = vkCreateDevice(d->m_physical, &info, nullptr, &d->m_device); r != VK_SUCCESS)
+    return vkError("vkCreateDevice", r);
   vkGetDeviceQueue(d->m_device, d->m_queueFamily, 0, &d->m_queue);
   VkCommandPoolCreateInfo pool{};
   pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
@@ -220,7 +251,8 @@ Status VulkanDevice::submitAndWait(VkCommandBuffer commands) {
   VkFenceCreateInfo fenceInfo{};
   fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
   VkFence fence = VK_NULL_HANDLE;
-  if (VkResult r = vkCreateFence(m_device, &fenceInfo, nullptr, &fence); r != VK_SUCCESS) return vkError("vkCreateFence", r);
+  if (VkResult r = vkCreateFence(m_device, &fenceInfo, nullptr, &fence); r != VK_SUCCESS)
+    return vkError("vkCreateFence", r);
   VkSubmitInfo submit{};
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submit.commandBufferCount = 1;
@@ -268,10 +300,12 @@ VulkanDevice::~VulkanDevice() {
     }
     if (m_pipelineCache) {
       size_t size = 0;
-      if (!m_cachePath.empty() && vkGetPipelineCacheData(m_device, m_pipelineCache, &size, nullptr) == VK_SUCCESS && size > 0) {
+      if (!m_cachePath.empty() && vkGetPipelineCacheData(m_device, m_pipelineCache, &size, nullptr) == VK_SUCCESS &&
+          size > 0) {
         std::string data(size, '\0');
         if (vkGetPipelineCacheData(m_device, m_pipelineCache, &size, data.data()) == VK_SUCCESS)
-          (void)writeFileAtomically(m_cachePath, std::string_view(data.data(), size));  // a cache: losing it costs time only
+          (void)writeFileAtomically(m_cachePath,
+                                    std::string_view(data.data(), size));  // a cache: losing it costs time only
       }
       vkDestroyPipelineCache(m_device, m_pipelineCache, nullptr);
     }
@@ -295,11 +329,13 @@ Expected<Buffer> VulkanDevice::createBuffer(VkDeviceSize bytes, bool hostVisible
   info.size = b.size;
   info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  if (VkResult r = vkCreateBuffer(m_device, &info, nullptr, &b.buffer); r != VK_SUCCESS) return vkError("vkCreateBuffer", r);
+  if (VkResult r = vkCreateBuffer(m_device, &info, nullptr, &b.buffer); r != VK_SUCCESS)
+    return vkError("vkCreateBuffer", r);
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(m_device, b.buffer, &req);
-  const VkMemoryPropertyFlags wanted = hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                                   : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  const VkMemoryPropertyFlags wanted = hostVisible
+                                           ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                                           : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
   auto type = memoryType(req.memoryTypeBits, wanted);
   if (!type) {
     destroyBuffer(b);
@@ -357,7 +393,13 @@ Expected<const VulkanDevice::Pipeline*> VulkanDevice::pipeline(ShaderId id) {
     return vkError(std::string("vkCreateShaderModule (") + code.name + ")", r);
   VkComputePipelineCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                nullptr,
+                0,
+                VK_SHADER_STAGE_COMPUTE_BIT,
+                module,
+                "main",
+                nullptr};
   info.layout = p.layout;
   VkResult r = vkCreateComputePipelines(m_device, m_pipelineCache, 1, &info, nullptr, &p.pipeline);
   vkDestroyShaderModule(m_device, module, nullptr);

@@ -18,11 +18,11 @@
 namespace flowscope::vk {
 
 struct DeviceInfo {
-  int index = 0;            ///< as `--device vulkan:INDEX` names it
-  std::string name;         ///< "NVIDIA H100", "llvmpipe (LLVM 15.0.6, 256 bits)"
-  std::string type;         ///< "discrete GPU", "integrated GPU", "virtual GPU", "CPU", "other"
-  std::string apiVersion;   ///< "1.3.230"
-  uint64_t memoryBytes = 0; ///< the largest device-local heap
+  int index = 0;             ///< as `--device vulkan:INDEX` names it
+  std::string name;          ///< "NVIDIA H100", "llvmpipe (LLVM 15.0.6, 256 bits)"
+  std::string type;          ///< "discrete GPU", "integrated GPU", "virtual GPU", "CPU", "other"
+  std::string apiVersion;    ///< "1.3.230"
+  uint64_t memoryBytes = 0;  ///< the largest device-local heap
   bool hasCompute = false;
 };
 
@@ -95,7 +95,7 @@ class VulkanDevice {
   bool m_timestamps = false;
   std::mutex m_mutex;
   std::recursive_mutex m_commandMutex;  // recursive: a failed compile frees what it made while holding it
-  std::string m_cachePath;  // where the pipeline cache persists between runs (empty: nowhere writable)
+  std::string m_cachePath;              // where the pipeline cache persists between runs (empty: nowhere writable)
   std::array<Pipeline, static_cast<size_t>(ShaderId::kCount)> m_pipelines{};
   std::multimap<VkDeviceSize, Buffer> m_free;  // released device-local buffers by size class
 };

@@ -46,18 +46,20 @@ Status fail(const NodeView& v, const std::string& what) { return invalidArgument
 // ---- elementwise ----
 
 const std::map<std::string, uint32_t>& binaryCodes() {
-  static const std::map<std::string, uint32_t> codes = {{"Add", 0}, {"AddV2", 0}, {"Sub", 1}, {"Mul", 2}, {"RealDiv", 3},
-                                                        {"Div", 3}, {"Maximum", 4}, {"Minimum", 5}, {"SquaredDifference", 6},
+  static const std::map<std::string, uint32_t> codes = {{"Add", 0},     {"AddV2", 0},   {"Sub", 1},
+                                                        {"Mul", 2},     {"RealDiv", 3}, {"Div", 3},
+                                                        {"Maximum", 4}, {"Minimum", 5}, {"SquaredDifference", 6},
                                                         {"Pow", 7}};
   return codes;
 }
 
 const std::map<std::string, uint32_t>& unaryCodes() {
   static const std::map<std::string, uint32_t> codes = {
-      {"Relu", kRelu}, {"Relu6", kRelu6}, {"Elu", kElu}, {"LeakyRelu", kLeakyRelu}, {"Tanh", kTanh}, {"Sigmoid", kSigmoid},
-      {"Exp", 16},    {"Log", 17},      {"Neg", 18},  {"Sqrt", 19},            {"Rsqrt", 20}, {"Square", 21},
-      {"Abs", 22},    {"Softplus", 23}, {"Reciprocal", 24}, {"Inv", 24}, {"Identity", 25}, {"Snapshot", 25},
-      {"StopGradient", 25}};
+      {"Relu", kRelu},  {"Relu6", kRelu6},     {"Elu", kElu},       {"LeakyRelu", kLeakyRelu},
+      {"Tanh", kTanh},  {"Sigmoid", kSigmoid}, {"Exp", 16},         {"Log", 17},
+      {"Neg", 18},      {"Sqrt", 19},          {"Rsqrt", 20},       {"Square", 21},
+      {"Abs", 22},      {"Softplus", 23},      {"Reciprocal", 24},  {"Inv", 24},
+      {"Identity", 25}, {"Snapshot", 25},      {"StopGradient", 25}};
   return codes;
 }
 
@@ -67,7 +69,8 @@ Expected<LoweredNode> lowerBinary(const NodeView& v) {
   const int rank = std::max(a.rank(), b.rank());
   if (rank > 5) return fail(v, "broadcasting above rank 5 is not supported on Vulkan");
   std::vector<int64_t> dims(static_cast<size_t>(rank));
-  Dispatch d = make(ShaderId::kBinary, {in(0), in(1), out(0)}, {binaryCodes().at(v.node.op), 0, static_cast<uint32_t>(rank)});
+  Dispatch d =
+      make(ShaderId::kBinary, {in(0), in(1), out(0)}, {binaryCodes().at(v.node.op), 0, static_cast<uint32_t>(rank)});
   const auto sa = stridesOf(a), sb = stridesOf(b);
   for (int k = 0; k < rank; ++k) {
     const int ia = k - (rank - a.rank()), ib = k - (rank - b.rank());
@@ -107,13 +110,16 @@ Expected<LoweredNode> lowerReshape(const NodeView& v) {
   int64_t known = 1;
   int unknown = -1;
   for (size_t k = 0; k < dims.size(); ++k) {
-    if (dims[k] == -1) unknown = static_cast<int>(k);
-    else known *= dims[k];
+    if (dims[k] == -1)
+      unknown = static_cast<int>(k);
+    else
+      known *= dims[k];
   }
   const int64_t total = v.inputShapes[0].numElements();
   if (unknown >= 0 && known > 0) dims[static_cast<size_t>(unknown)] = total / known;
   Shape shape(dims);
-  if (shape.numElements() != total) return fail(v, "cannot reshape " + v.inputShapes[0].toString() + " to " + shape.toString());
+  if (shape.numElements() != total)
+    return fail(v, "cannot reshape " + v.inputShapes[0].toString() + " to " + shape.toString());
   return copyAs(v.inputShapes[0], shape);
 }
 
@@ -145,8 +151,10 @@ Expected<LoweredNode> lowerBiasAdd(const NodeView& v) {
   const Shape& s = v.inputShapes[0];
   if (attrString(v.node, "data_format", "NHWC") != "NHWC") return fail(v, "only NHWC BiasAdd runs on Vulkan");
   const int64_t channels = s.dim(s.rank() - 1);
-  if (v.inputShapes[1].numElements() != channels) return fail(v, "bias has " + v.inputShapes[1].toString() + ", expected [" + std::to_string(channels) + "]");
-  Dispatch d = make(ShaderId::kBiasAct, {in(0), in(1), out(0)}, {static_cast<uint32_t>(s.numElements()), static_cast<uint32_t>(channels), kNone, 0});
+  if (v.inputShapes[1].numElements() != channels)
+    return fail(v, "bias has " + v.inputShapes[1].toString() + ", expected [" + std::to_string(channels) + "]");
+  Dispatch d = make(ShaderId::kBiasAct, {in(0), in(1), out(0)},
+                    {static_cast<uint32_t>(s.numElements()), static_cast<uint32_t>(channels), kNone, 0});
   spread(d, static_cast<uint64_t>(s.numElements()), 256);
   return LoweredNode{{s}, {d}};
 }
@@ -156,9 +164,11 @@ Expected<LoweredNode> lowerBiasAdd(const NodeView& v) {
 Expected<std::pair<uint32_t, float>> fusedEpilogue(const NodeView& v) {
   const AttrValue* ops = v.node.attr("fused_ops");
   const std::vector<std::string> fused = ops ? ops->list().s : std::vector<std::string>{};
-  if (fused.empty() || fused[0] != "BiasAdd" || fused.size() > 2) return fail(v, "only BiasAdd [+ activation] fusions run on Vulkan");
-  static const std::map<std::string, uint32_t> acts = {{"Relu", kRelu},   {"Relu6", kRelu6}, {"Elu", kElu},
-                                                      {"LeakyRelu", kLeakyRelu}, {"Tanh", kTanh}, {"Sigmoid", kSigmoid}};
+  if (fused.empty() || fused[0] != "BiasAdd" || fused.size() > 2)
+    return fail(v, "only BiasAdd [+ activation] fusions run on Vulkan");
+  static const std::map<std::string, uint32_t> acts = {{"Relu", kRelu}, {"Relu6", kRelu6},
+                                                       {"Elu", kElu},   {"LeakyRelu", kLeakyRelu},
+                                                       {"Tanh", kTanh}, {"Sigmoid", kSigmoid}};
   uint32_t act = kNone;
   if (fused.size() == 2) {
     auto it = acts.find(fused[1]);
@@ -200,8 +210,8 @@ Expected<LoweredNode> lowerMatMul(const NodeView& v) {
   }
   Dispatch d = make(ShaderId::kMatMul, {in(0), in(1), hasBias ? in(2) : out(0), out(0)},
                     {static_cast<uint32_t>(M), static_cast<uint32_t>(N), static_cast<uint32_t>(K),
-                     batchA == 1 ? 0u : static_cast<uint32_t>(M * K), batchB == 1 ? 0u : static_cast<uint32_t>(K * N), ta, tb,
-                     hasBias, act, bitsOf(alpha)});
+                     batchA == 1 ? 0u : static_cast<uint32_t>(M * K), batchB == 1 ? 0u : static_cast<uint32_t>(K * N),
+                     ta, tb, hasBias, act, bitsOf(alpha)});
   d.groups[0] = static_cast<uint32_t>((N + 15) / 16);
   d.groups[1] = static_cast<uint32_t>((M + 15) / 16);
   d.groups[2] = static_cast<uint32_t>(batch);
@@ -214,8 +224,8 @@ struct Window {
   int64_t out = 0, padBefore = 0;
 };
 
-Expected<Window> window(const NodeView& v, int64_t in, int64_t k, int64_t stride, int64_t dilation, const std::string& padding,
-                        int64_t explicitBefore, int64_t explicitAfter) {
+Expected<Window> window(const NodeView& v, int64_t in, int64_t k, int64_t stride, int64_t dilation,
+                        const std::string& padding, int64_t explicitBefore, int64_t explicitAfter) {
   const int64_t effective = (k - 1) * dilation + 1;
   Window w;
   if (padding == "VALID") {
@@ -240,17 +250,22 @@ Expected<LoweredNode> lowerConv(const NodeView& v) {
   if (attrString(v.node, "data_format", "NHWC") != "NHWC") return fail(v, "only NHWC convolutions run on Vulkan");
   const Shape& x = v.inputShapes[0];
   const Shape& f = v.inputShapes[1];
-  if (x.rank() != 4 || f.rank() != 4) return fail(v, "expected a 4-D input and filter, got " + x.toString() + " and " + f.toString());
+  if (x.rank() != 4 || f.rank() != 4)
+    return fail(v, "expected a 4-D input and filter, got " + x.toString() + " and " + f.toString());
   const int64_t C = x.dim(3);
-  if (f.dim(2) != C) return fail(v, "filter " + f.toString() + " does not match " + std::to_string(C) + " input channels");
+  if (f.dim(2) != C)
+    return fail(v, "filter " + f.toString() + " does not match " + std::to_string(C) + " input channels");
   const int64_t OC = depthwise ? C * f.dim(3) : f.dim(3);
-  auto strides = attrInts(v.node, "strides"), dilations = attrInts(v.node, "dilations"), explicitPads = attrInts(v.node, "explicit_paddings");
+  auto strides = attrInts(v.node, "strides"), dilations = attrInts(v.node, "dilations"),
+       explicitPads = attrInts(v.node, "explicit_paddings");
   if (strides.size() != 4) strides = {1, 1, 1, 1};
   if (dilations.size() != 4) dilations = {1, 1, 1, 1};
   if (explicitPads.size() != 8) explicitPads.assign(8, 0);
   const std::string padding = attrString(v.node, "padding", "VALID");
-  FS_ASSIGN_OR_RETURN(Window h, window(v, x.dim(1), f.dim(0), strides[1], dilations[1], padding, explicitPads[2], explicitPads[3]));
-  FS_ASSIGN_OR_RETURN(Window w, window(v, x.dim(2), f.dim(1), strides[2], dilations[2], padding, explicitPads[4], explicitPads[5]));
+  FS_ASSIGN_OR_RETURN(
+      Window h, window(v, x.dim(1), f.dim(0), strides[1], dilations[1], padding, explicitPads[2], explicitPads[3]));
+  FS_ASSIGN_OR_RETURN(
+      Window w, window(v, x.dim(2), f.dim(1), strides[2], dilations[2], padding, explicitPads[4], explicitPads[5]));
   uint32_t hasBias = 0, act = kNone;
   float alpha = 0;
   if (op[0] == '_') {
@@ -260,13 +275,14 @@ Expected<LoweredNode> lowerConv(const NodeView& v) {
     alpha = epilogue.second;
   }
   const Shape shape{x.dim(0), h.out, w.out, OC};
-  Dispatch d = make(ShaderId::kConv2D, {in(0), in(1), hasBias ? in(2) : out(0), out(0)},
-                    {static_cast<uint32_t>(x.dim(0)), static_cast<uint32_t>(x.dim(1)), static_cast<uint32_t>(x.dim(2)),
-                     static_cast<uint32_t>(C), static_cast<uint32_t>(f.dim(0)), static_cast<uint32_t>(f.dim(1)),
-                     static_cast<uint32_t>(h.out), static_cast<uint32_t>(w.out), static_cast<uint32_t>(OC),
-                     static_cast<uint32_t>(strides[1]), static_cast<uint32_t>(strides[2]), static_cast<uint32_t>(dilations[1]),
-                     static_cast<uint32_t>(dilations[2]), static_cast<uint32_t>(h.padBefore), static_cast<uint32_t>(w.padBefore),
-                     depthwise, hasBias, act, bitsOf(alpha)});
+  Dispatch d =
+      make(ShaderId::kConv2D, {in(0), in(1), hasBias ? in(2) : out(0), out(0)},
+           {static_cast<uint32_t>(x.dim(0)), static_cast<uint32_t>(x.dim(1)), static_cast<uint32_t>(x.dim(2)),
+            static_cast<uint32_t>(C), static_cast<uint32_t>(f.dim(0)), static_cast<uint32_t>(f.dim(1)),
+            static_cast<uint32_t>(h.out), static_cast<uint32_t>(w.out), static_cast<uint32_t>(OC),
+            static_cast<uint32_t>(strides[1]), static_cast<uint32_t>(strides[2]), static_cast<uint32_t>(dilations[1]),
+            static_cast<uint32_t>(dilations[2]), static_cast<uint32_t>(h.padBefore), static_cast<uint32_t>(w.padBefore),
+            depthwise, hasBias, act, bitsOf(alpha)});
   spread(d, static_cast<uint64_t>(shape.numElements()), 64);
   return LoweredNode{{shape}, {d}};
 }
@@ -276,7 +292,8 @@ Expected<LoweredNode> lowerPool(const NodeView& v) {
   const Shape& x = v.inputShapes[0];
   if (x.rank() != 4) return fail(v, "expected a 4-D input, got " + x.toString());
   auto ksize = attrInts(v.node, "ksize"), strides = attrInts(v.node, "strides");
-  if (ksize.size() != 4 || strides.size() != 4 || ksize[0] != 1 || ksize[3] != 1) return fail(v, "only spatial pooling windows run on Vulkan");
+  if (ksize.size() != 4 || strides.size() != 4 || ksize[0] != 1 || ksize[3] != 1)
+    return fail(v, "only spatial pooling windows run on Vulkan");
   const std::string padding = attrString(v.node, "padding", "VALID");
   FS_ASSIGN_OR_RETURN(Window h, window(v, x.dim(1), ksize[1], strides[1], 1, padding, 0, 0));
   FS_ASSIGN_OR_RETURN(Window w, window(v, x.dim(2), ksize[2], strides[2], 1, padding, 0, 0));
@@ -285,8 +302,8 @@ Expected<LoweredNode> lowerPool(const NodeView& v) {
                     {static_cast<uint32_t>(x.dim(0)), static_cast<uint32_t>(x.dim(1)), static_cast<uint32_t>(x.dim(2)),
                      static_cast<uint32_t>(x.dim(3)), static_cast<uint32_t>(ksize[1]), static_cast<uint32_t>(ksize[2]),
                      static_cast<uint32_t>(h.out), static_cast<uint32_t>(w.out), static_cast<uint32_t>(strides[1]),
-                     static_cast<uint32_t>(strides[2]), static_cast<uint32_t>(h.padBefore), static_cast<uint32_t>(w.padBefore),
-                     v.node.op == "MaxPool"});
+                     static_cast<uint32_t>(strides[2]), static_cast<uint32_t>(h.padBefore),
+                     static_cast<uint32_t>(w.padBefore), v.node.op == "MaxPool"});
   spread(d, static_cast<uint64_t>(shape.numElements()), 64);
   return LoweredNode{{shape}, {d}};
 }
@@ -310,11 +327,14 @@ Expected<LoweredNode> lowerReduce(const NodeView& v) {
   for (int k = 0; k < x.rank(); ++k) {
     const bool r = k >= axes.front() && k <= axes.back();
     (r ? reduced : k < axes.front() ? outer : inner) *= x.dim(k);
-    if (!r) dims.push_back(x.dim(k));
-    else if (keep) dims.push_back(1);
+    if (!r)
+      dims.push_back(x.dim(k));
+    else if (keep)
+      dims.push_back(1);
   }
   Dispatch d = make(ShaderId::kReduce, {in(0), out(0)},
-                    {static_cast<uint32_t>(outer), static_cast<uint32_t>(reduced), static_cast<uint32_t>(inner), codes.at(v.node.op)});
+                    {static_cast<uint32_t>(outer), static_cast<uint32_t>(reduced), static_cast<uint32_t>(inner),
+                     codes.at(v.node.op)});
   spread(d, static_cast<uint64_t>(outer * inner), 64);
   return LoweredNode{{Shape(dims)}, {d}};
 }
@@ -323,7 +343,8 @@ Expected<LoweredNode> lowerSoftmax(const NodeView& v) {
   const Shape& x = v.inputShapes[0];
   if (x.rank() < 1) return fail(v, "softmax needs at least one dimension");
   const int64_t cols = x.dim(x.rank() - 1), rows = x.numElements() / std::max<int64_t>(cols, 1);
-  Dispatch d = make(ShaderId::kSoftmax, {in(0), out(0)}, {static_cast<uint32_t>(rows), static_cast<uint32_t>(cols), v.node.op == "LogSoftmax"});
+  Dispatch d = make(ShaderId::kSoftmax, {in(0), out(0)},
+                    {static_cast<uint32_t>(rows), static_cast<uint32_t>(cols), v.node.op == "LogSoftmax"});
   spread(d, static_cast<uint64_t>(rows), 64);
   return LoweredNode{{x}, {d}};
 }
@@ -332,8 +353,9 @@ Expected<LoweredNode> lowerSoftmax(const NodeView& v) {
 
 // A gather over `iter` dims: reads input `input` at inOffset + (c - padBefore).inStride, writes output 0 at
 // outOffset + c.outStride.
-Dispatch gather(int input, const std::vector<int64_t>& iter, const std::vector<int64_t>& inStride, const std::vector<int64_t>& outStride,
-                int64_t inOffset, int64_t outOffset, const std::vector<int64_t>& padBefore, const std::vector<int64_t>& inDims, float padValue) {
+Dispatch gather(int input, const std::vector<int64_t>& iter, const std::vector<int64_t>& inStride,
+                const std::vector<int64_t>& outStride, int64_t inOffset, int64_t outOffset,
+                const std::vector<int64_t>& padBefore, const std::vector<int64_t>& inDims, float padValue) {
   Dispatch d = make(ShaderId::kGather, {in(input), out(0)}, {});
   int64_t count = 1;
   for (int64_t n : iter) count *= n;
@@ -356,7 +378,8 @@ Dispatch gather(int input, const std::vector<int64_t>& iter, const std::vector<i
 Expected<LoweredNode> lowerTranspose(const NodeView& v) {
   const Shape& x = v.inputShapes[0];
   const std::vector<int64_t> perm = intValues(*v.constInputs[1]);
-  if (static_cast<int>(perm.size()) != x.rank() || x.rank() > 5) return fail(v, "permutation does not fit " + x.toString() + " (rank <= 5)");
+  if (static_cast<int>(perm.size()) != x.rank() || x.rank() > 5)
+    return fail(v, "permutation does not fit " + x.toString() + " (rank <= 5)");
   const auto strides = stridesOf(x);
   std::vector<int64_t> dims, inStride;
   for (int64_t p : perm) {
@@ -372,12 +395,14 @@ Expected<LoweredNode> lowerSlice(const NodeView& v) {
   const Shape& x = v.inputShapes[0];
   const auto begin = intValues(*v.constInputs[1]);
   auto size = intValues(*v.constInputs[2]);
-  if (static_cast<int>(begin.size()) != x.rank() || size.size() != begin.size() || x.rank() > 5) return fail(v, "begin/size do not fit " + x.toString());
+  if (static_cast<int>(begin.size()) != x.rank() || size.size() != begin.size() || x.rank() > 5)
+    return fail(v, "begin/size do not fit " + x.toString());
   const auto strides = stridesOf(x);
   int64_t offset = 0;
   for (size_t k = 0; k < begin.size(); ++k) {
     if (size[k] == -1) size[k] = x.dim(static_cast<int>(k)) - begin[k];
-    if (begin[k] < 0 || size[k] < 0 || begin[k] + size[k] > x.dim(static_cast<int>(k))) return fail(v, "slice out of range of " + x.toString());
+    if (begin[k] < 0 || size[k] < 0 || begin[k] + size[k] > x.dim(static_cast<int>(k)))
+      return fail(v, "slice out of range of " + x.toString());
     offset += begin[k] * strides[k];
   }
   const Shape shape(size);
@@ -387,7 +412,8 @@ Expected<LoweredNode> lowerSlice(const NodeView& v) {
 Expected<LoweredNode> lowerPad(const NodeView& v) {
   const Shape& x = v.inputShapes[0];
   const auto pads = intValues(*v.constInputs[1]);
-  if (static_cast<int>(pads.size()) != 2 * x.rank() || x.rank() > 5) return fail(v, "paddings do not fit " + x.toString());
+  if (static_cast<int>(pads.size()) != 2 * x.rank() || x.rank() > 5)
+    return fail(v, "paddings do not fit " + x.toString());
   float value = 0;
   if (v.node.op == "PadV2" && v.constInputs.size() > 2 && v.constInputs[2]) value = v.constInputs[2]->data<float>()[0];
   std::vector<int64_t> dims, before;
@@ -410,7 +436,8 @@ Expected<LoweredNode> lowerConcat(const NodeView& v) {
   for (size_t i = 0; i < n; ++i) {
     const Shape& s = v.inputShapes[i];
     for (int k = 0; k < first.rank(); ++k)
-      if (k != axis && s.dim(k) != first.dim(k)) return fail(v, "input " + std::to_string(i) + " has " + s.toString() + ", expected " + first.toString());
+      if (k != axis && s.dim(k) != first.dim(k))
+        return fail(v, "input " + std::to_string(i) + " has " + s.toString() + ", expected " + first.toString());
     dims[static_cast<size_t>(axis)] += s.dim(static_cast<int>(axis));
   }
   const Shape shape(dims);
@@ -420,7 +447,8 @@ Expected<LoweredNode> lowerConcat(const NodeView& v) {
   for (size_t i = 0; i < n; ++i) {
     const Shape& s = v.inputShapes[i];
     if (s.numElements() > 0)
-      lowered.dispatches.push_back(gather(static_cast<int>(i), s.dims(), stridesOf(s), outStride, 0, offset * outStride[static_cast<size_t>(axis)], {}, {}, 0));
+      lowered.dispatches.push_back(gather(static_cast<int>(i), s.dims(), stridesOf(s), outStride, 0,
+                                          offset * outStride[static_cast<size_t>(axis)], {}, {}, 0));
     offset += s.dim(static_cast<int>(axis));
   }
   return lowered;
@@ -430,7 +458,7 @@ Expected<LoweredNode> lowerConcat(const NodeView& v) {
 
 struct OpEntry {
   std::function<Expected<LoweredNode>(const NodeView&)> lower;
-  std::vector<size_t> parameters;  ///< inputs read at compile time from Consts
+  std::vector<size_t> parameters;      ///< inputs read at compile time from Consts
   bool variadicParameterLast = false;  ///< ConcatV2: the last input is the axis
 };
 
@@ -440,8 +468,10 @@ const std::map<std::string, OpEntry>& table() {
     for (const auto& [op, code] : binaryCodes()) m[op] = {lowerBinary, {}};
     for (const auto& [op, code] : unaryCodes()) m[op] = {lowerUnary, {}};
     m["BiasAdd"] = {lowerBiasAdd, {}};
-    for (const char* op : {"MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3", "_FusedMatMul"}) m[op] = {lowerMatMul, {}};
-    for (const char* op : {"Conv2D", "_FusedConv2D", "DepthwiseConv2dNative", "_FusedDepthwiseConv2dNative"}) m[op] = {lowerConv, {}};
+    for (const char* op : {"MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3", "_FusedMatMul"})
+      m[op] = {lowerMatMul, {}};
+    for (const char* op : {"Conv2D", "_FusedConv2D", "DepthwiseConv2dNative", "_FusedDepthwiseConv2dNative"})
+      m[op] = {lowerConv, {}};
     m["MaxPool"] = {lowerPool, {}};
     m["AvgPool"] = {lowerPool, {}};
     for (const char* op : {"Sum", "Mean", "Max", "Min", "Prod"}) m[op] = {lowerReduce, {1}};
@@ -469,7 +499,8 @@ bool isParameterInput(const std::string& op, size_t input, size_t inputCount) {
   return std::find(it->second.parameters.begin(), it->second.parameters.end(), input) != it->second.parameters.end();
 }
 
-bool supports(const Node& node, const std::vector<DType>& inputTypes, const std::vector<const Tensor*>& constInputs, std::string* why) {
+bool supports(const Node& node, const std::vector<DType>& inputTypes, const std::vector<const Tensor*>& constInputs,
+              std::string* why) {
   auto it = table().find(node.op);
   if (it == table().end()) {
     *why = "no Vulkan kernel for " + node.op;
@@ -483,7 +514,8 @@ bool supports(const Node& node, const std::vector<DType>& inputTypes, const std:
         return false;
       }
     } else if (inputTypes[i] != DType::kFloat) {
-      *why = std::string("Vulkan kernels take float32, input ") + std::to_string(i) + " is " + std::string(dtypeName(inputTypes[i]));
+      *why = std::string("Vulkan kernels take float32, input ") + std::to_string(i) + " is " +
+             std::string(dtypeName(inputTypes[i]));
       return false;
     }
   }
@@ -494,7 +526,8 @@ Expected<LoweredNode> lower(const NodeView& view) {
   auto it = table().find(view.node.op);
   if (it == table().end()) return unimplemented(nodeLabel(view.node) + "no Vulkan kernel");
   for (const Shape& s : view.inputShapes)
-    if (!s.isFullyDefined()) return invalidArgument(nodeLabel(view.node) + "input shape " + s.toString() + " is not known");
+    if (!s.isFullyDefined())
+      return invalidArgument(nodeLabel(view.node) + "input shape " + s.toString() + " is not known");
   return it->second.lower(view);
 }
 

@@ -22,8 +22,8 @@ struct Operand {
 
 struct Dispatch {
   ShaderId shader = ShaderId::kUnary;
-  std::vector<Operand> buffers;         ///< bound to bindings 0, 1, ... in order
-  std::array<uint32_t, 32> push{};      ///< push constants (128 bytes)
+  std::vector<Operand> buffers;     ///< bound to bindings 0, 1, ... in order
+  std::array<uint32_t, 32> push{};  ///< push constants (128 bytes)
   uint32_t groups[3] = {1, 1, 1};
 };
 

@@ -57,7 +57,11 @@ enum class Place { kCpu, kVulkan, kConstant };
 class Partitioner {
  public:
   Partitioner(const Graph& graph, const PlacementRequest& request, std::shared_ptr<VulkanDevice> device)
-      : m_graph(graph), m_request(request), m_device(std::move(device)), m_n(graph.size()), m_shapes(inferShapes(graph)) {}
+      : m_graph(graph),
+        m_request(request),
+        m_device(std::move(device)),
+        m_n(graph.size()),
+        m_shapes(inferShapes(graph)) {}
 
   Expected<Placement> run() {
     m_part.everythingOnBackend = false;
@@ -107,10 +111,14 @@ class Partitioner {
       if (outputsFloat)
         for (const auto& o : m_shapes.outputs[i]) outputsFloat &= o.dtype == DType::kFloat;
       std::string why;
-      if (m_request.fedNodes.count(node.name)) why = "fed";
-      else if (!node.controlInputs.empty() || m_controlSources.count(node.name)) why = "has control edges";
-      else if (!outputsFloat) why = "outputs are not float32";
-      else if (supports(node, types, consts, &why)) m_place[i] = Place::kVulkan;
+      if (m_request.fedNodes.count(node.name))
+        why = "fed";
+      else if (!node.controlInputs.empty() || m_controlSources.count(node.name))
+        why = "has control edges";
+      else if (!outputsFloat)
+        why = "outputs are not float32";
+      else if (supports(node, types, consts, &why))
+        m_place[i] = Place::kVulkan;
       if (m_place[i] == Place::kCpu) m_part.where[node.name] = "cpu: " + why;
     }
   }
@@ -158,8 +166,10 @@ class Partitioner {
         if (m_place[p] == Place::kVulkan && m_cluster[p] >= 0) inputClusters.insert(m_cluster[p]);
       }
       if (m_place[i] != Place::kVulkan) continue;
-      if (inputClusters.size() == 1 && !viaCpu[i].count(*inputClusters.begin())) m_cluster[i] = *inputClusters.begin();
-      else m_cluster[i] = m_clusters++;
+      if (inputClusters.size() == 1 && !viaCpu[i].count(*inputClusters.begin()))
+        m_cluster[i] = *inputClusters.begin();
+      else
+        m_cluster[i] = m_clusters++;
     }
   }
 
@@ -175,8 +185,10 @@ class Partitioner {
       bool one = !m_consumers[i].empty() && !fetchedNodes.count(name) && !m_controlSources.count(name);
       bool usedAsBuffer = false;
       for (size_t u : m_consumers[i]) {
-        if (m_cluster[u] < 0 || (c >= 0 && m_cluster[u] != c)) one = false;
-        else c = m_cluster[u];
+        if (m_cluster[u] < 0 || (c >= 0 && m_cluster[u] != c))
+          one = false;
+        else
+          c = m_cluster[u];
         const Node& un = m_graph.node(u);
         for (size_t k = 0; k < un.inputs.size(); ++k)
           if (un.inputs[k].node == name && !isParameterInput(un.op, k, un.inputs.size())) usedAsBuffer = true;
