@@ -11,6 +11,7 @@
 #include "cli/command.h"
 #include "cli/run_options.h"
 #include "profile/chrome_trace.h"
+#include "profile/roofline.h"
 
 namespace flowscope::cli {
 namespace {
@@ -62,6 +63,29 @@ std::string placementSummary(const std::map<std::string, std::string>& placement
   return text + "\n\n";
 }
 
+// A row's rates and roofline share: GFLOP/s, GB/s, share (JSON and text alike read it from here).
+Efficiency efficiencyOfStats(const OpStats& s, const Roofline& roofline) {
+  return efficiencyOf(static_cast<double>(s.flops), static_cast<double>(s.bytes), static_cast<double>(s.totalNs),
+                      roofline);
+}
+
+nlohmann::json statsJson(const OpStats& s, const ProfiledRun& run) {
+  const Efficiency e = efficiencyOfStats(s, run.roofline);
+  nlohmann::json j = {{"count", s.count / run.runs},
+                      {"total_us", static_cast<double>(s.totalNs) / 1000.0 / run.runs},
+                      {"mean_us", static_cast<double>(s.totalNs) / 1000.0 / static_cast<double>(s.count)},
+                      {"share", s.share},
+                      {"flops", s.flops / run.runs},
+                      {"bytes", s.bytes / run.runs},
+                      {"gflops", e.gflops},
+                      {"gbs", e.gbs}};
+  if (run.roofline.known()) {
+    j["roofline_share"] = e.share;
+    j["bound"] = e.computeBound ? "compute" : "memory";
+  }
+  return j;
+}
+
 // The --json report.
 void printJson(const PreparedRun& prepared, const ProfiledRun& run) {
   const RunProfile& profile = run.profile;
@@ -70,46 +94,67 @@ void printJson(const PreparedRun& prepared, const ProfiledRun& run) {
                       {"median_run_us", run.medianMicros},
                       {"device", prepared.deviceName()},
                       {"threads", prepared.threads},
+                      {"execution", run.executionMode},
                       {"optimized", prepared.optimized},
                       {"nodes", prepared.model->graph.size()}};
+  if (run.roofline.known())
+    j["roofline"] = {{"peak_gflops", run.roofline.peakGflops}, {"bandwidth_gbs", run.roofline.bandwidthGBs}};
   if (prepared.optimized) j["nodes_before_optimizing"] = prepared.nodesBeforeOptimizing;
   if (!run.placement.empty()) j["placement"] = run.placement;
   j["ops"] = nlohmann::json::array();
-  const double runs = run.runs;
-  for (const auto& s : profile.byOp())
-    j["ops"].push_back({{"op", s.key},
-                        {"backend", backendOf(profile, s.key)},
-                        {"count", s.count / run.runs},
-                        {"total_us", static_cast<double>(s.totalNs) / 1000.0 / runs},
-                        {"mean_us", static_cast<double>(s.totalNs) / 1000.0 / static_cast<double>(s.count)},
-                        {"share", s.share}});
+  for (const auto& s : profile.byOp()) {
+    nlohmann::json row = statsJson(s, run);
+    row["op"] = s.key;
+    row["backend"] = backendOf(profile, s.key);
+    j["ops"].push_back(row);
+  }
   j["slowest_nodes"] = nlohmann::json::array();
-  for (const auto& s : profile.slowestNodes(10))
-    j["slowest_nodes"].push_back(
-        {{"node", s.key}, {"mean_us", static_cast<double>(s.totalNs) / 1000.0 / static_cast<double>(s.count)}});
+  for (const auto& s : profile.slowestNodes(10)) {
+    nlohmann::json row = statsJson(s, run);
+    row["node"] = s.key;
+    j["slowest_nodes"].push_back(row);
+  }
   std::printf("%s\n", j.dump(2).c_str());
+}
+
+// "  812.3  41.2  63%" or blanks when the roofline is unknown.
+std::string rates(const OpStats& s, const Roofline& roofline) {
+  const Efficiency e = efficiencyOfStats(s, roofline);
+  char text[64];
+  if (roofline.known())
+    std::snprintf(text, sizeof text, "%9.1f %8.1f %5.0f%%%c", e.gflops, e.gbs, 100.0 * e.share,
+                  e.computeBound ? 'c' : 'm');
+  else
+    std::snprintf(text, sizeof text, "%9.1f %8.1f", e.gflops, e.gbs);
+  return text;
 }
 
 // The text report: the header, the placement, what optimizing did, the op table and the slowest nodes.
 void printText(const std::string& file, const PreparedRun& prepared, const ProfiledRun& run) {
   const RunProfile& profile = run.profile;
-  std::printf("%s: %d runs (after %d warm-up), median %s us per run, device %s, %d thread%s\n\n", file.c_str(),
+  std::printf("%s: %d runs (after %d warm-up), median %s us per run, device %s, %d thread%s, %s\n", file.c_str(),
               run.runs, run.warmup, micros(static_cast<int64_t>(run.medianMicros * 1000)).c_str(),
-              prepared.deviceName().c_str(), prepared.threads, prepared.threads == 1 ? "" : "s");
-  std::printf("%s", placementSummary(run.placement, prepared.deviceName(), prepared.model->graph).c_str());
+              prepared.deviceName().c_str(), prepared.threads, prepared.threads == 1 ? "" : "s",
+              run.executionMode.c_str());
+  if (run.roofline.known())
+    std::printf("roofline at %d thread%s: %.1f GFLOP/s FMA peak (oneDNN's GEMM), %.1f GB/s (a copy)\n",
+                run.roofline.threads, run.roofline.threads == 1 ? "" : "s", run.roofline.peakGflops,
+                run.roofline.bandwidthGBs);
+  std::printf("\n%s", placementSummary(run.placement, prepared.deviceName(), prepared.model->graph).c_str());
   if (prepared.optimized)
     std::printf("optimized first: %zu -> %zu nodes in %.1f ms (--no-optimize to compare)\n\n",
                 prepared.nodesBeforeOptimizing, prepared.model->graph.size(), prepared.optimizeSeconds * 1e3);
   else
     std::printf("not optimized (--no-optimize): %zu nodes\n\n", prepared.model->graph.size());
-  std::printf("%-28s %-7s %7s %12s %10s %7s\n", "op", "backend", "count", "total us", "mean us", "share");
+  std::printf("%-28s %-7s %7s %11s %9s %6s %9s %8s %6s\n", "op", "backend", "count", "total us", "mean us", "share",
+              "GFLOP/s", "GB/s", "roof");
   for (const auto& s : profile.byOp())
-    std::printf("%-28s %-7s %7lld %12s %10s %6.1f%%\n", s.key.c_str(), backendOf(profile, s.key).c_str(),
+    std::printf("%-28s %-7s %7lld %11s %9s %5.1f%% %s\n", s.key.c_str(), backendOf(profile, s.key).c_str(),
                 static_cast<long long>(s.count / run.runs), micros(s.totalNs / run.runs).c_str(),
-                micros(s.totalNs / s.count).c_str(), 100.0 * s.share);
-  std::printf("\nslowest nodes (mean us per run)\n");
+                micros(s.totalNs / s.count).c_str(), 100.0 * s.share, rates(s, run.roofline).c_str());
+  std::printf("\nslowest nodes (mean us per run; GFLOP/s, GB/s, share of the roofline: c compute-bound, m memory)\n");
   for (const auto& s : profile.slowestNodes(10))
-    std::printf("  %10s  %s\n", micros(s.totalNs / s.count).c_str(), s.key.c_str());
+    std::printf("  %10s %s  %s\n", micros(s.totalNs / s.count).c_str(), rates(s, run.roofline).c_str(), s.key.c_str());
 }
 
 }  // namespace
@@ -117,7 +162,7 @@ void printText(const std::string& file, const PreparedRun& prepared, const Profi
 int runProfile(const Args& args) {
   PreparedRun prepared;
   if (int code = prepareRunFromArgs(args, "profile", &prepared); code != kExitOk) return code;
-  int64_t runs = 10, warmup = 2;
+  int64_t runs = 10, warmup = 3;  // the first runs of a wide plan also try both executors
   if (auto r = args.value("--runs"); r && (!parseInt64(*r, &runs) || runs < 1 || runs > 1000000)) {
     std::fprintf(stderr, "flowscope profile: --runs needs a number from 1 to 1000000\n");
     return kExitUsage;

@@ -39,7 +39,7 @@ Expected<std::vector<double>> profileNodes(const Model& model, const Graph& grap
   auto copy = std::make_shared<Model>(model);
   copy->graph = graph;
   FS_ASSIGN_OR_RETURN(PreparedRun prepared, prepareRun(copy, RunSetup{}));
-  FS_ASSIGN_OR_RETURN(ProfiledRun run, profileRun(prepared, {runs, 1, {}}));
+  FS_ASSIGN_OR_RETURN(ProfiledRun run, profileRun(prepared, {runs, 1, {}, false}));
   return nodeTimes(run.profile, graph).seconds;
 }
 

@@ -23,7 +23,7 @@ int fail(const char* command, const std::string& message, int code) {
 Expected<RunSetup> setupFromArgs(const Args& args) {
   RunSetup setup;
   setup.device = args.value("--device").value_or("cpu");
-  int64_t threads = 1;
+  int64_t threads = 0;  // every physical core
   if (auto t = args.value("--threads"); t && (!parseInt64(*t, &threads) || threads < 1 || threads > 256))
     return invalidArgument("--threads needs a number from 1 to 256");
   setup.threads = static_cast<int>(threads);

@@ -29,8 +29,7 @@ Status Backend::run(OpKernel& kernel, KernelContext& ctx) {
   event.op = ctx.node.op;
   event.backend = name();
   event.thread = profile.threadId();
-  event.bytesIn = tensorBytes(ctx.inputs);
-  event.bytesOut = tensorBytes(ctx.outputs);
+  bytesMoved(ctx.node, ctx.inputs, ctx.outputs, &event.bytesIn, &event.bytesOut);
   event.flops = estimateFlops(ctx.node, ctx.inputs, ctx.outputs);
   event.run = exec->run;
   profile.add(std::move(event));
@@ -38,6 +37,10 @@ Status Backend::run(OpKernel& kernel, KernelContext& ctx) {
 }
 
 Status Backend::synchronize() { return Status::ok(); }
+
+Expected<Roofline> Backend::roofline(int) {
+  return unimplemented("the " + name() + " backend does not measure its roofline");
+}
 
 Expected<DeviceBuffer> Backend::allocate(size_t) {
   return unimplemented("the " + name() + " backend has no memory of its own");

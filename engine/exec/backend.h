@@ -17,6 +17,7 @@
 #include "exec/kernel.h"
 #include "ir/graph.h"
 #include "ir/op_def.h"
+#include "profile/roofline.h"
 
 namespace flowscope {
 
@@ -76,6 +77,9 @@ class Backend {
   virtual Status run(OpKernel& kernel, KernelContext& ctx);
   /// Waits until the device has finished the work submitted so far. Optional: the default has nothing to wait for.
   virtual Status synchronize();
+  /// The device's roofline at `threads` threads, measured (once per thread count) by running its own kernels: FMA
+  /// peak from a large GEMM, bandwidth from a copy. Optional: the default says it is unknown.
+  virtual Expected<Roofline> roofline(int threads);
 
   // Memory of the backend's own (optional: the defaults say the backend has none).
   virtual Expected<DeviceBuffer> allocate(size_t bytes);

@@ -70,7 +70,7 @@ Expected<EagerOp::Entry*> EagerOp::entryFor(const std::vector<Tensor>& inputs) {
                              std::string(dtypeName((*flat)[i].dtype)) + ", got " +
                              std::string(dtypeName(inputs[i].dtype())));
   entry->numOutputs = static_cast<int>(outputTypesOf(node, m_def).size());
-  static const FunctionLibrary kNoFunctions;
+  static const FunctionLibrary kNoFunctions{};
   FS_ASSIGN_OR_RETURN(entry->kernel, fallbackBackend()->makeKernel(node, kNoFunctions));
   m_cache.push_back(std::move(entry));
   return m_cache.back().get();

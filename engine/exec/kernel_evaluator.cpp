@@ -25,7 +25,7 @@ class KernelEvaluator : public NodeEvaluator {
   }
 
  private:
-  const FunctionLibrary m_noFunctions;
+  FunctionLibrary m_noFunctions;  // folding runs pure ops: no library calls
 };
 
 }  // namespace

@@ -1,11 +1,21 @@
 // ModelRunner implementation.
 #include "exec/model_runner.h"
 
+#include <chrono>
+
 #include "exec/thread_pool.h"
 #include "ir/graph_algorithms.h"
 #include "ops/op_registry.h"
 
 namespace flowscope {
+
+int ModelRunner::threads() const { return m_options.intraOpThreads > 0 ? m_options.intraOpThreads : physicalCores(); }
+
+void ModelRunner::ExecutorChoice::record(bool interOpRun, double seconds) {
+  if (trials++ == 0) return;  // the first run warms caches (oneDNN primitives, buffers)
+  double& best = interOpRun ? interOp : opByOp;
+  best = std::min(best, seconds);
+}
 
 std::string variableResourceKey(const Node& node) {
   const AttrValue* shared = node.attr("shared_name");
@@ -18,7 +28,7 @@ ModelRunner::ModelRunner(std::shared_ptr<const Model> model, RunnerOptions optio
     : m_model(std::move(model)),
       m_options(options),
       m_backend(options.backend ? options.backend : fallbackBackend()),
-      m_functions(m_model->graph.library, *fallbackBackend(), {options.interOpThreads}) {
+      m_functions(m_model->graph.library, *fallbackBackend(), {1}) {  // bodies run op by op
   for (const auto& v : m_model->variables) {
     if (v.node.empty() || !v.value.isValid()) continue;
     if (const Node* node = m_model->graph.findNode(v.node))
@@ -102,7 +112,8 @@ Expected<std::vector<Tensor>> ModelRunner::run(const std::vector<std::pair<std::
     if (!planned) return planned.status();
     it = m_plans.emplace(key, std::move(planned).value()).first;
   }
-  setIntraOpThreads(m_options.intraOpThreads);
+  const int threads = this->threads();
+  setIntraOpThreads(threads);
   m_cancelled = false;
   ExecContext ctx;
   ctx.resources = &m_resources;
@@ -113,7 +124,16 @@ Expected<std::vector<Tensor>> ModelRunner::run(const std::vector<std::pair<std::
   ctx.outsideCancelled = m_options.cancelled;
   ctx.rng.seed(m_options.seed + m_runs++);
   std::vector<Tensor> outputs;
-  Status s = executePlan(*it->second.plan, std::move(feedValues), &outputs, ctx, {m_options.interOpThreads});
+  PlannedRun& planned = it->second;
+  const int interOp = m_options.interOpThreads > 0 ? m_options.interOpThreads : threads;
+  const bool wide = interOp > 1 && planned.plan->isWide();
+  const bool interOpRun = wide && planned.choice.nextIsInterOp();
+  const auto start = std::chrono::steady_clock::now();
+  Status s = executePlan(*planned.plan, std::move(feedValues), &outputs, ctx, {interOpRun ? interOp : 1});
+  if (wide)
+    planned.choice.record(interOpRun, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  m_mode = !interOpRun ? (wide && planned.choice.trials < 3 ? "op by op (trying both)" : "op by op")
+                       : "independent ops at once";
   m_resources.endRun();
   if (!s.isOk()) return s;
   return outputs;

@@ -21,8 +21,11 @@ class RunProfile;
 
 struct RunnerOptions {
   std::shared_ptr<Backend> backend;  ///< null: the CPU (the table's fallback backend)
-  int intraOpThreads = 1;            ///< threads inside one op (oneDNN, big elementwise loops)
-  int interOpThreads = 1;            ///< independent ops at once
+  /// Threads inside one op (oneDNN, big elementwise loops); 0: every physical core.
+  int intraOpThreads = 0;
+  /// Independent ops at once when the plan is wide and that beats running it op by op with intra-op threads
+  /// (the first runs of a plan try both); 0: as many as intra-op threads, 1: never.
+  int interOpThreads = 0;
   uint64_t seed = 0x5eed;
   const std::atomic<bool>* cancelled = nullptr;  ///< an outside flag that also stops runs (a job's Cancel)
 };
@@ -43,14 +46,26 @@ class ModelRunner {
   ResourceManager& resources() { return m_resources; }
   /// Asks a running run() to stop at the next node; the run returns a Cancelled status.
   void cancel() { m_cancelled = true; }
+  /// How the last run ran: "op by op", "independent ops at once", or "op by op (trying both)" while deciding.
+  std::string executionMode() const { return m_mode; }
+  int threads() const;
   /// Where each node of the last planned run was placed ("vulkan (vulkan_cluster_0)" or "cpu: why"); empty when
   /// the backend runs every node itself.
   const std::map<std::string, std::string>& placement() const { return m_placement; }
 
  private:
+  // Which executor a wide plan runs with: the first runs try both (the very first warms caches and is not counted),
+  // then the faster one is kept.
+  struct ExecutorChoice {
+    int trials = 0;
+    double opByOp = 1e300, interOp = 1e300;
+    bool nextIsInterOp() const { return trials == 1 || (trials >= 3 && interOp < opByOp); }
+    void record(bool interOpRun, double seconds);
+  };
   struct PlannedRun {
     std::unique_ptr<Plan> plan;
     std::vector<std::string> fetches;  // as the plan names them (fetches inside a cluster renamed)
+    ExecutorChoice choice;
   };
   Status checkFeed(const std::string& name, const Tensor& value) const;
   Expected<PlannedRun> plan(const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
@@ -65,6 +80,7 @@ class ModelRunner {
   std::mutex m_mutex;
   std::map<std::string, PlannedRun> m_plans;
   std::map<std::string, std::string> m_placement;
+  std::string m_mode;
   uint64_t m_runs = 0;
 };
 

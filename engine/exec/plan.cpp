@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "base/strings.h"
@@ -12,6 +13,21 @@
 
 namespace flowscope {
 namespace {
+
+// Steps that only hand a value on: they do not make running independent ops at once worth it.
+bool costsNothing(const std::string& op) {
+  static const std::set<std::string> ops = {"Const",
+                                            "Identity",
+                                            "IdentityN",
+                                            "NoOp",
+                                            "Snapshot",
+                                            "StopGradient",
+                                            "PreventGradient",
+                                            "Placeholder",
+                                            "PlaceholderWithDefault",
+                                            "_Arg"};
+  return ops.count(op) > 0;
+}
 
 StepKind kindOf(const std::string& op) {
   if (op == "Switch" || op == "RefSwitch") return StepKind::kSwitch;
@@ -193,10 +209,13 @@ Status Plan::connectSteps(const std::vector<int>& stepOf) {
   m_slotReaders.assign(static_cast<size_t>(m_slotCount), 0);
   m_slotProducer.assign(static_cast<size_t>(m_slotCount), -1);
   m_consumers.resize(m_steps.size());
-  std::vector<int> depth(m_steps.size(), 1);
-  int longest = 1;
+  std::vector<int> depth(m_steps.size(), 1), computeDepth(m_steps.size(), 0);
+  int longest = 1, longestCompute = 1;
   for (size_t s = 0; s < m_steps.size(); ++s) {
     PlanStep& step = m_steps[s];
+    const bool computes = !step.fed && !costsNothing(g.node(step.node).op);
+    computeDepth[s] = computes ? 1 : 0;
+    m_computeSteps += computes;
     for (int k = 0; k < step.numOutputs; ++k)
       m_slotProducer[static_cast<size_t>(step.firstOutput + k)] = static_cast<int>(s);
     m_dataflow |= step.kind != StepKind::kKernel;
@@ -205,6 +224,7 @@ Status Plan::connectSteps(const std::vector<int>& stepOf) {
     auto dependOn = [&](int src) {
       m_consumers[static_cast<size_t>(src)].push_back(static_cast<int>(s));
       depth[s] = std::max(depth[s], depth[static_cast<size_t>(src)] + 1);
+      computeDepth[s] = std::max(computeDepth[s], computeDepth[static_cast<size_t>(src)] + (computes ? 1 : 0));
     };
     for (const auto& in : node.inputs) {
       int src = stepOf[static_cast<size_t>(g.find(in.node))];
@@ -223,8 +243,10 @@ Status Plan::connectSteps(const std::vector<int>& stepOf) {
       dependOn(src);
     }
     longest = std::max(longest, depth[s]);
+    longestCompute = std::max(longestCompute, computeDepth[s]);
   }
   m_parallelism = static_cast<double>(m_steps.size()) / longest;
+  m_computeParallelism = static_cast<double>(m_computeSteps) / longestCompute;
   return Status::ok();
 }
 

@@ -62,8 +62,11 @@ class Plan {
   const std::vector<std::vector<int>>& consumers() const { return m_consumers; }
   /// True when the plan holds TF1 control flow (Switch/Merge/Enter/Exit/NextIteration): dead tensors and frames.
   bool needsDataflow() const { return m_dataflow; }
-  /// Average parallelism (steps / longest dependency chain): above ~1.5 inter-op threads pay off.
+  /// Average parallelism (steps / longest dependency chain): above ~1.5 inter-op threads may pay off.
   double parallelism() const { return m_parallelism; }
+  /// Wide enough that running independent ops at once may beat running op by op: parallelism over the steps that
+  /// compute (Consts, fed nodes and identities cost nothing) of at least 1.5, and more than 8 of them.
+  bool isWide() const { return m_computeParallelism >= 1.5 && m_computeSteps > 8 && !m_dataflow; }
   /// Step index of each slot's producer.
   int producerOf(int slot) const { return m_slotProducer[static_cast<size_t>(slot)]; }
 
@@ -79,6 +82,8 @@ class Plan {
   int m_slotCount = 0;
   bool m_dataflow = false;
   double m_parallelism = 1;
+  double m_computeParallelism = 1;
+  size_t m_computeSteps = 0;
 };
 
 }  // namespace flowscope

@@ -1,34 +1,62 @@
-// The intra-op thread pool. It is OpenMP's: oneDNN (Debian's build) uses libgomp, so sharing it keeps one pool for
-// the whole process.
+// The intra-op thread pool.
 #include "exec/thread_pool.h"
 
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
+#include <fstream>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
 
 namespace flowscope {
-
 namespace {
-std::atomic<int> g_threads{1};
+
+int readInt(const std::string& path) {
+  std::ifstream in(path);
+  int value = -1;
+  in >> value;
+  return in ? value : -1;
+}
+
+int countPhysicalCores() {
+  std::set<std::pair<int, int>> cores;  // (package, core)
+  for (int cpu = 0;; ++cpu) {
+    const std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
+    const int core = readInt(base + "core_id"), package = readInt(base + "physical_package_id");
+    if (core < 0 || package < 0) break;
+    cores.emplace(package, core);
+  }
+  const int logical = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return cores.empty() ? logical : std::min(logical, static_cast<int>(cores.size()));
+}
+
+thread_local int t_threads = 0;  // 0: not set on this thread yet
+
+}  // namespace
+
+int physicalCores() {
+  static const int cores = countPhysicalCores();
+  return cores;
 }
 
 void setIntraOpThreads(int threads) {
-  g_threads = std::max(1, threads);
-  omp_set_num_threads(g_threads);
+  t_threads = std::max(1, threads);
+  omp_set_num_threads(t_threads);  // the calling thread's OpenMP default: what oneDNN's primitives use
 }
 
-int intraOpThreads() { return g_threads; }
+int intraOpThreads() { return t_threads > 0 ? t_threads : physicalCores(); }
 
 void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_t, int64_t)>& body) {
-  int threads = g_threads;
+  const int threads = intraOpThreads();
   constexpr int64_t kMinWorkPerThread = 32 * 1024;  // below this, waking threads costs more than it saves
-  if (threads <= 1 || n * costPerItem < 2 * kMinWorkPerThread || n < 2 || omp_in_parallel()) {
+  const int64_t work = n * std::max<int64_t>(costPerItem, 1);
+  if (threads <= 1 || n < 2 || work < 2 * kMinWorkPerThread || omp_in_parallel()) {
     body(0, n);
     return;
   }
-  const int chunks =
-      static_cast<int>(std::min<int64_t>(threads, std::max<int64_t>(1, n * costPerItem / kMinWorkPerThread)));
+  const int chunks = static_cast<int>(std::min<int64_t>({threads, n, work / kMinWorkPerThread}));
 #pragma omp parallel for num_threads(chunks) schedule(static)
   for (int c = 0; c < chunks; ++c) body(n * c / chunks, n * (c + 1) / chunks);
 }

@@ -1,4 +1,6 @@
-// The intra-op thread pool: parallel loops inside one kernel, shared with oneDNN (one pool for the process).
+// The intra-op thread pool: parallel loops inside one kernel. It is OpenMP's (libgomp), the pool oneDNN's primitives
+// run on too, so the process has one pool. Each calling thread has its own thread count (a run sets it; oneDNN reads
+// it through omp_get_max_threads); inside a parallel region (inter-op execution) loops run on the calling thread.
 #pragma once
 
 #include <cstdint>
@@ -6,9 +8,14 @@
 
 namespace flowscope {
 
-/// Runs body(begin, end) over [0, n) on the process thread pool when n * costPerItem is worth it.
+/// Physical cores of this machine (distinct cores over all packages; the logical CPUs when the topology is unknown).
+int physicalCores();
+
+/// Runs body(begin, end) over [0, n) in contiguous chunks on the calling thread's intra-op threads when
+/// n * costPerItem (in rough element operations) is worth waking them; otherwise runs body(0, n) here.
 void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_t, int64_t)>& body);
-/// Threads the process pool uses (intra-op); set by the model runner or the CLI's --threads.
+
+/// Sets the calling thread's intra-op thread count (parallelFor and oneDNN follow it). Default: physicalCores().
 void setIntraOpThreads(int threads);
 int intraOpThreads();
 

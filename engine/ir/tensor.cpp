@@ -13,13 +13,15 @@ namespace flowscope {
 
 namespace {
 
-// Small buffers are recycled through per-thread free lists by power-of-two size class, so the many small
-// tensors of eager execution cost a list pop instead of aligned_alloc + free.
+// Buffers are recycled through per-thread free lists by power-of-two size class, so the many small tensors of eager
+// execution cost a list pop instead of aligned_alloc + free, and a graph run's activations (up to 64 MiB each)
+// reuse the pages of the previous run instead of faulting in fresh ones every time.
 class BufferPool {
  public:
-  static constexpr int kMinShift = 6;   // 64 bytes
-  static constexpr int kMaxShift = 20;  // 1 MiB
-  static constexpr size_t kMaxCached = 32;
+  static constexpr int kMinShift = 6;                                 // 64 bytes
+  static constexpr int kMaxShift = 26;                                // 64 MiB
+  static constexpr size_t kMaxCachedSmall = 32, kMaxCachedLarge = 6;  // per class, below and above 1 MiB
+  static constexpr size_t kMaxCachedBytes = size_t{512} << 20;        // per thread
 
   static int sizeClass(size_t bytes) {
     int shift = kMinShift;
@@ -32,18 +34,24 @@ class BufferPool {
     if (list.empty()) return nullptr;
     void* p = list.back();
     list.pop_back();
+    m_cachedBytes -= size_t{1} << (cls + kMinShift);
     return p;
   }
   bool give(int cls, void* p) {
     auto& list = m_free[static_cast<size_t>(cls)];
-    if (list.size() >= kMaxCached) return false;
+    const size_t bytes = size_t{1} << (cls + kMinShift);
+    if (list.size() >= (cls + kMinShift <= 20 ? kMaxCachedSmall : kMaxCachedLarge) ||
+        m_cachedBytes + bytes > kMaxCachedBytes)
+      return false;
     list.push_back(p);
+    m_cachedBytes += bytes;
     return true;
   }
   ~BufferPool();
 
  private:
   std::vector<void*> m_free[kMaxShift - kMinShift + 1];
+  size_t m_cachedBytes = 0;
 };
 
 thread_local BufferPool t_pool;

@@ -129,6 +129,27 @@ bool removeIdempotent(RewriteSite& s) {
   return true;
 }
 
+// True when every value the node makes is >= 0 (or NaN): a Relu of it changes nothing.
+bool nonNegative(const Node& producer) {
+  static const std::set<std::string> ops = {"Relu", "Relu6",  "Sigmoid", "Softmax", "Exp",
+                                            "Abs",  "Square", "Sqrt",    "Softplus"};
+  if (ops.count(producer.op)) return true;
+  if (producer.op.rfind("_Fused", 0) != 0) return false;
+  const AttrValue* fused = producer.attr("fused_ops");
+  if (!fused || fused->kind() != AttrValue::Kind::kList || fused->list().s.empty()) return false;
+  const std::string& last = fused->list().s.back();
+  return last == "Relu" || last == "Relu6" || last == "Sigmoid";
+}
+
+bool removeReluOfNonNegative(RewriteSite& s) {
+  const Node& n = nodeAt(s);
+  if (!rewritable(s) || n.op != "Relu" || n.inputs.size() != 1 || n.inputs[0].index != 0) return false;
+  const Node* inner = producerOf(s, n.inputs[0]);
+  if (!inner || inner->op == "Relu" || !nonNegative(*inner)) return false;  // Relu(Relu) is remove_idempotent's
+  replaceWith(s, "Identity", {n.inputs[0]});
+  return true;
+}
+
 bool removeNegation(RewriteSite& s) {
   const Node& n = nodeAt(s);
   if (!rewritable(s) || !isAdd(n.op) || n.inputs.size() != 2) return false;
@@ -348,6 +369,7 @@ const std::vector<ArithmeticRule>& arithmeticRules() {
       {"multiply_by_zero", multiplyByZero},
       {"remove_involution", removeInvolution},
       {"remove_idempotent", removeIdempotent},
+      {"remove_relu_of_non_negative", removeReluOfNonNegative},
       {"remove_negation", removeNegation},
       {"remove_logical_not", removeLogicalNot},
       {"replace_mul_with_square", replaceMulWithSquare},

@@ -1,35 +1,71 @@
-// FLOP estimates.
+// FLOP and byte estimates for the profiler's roofline.
 #include "profile/flops.h"
 
-namespace flowscope {
+#include <set>
 
-int64_t estimateFlops(const Node& node, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs) {
-  if (outputs.empty() || !outputs[0].isValid() || inputs.size() < 2) return 0;
+namespace flowscope {
+namespace {
+
+// Matrix products and convolutions: 2 FLOPs per multiply-add, plus one per output for a fused bias and activation.
+int64_t contractionFlops(const Node& node, const std::vector<Tensor>& inputs, const Shape& out) {
   const std::string& op = node.op;
-  const Shape& out = outputs[0].shape();
+  const int64_t epilogue = op[0] == '_' ? out.numElements() : 0;
   if (op == "MatMul" || op == "_FusedMatMul") {
     const Shape& a = inputs[0].shape();
     if (a.rank() != 2 || out.rank() != 2) return 0;
     const AttrValue* ta = node.attr("transpose_a");
-    int64_t k = ta && ta->b() ? a.dim(0) : a.dim(1);
-    return 2 * out.numElements() * k;
+    return 2 * out.numElements() * (ta && ta->b() ? a.dim(0) : a.dim(1)) + epilogue;
   }
-  if (op.find("BatchMatMul") == 0) {
+  if (op.rfind("BatchMatMul", 0) == 0) {
     const Shape& a = inputs[0].shape();
     if (a.rank() < 2) return 0;
     const AttrValue* adj = node.attr("adj_x");
-    int64_t k = adj && adj->b() ? a.dim(a.rank() - 2) : a.dim(a.rank() - 1);
-    return 2 * out.numElements() * k;
+    return 2 * out.numElements() * (adj && adj->b() ? a.dim(a.rank() - 2) : a.dim(a.rank() - 1));
   }
-  if (op == "Conv2D" || op == "_FusedConv2D") {
-    const Shape& f = inputs[1].shape();
-    return f.rank() == 4 ? 2 * out.numElements() * f.dim(0) * f.dim(1) * f.dim(2) : 0;
+  const Shape& f = inputs[1].shape();
+  if (f.rank() != 4) return 0;
+  if (op == "Conv2D" || op == "_FusedConv2D") return 2 * out.numElements() * f.dim(0) * f.dim(1) * f.dim(2) + epilogue;
+  return 2 * out.numElements() * f.dim(0) * f.dim(1) + epilogue;  // depthwise: one input channel per output
+}
+
+// Operations per output (or, for reductions, per input) element of the other op families.
+int64_t elementFlops(const Node& node, const std::vector<Tensor>& inputs, const Shape& out) {
+  static const std::set<std::string> transcendental = {"Exp",   "Log",      "Tanh",  "Sigmoid", "Elu",
+                                                       "Selu",  "Softplus", "Pow",   "Erf",     "Sqrt",
+                                                       "Rsqrt", "Log1p",    "Expm1", "Sin",     "Cos"};
+  static const std::set<std::string> reductions = {"Sum", "Mean", "Max", "Min", "Prod", "All", "Any"};
+  const std::string& op = node.op;
+  const int64_t n = out.numElements();
+  if (reductions.count(op) && !inputs.empty()) return inputs[0].numElements();
+  if (op == "Softmax" || op == "LogSoftmax") return 5 * n;
+  if (op == "FusedBatchNorm" || op == "FusedBatchNormV3") return 2 * n;
+  if (op == "AddN") return (static_cast<int64_t>(inputs.size()) - 1) * n;
+  if (op == "ResizeBilinear") return 8 * n;
+  if (op == "MaxPool" || op == "AvgPool") {
+    const AttrValue* k = node.attr("ksize");
+    const auto& ks = k && k->kind() == AttrValue::Kind::kList ? k->list().i : std::vector<int64_t>{};
+    return ks.size() == 4 ? n * ks[1] * ks[2] : n;
   }
-  if (op.find("DepthwiseConv2dNative") != std::string::npos) {
-    const Shape& f = inputs[1].shape();
-    return f.rank() == 4 ? 2 * out.numElements() * f.dim(0) * f.dim(1) : 0;
-  }
-  return 0;
+  if (transcendental.count(op)) return 10 * n;
+  static const std::set<std::string> arithmetic = {
+      "Add",      "AddV2",      "Sub",     "Mul",       "Div",      "RealDiv",   "Maximum",      "Minimum",
+      "BiasAdd",  "Relu",       "Relu6",   "LeakyRelu", "Neg",      "Abs",       "Square",       "SquaredDifference",
+      "Prelu",    "Less",       "Greater", "Equal",     "NotEqual", "LessEqual", "GreaterEqual", "Select",
+      "SelectV2", "ClipByValue"};
+  return arithmetic.count(op) ? n : 0;  // data movement (Pad, Transpose, Concat, gathers, casts) computes nothing
+}
+
+}  // namespace
+
+int64_t estimateFlops(const Node& node, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs) {
+  if (outputs.empty() || !outputs[0].isValid()) return 0;
+  const std::string& op = node.op;
+  const Shape& out = outputs[0].shape();
+  const bool contraction = op == "MatMul" || op == "_FusedMatMul" || op.rfind("BatchMatMul", 0) == 0 ||
+                           op == "Conv2D" || op == "_FusedConv2D" ||
+                           op.find("DepthwiseConv2dNative") != std::string::npos;
+  if (contraction) return inputs.size() >= 2 ? contractionFlops(node, inputs, out) : 0;
+  return elementFlops(node, inputs, out);
 }
 
 int64_t tensorBytes(const std::vector<Tensor>& tensors) {
@@ -37,6 +73,25 @@ int64_t tensorBytes(const std::vector<Tensor>& tensors) {
   for (const auto& t : tensors)
     if (t.isValid()) bytes += static_cast<int64_t>(t.byteSize());
   return bytes;
+}
+
+void bytesMoved(const Node& node, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs, int64_t* in,
+                int64_t* out) {
+  *in = *out = 0;
+  if (node.op == "Const" || node.op == "Placeholder" || node.op == "_Arg") return;  // hands a value on as it is
+  auto shared = [&](const Tensor& t) {  // an output that is an input's buffer (Identity, Reshape) moved nothing
+    if (!t.isValid() || t.byteSize() == 0) return false;
+    for (const Tensor& o : outputs)
+      for (const Tensor& i : inputs)
+        if (o.isValid() && i.isValid() && o.byteSize() && i.byteSize() && o.bytes().data() == i.bytes().data() &&
+            (&t == &o || &t == &i))
+          return true;
+    return false;
+  };
+  for (const Tensor& t : inputs)
+    if (t.isValid() && !t.isStringLike() && !shared(t)) *in += static_cast<int64_t>(t.byteSize());
+  for (const Tensor& t : outputs)
+    if (t.isValid() && !t.isStringLike() && !shared(t)) *out += static_cast<int64_t>(t.byteSize());
 }
 
 }  // namespace flowscope

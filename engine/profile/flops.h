@@ -1,4 +1,6 @@
-// FLOP estimates for the profiler: matrix products and convolutions (2 per multiply-add).
+// FLOP and byte estimates for the profiler's roofline: matrix products and convolutions (2 per multiply-add, plus
+// their fused epilogues), elementwise arithmetic and transcendentals, reductions, softmax, pooling and resizing;
+// data movement computes nothing. Bytes are what a kernel read and wrote (outputs that alias an input moved none).
 #pragma once
 
 #include <cstdint>
@@ -10,5 +12,9 @@ namespace flowscope {
 
 int64_t estimateFlops(const Node& node, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs);
 int64_t tensorBytes(const std::vector<Tensor>& tensors);
+/// Bytes a node read and wrote: its inputs and outputs, except outputs that are an input's buffer (and that input),
+/// and nothing for nodes that hand a value on as it is (Const, Placeholder).
+void bytesMoved(const Node& node, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs, int64_t* in,
+                int64_t* out);
 
 }  // namespace flowscope

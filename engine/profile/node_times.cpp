@@ -7,11 +7,16 @@ NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph) {
   NodeTimes times;
   times.runs = profile.runCount();
   times.seconds.assign(graph.size(), 0.0);
+  times.flops.assign(graph.size(), 0.0);
+  times.bytes.assign(graph.size(), 0.0);
   const double perRun = 1e-9 / times.runs;
   for (const NodeEvent& e : profile.events()) {
     const double seconds = static_cast<double>(e.durationNs()) * perRun;
     if (int64_t node = graph.find(e.name); node >= 0) {
-      times.seconds[static_cast<size_t>(node)] += seconds;
+      const auto i = static_cast<size_t>(node);
+      times.seconds[i] += seconds;
+      times.flops[i] += static_cast<double>(e.flops) / times.runs;
+      times.bytes[i] += static_cast<double>(e.bytesIn + e.bytesOut) / times.runs;
       times.matchedSeconds += seconds;
       ++times.matchedEvents;
     } else {
@@ -20,6 +25,14 @@ NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph) {
     }
   }
   return times;
+}
+
+std::vector<double> rooflineShares(const NodeTimes& times, const Roofline& roofline) {
+  std::vector<double> shares(times.seconds.size(), 0.0);
+  for (size_t i = 0; i < shares.size(); ++i)
+    if (times.seconds[i] > 0)
+      shares[i] = efficiencyOf(times.flops[i], times.bytes[i], times.seconds[i] * 1e9, roofline).share;
+  return shares;
 }
 
 }  // namespace flowscope

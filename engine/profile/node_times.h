@@ -6,12 +6,15 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "profile/roofline.h"
 #include "profile/run_profile.h"
 
 namespace flowscope {
 
 struct NodeTimes {
   std::vector<double> seconds;  ///< per node of the graph, mean per run
+  std::vector<double> flops;    ///< per node, mean per run
+  std::vector<double> bytes;    ///< per node, mean per run (read and written)
   double matchedSeconds = 0;    ///< per run, on nodes of the graph
   double unmatchedSeconds = 0;  ///< per run, on events that name no node of it (made by the optimizer, in bodies)
   size_t matchedEvents = 0, unmatchedEvents = 0;
@@ -20,5 +23,8 @@ struct NodeTimes {
 
 /// Sums `profile`'s events onto `graph`'s nodes by name, averaged over the profile's runs.
 NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph);
+
+/// Each node's share of the roofline (0 for nodes that did not run, or when the roofline is unknown).
+std::vector<double> rooflineShares(const NodeTimes& times, const Roofline& roofline);
 
 }  // namespace flowscope

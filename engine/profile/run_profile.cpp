@@ -25,6 +25,7 @@ std::vector<OpStats> aggregate(const std::vector<NodeEvent>& events,
     ++s.count;
     s.totalNs += e.durationNs();
     s.flops += e.flops;
+    s.bytes += e.bytesIn + e.bytesOut;
     total += e.durationNs();
   }
   std::vector<OpStats> out;

@@ -20,7 +20,7 @@ struct NodeEvent {
   int64_t endNs = 0;
   int thread = 0;
   int64_t bytesIn = 0, bytesOut = 0;
-  int64_t flops = 0;  ///< for matmul and convolution
+  int64_t flops = 0;  ///< estimated arithmetic (profile/flops.h)
   int run = 0;        ///< which of several runs
 
   int64_t durationNs() const { return endNs - startNs; }
@@ -31,7 +31,8 @@ struct OpStats {
   int64_t count = 0;
   int64_t totalNs = 0;
   int64_t flops = 0;
-  double share = 0;  ///< of the summed node time
+  int64_t bytes = 0;  ///< read and written
+  double share = 0;   ///< of the summed node time
 };
 
 /// Collects events from any thread.

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "exec/model_runner.h"
+#include "exec/thread_pool.h"
 #include "workflow/optimize_model.h"
 
 namespace flowscope {
@@ -21,7 +22,7 @@ Expected<PreparedRun> prepareRun(std::shared_ptr<const Model> model, const RunSe
   PreparedRun prepared;
   prepared.original = model;
   prepared.model = model;
-  prepared.threads = std::max(1, setup.threads);
+  prepared.threads = setup.threads > 0 ? setup.threads : physicalCores();
   if (setup.backend) {
     prepared.backend = setup.backend;
   } else {
@@ -41,7 +42,7 @@ Expected<PreparedRun> prepareRun(std::shared_ptr<const Model> model, const RunSe
   }
   RunnerOptions runner;
   runner.backend = prepared.backend;
-  runner.intraOpThreads = runner.interOpThreads = prepared.threads;
+  runner.intraOpThreads = prepared.threads;
   runner.seed = setup.inputs.seed;
   runner.cancelled = setup.cancelled;
   prepared.runner = std::make_shared<ModelRunner>(prepared.model, runner);
@@ -69,6 +70,9 @@ Expected<ProfiledRun> profileRun(const PreparedRun& prepared, const ProfileOptio
   std::sort(sorted.begin(), sorted.end());
   result.medianMicros = sorted[sorted.size() / 2];
   result.placement = prepared.runner->placement();
+  result.executionMode = prepared.runner->executionMode();
+  if (options.measureRoofline)
+    if (auto roofline = prepared.backend->roofline(prepared.threads)) result.roofline = *roofline;
   return result;
 }
 

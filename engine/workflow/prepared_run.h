@@ -43,7 +43,7 @@ struct PreparedRun {
   std::shared_ptr<Backend> backend;
   std::vector<std::string> notes;  ///< for the user: "Vulkan is not available (...); running on the CPU"
   std::shared_ptr<ModelRunner> runner;
-  int threads = 1;
+  int threads = 1;  ///< the threads the runs use
 
   /// "cpu" or "vulkan:0 (llvmpipe ...)".
   std::string deviceName() const { return backend ? backend->deviceName() : "cpu"; }
@@ -61,8 +61,9 @@ Expected<PreparedRun> prepareRun(std::shared_ptr<const Model> model, const RunSe
 
 struct ProfileOptions {
   int runs = 10;
-  int warmup = 2;                                     ///< untimed runs first (plans, kernels, caches)
+  int warmup = 3;  ///< untimed runs first (plans, kernels, caches, and the choice of executor)
   std::function<void(int done, int total)> progress;  ///< after each run, warm-up included
+  bool measureRoofline = true;                        ///< the backend's roofline too (once per process and threads)
 };
 
 struct ProfiledRun {
@@ -71,6 +72,8 @@ struct ProfiledRun {
   double medianMicros = 0;
   std::map<std::string, std::string> placement;  ///< node -> where it ran (empty: all on the backend)
   std::vector<Tensor> outputs;                   ///< fetched by the last run
+  std::string executionMode;                     ///< how the last run ran: "op by op", "independent ops at once"
+  Roofline roofline;                             ///< the device's, at the run's threads (unknown: not measured)
   int runs = 0, warmup = 0;
 };
 

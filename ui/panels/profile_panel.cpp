@@ -14,6 +14,7 @@
 #include <QThread>
 #include <QVBoxLayout>
 
+#include "exec/thread_pool.h"
 #include "models/op_stats_model.h"
 #include "panels/inputs_dialog.h"
 #include "panels/timeline_view.h"
@@ -73,7 +74,10 @@ void ProfilePanel::buildControls() {
   m_runs->setValue(10);
   m_runs->setPrefix(tr("runs: "));
   m_threads->setRange(1, std::max(1, QThread::idealThreadCount()));
-  m_threads->setValue(1);
+  m_threads->setValue(physicalCores());  // as TensorFlow and ONNX Runtime do: every physical core
+  m_threads->setToolTip(
+      tr("Intra-op threads (oneDNN and the parallel kernels); wide graphs may also run "
+         "independent ops at once"));
   m_threads->setPrefix(tr("threads: "));
   m_device->addItem(tr("CPU"));
   m_deviceSpecs.push_back("cpu");

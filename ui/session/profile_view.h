@@ -20,7 +20,7 @@ struct ProfileRequest {
   std::map<std::string, std::string> inputs;  ///< input label -> .npy path or literal (the rest random)
   bool optimize = true;                       ///< optimize first, as `flowscope profile` does unless --no-optimize
   std::string device = "cpu";                 ///< "cpu", "null", "vulkan:0", ...
-  int threads = 1;
+  int threads = 0;                            ///< 0: every physical core
 };
 
 /// A profile shown against the opened graph.

@@ -31,15 +31,19 @@ Status concatAlong(KernelContext& ctx, const std::vector<const Tensor*>& parts, 
       offset += row;
     }
   } else {
-    const size_t elem = static_cast<size_t>(dtypeSize(first.dtype()));
-    int64_t offset = 0;
-    for (const Tensor* p : parts) {
-      int64_t row = p->numElements() / std::max<int64_t>(outer, 1);
-      for (int64_t o = 0; o < outer; ++o)
-        std::memcpy(out.mutableBytes().data() + (o * rowOut + offset) * static_cast<int64_t>(elem),
-                    p->bytes().data() + o * row * static_cast<int64_t>(elem), static_cast<size_t>(row) * elem);
-      offset += row;
-    }
+    const auto elem = static_cast<int64_t>(dtypeSize(first.dtype()));
+    std::byte* dst = out.mutableBytes().data();
+    parallelFor(outer, rowOut * elem / 32 + static_cast<int64_t>(parts.size()), [&](int64_t begin, int64_t end) {
+      for (int64_t o = begin; o < end; ++o) {  // one output row: each part's row in turn
+        int64_t offset = 0;
+        for (const Tensor* p : parts) {
+          const int64_t row = p->numElements() / std::max<int64_t>(outer, 1);
+          std::memcpy(dst + (o * rowOut + offset) * elem, p->bytes().data() + o * row * elem,
+                      static_cast<size_t>(row * elem));
+          offset += row;
+        }
+      }
+    });
   }
   ctx.outputs[0] = std::move(out);
   return Status::ok();

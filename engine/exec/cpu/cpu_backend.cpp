@@ -10,6 +10,7 @@
 
 #include "exec/backend_registration.h"
 #include "exec/cpu/cpu_kernels.h"
+#include "exec/cpu/cpu_roofline.h"
 #include "exec/function_call_kernels.h"
 
 namespace flowscope {
@@ -52,6 +53,8 @@ class CpuBackend : public Backend {
                            "'; the graph can be shown but this node cannot run");
     return (*factory)(node);
   }
+
+  Expected<Roofline> roofline(int threads) override { return measureCpuRoofline(threads); }
 
   // Host memory is this backend's device memory.
   Expected<DeviceBuffer> allocate(size_t bytes) override {

@@ -138,22 +138,30 @@ constexpr bool supported() {
   return true;
 }
 
+// Rough cost of one element in simple operations (how much work makes threads worth waking).
+template <BinOp Op>
+constexpr int64_t elementCost() {
+  return Op == BinOp::kPow || Op == BinOp::kAtan2 || Op == BinOp::kFloorMod || Op == BinOp::kTruncMod ? 16 : 1;
+}
+
 template <BinOp Op, typename T, typename Out>
 void run(const T* a, const T* b, Out* out, const Shape& sa, const Shape& sb, int64_t n, const BroadcastPlan* plan) {
   if (!plan) {
     const int64_t na = sa.numElements(), nb = sb.numElements();
-    if (na == nb) {
-      for (int64_t i = 0; i < n; ++i) out[i] = apply<Op>(a[i], b[i]);
-    } else if (na == 1) {
-      const T x = a[0];
-      for (int64_t i = 0; i < n; ++i) out[i] = apply<Op>(x, b[i]);
-    } else {
-      const T y = b[0];
-      for (int64_t i = 0; i < n; ++i) out[i] = apply<Op>(a[i], y);
-    }
+    parallelFor(n, elementCost<Op>(), [&](int64_t begin, int64_t end) {
+      if (na == nb) {
+        for (int64_t i = begin; i < end; ++i) out[i] = apply<Op>(a[i], b[i]);
+      } else if (na == 1) {
+        const T x = a[0];
+        for (int64_t i = begin; i < end; ++i) out[i] = apply<Op>(x, b[i]);
+      } else {
+        const T y = b[0];
+        for (int64_t i = begin; i < end; ++i) out[i] = apply<Op>(a[i], y);
+      }
+    });
     return;
   }
-  plan->forEachRun([&](int64_t o, int64_t len, const int64_t* off, const int64_t* inner) {
+  auto visit = [&](int64_t o, int64_t len, const int64_t* off, const int64_t* inner) {
     const T* pa = a + off[0];
     const T* pb = b + off[1];
     Out* po = out + o;
@@ -165,7 +173,8 @@ void run(const T* a, const T* b, Out* out, const Shape& sa, const Shape& sb, int
       for (int64_t i = 0; i < len; ++i) po[i] = apply<Op>(pa[0], pb[i]);
     else
       for (int64_t i = 0; i < len; ++i) po[i] = apply<Op>(pa[0], pb[0]);
-  });
+  };
+  forEachRunInParallel(*plan, elementCost<Op>(), visit);
 }
 
 template <BinOp Op>
@@ -247,11 +256,14 @@ Status addN(KernelContext& ctx) {
                          using T = typename decltype(tag)::type;
                          if constexpr (!std::is_same_v<T, bool>) {
                            T* o = out.data<T>();
-                           std::copy_n(first.data<T>(), first.numElements(), o);
-                           for (size_t k = 1; k < ctx.inputs.size(); ++k) {
-                             const T* in = ctx.inputs[k].data<T>();
-                             for (int64_t i = 0; i < first.numElements(); ++i) o[i] = static_cast<T>(o[i] + in[i]);
-                           }
+                           const auto inputs = static_cast<int64_t>(ctx.inputs.size());
+                           parallelFor(first.numElements(), inputs, [&](int64_t begin, int64_t end) {
+                             std::copy(first.data<T>() + begin, first.data<T>() + end, o + begin);
+                             for (size_t k = 1; k < ctx.inputs.size(); ++k) {
+                               const T* in = ctx.inputs[k].data<T>();
+                               for (int64_t i = begin; i < end; ++i) o[i] = static_cast<T>(o[i] + in[i]);
+                             }
+                           });
                          }
                        }) ||
       first.dtype() == DType::kBool)

@@ -178,12 +178,14 @@ void castFrom(const Tensor& x, Tensor& out) {
   if (!dispatchNumeric(x.dtype(), [&](auto tag) {
         using From = typename decltype(tag)::type;
         const From* in = x.data<From>();
-        for (int64_t i = 0; i < n; ++i) {
-          if constexpr (std::is_same_v<To, bool>)
-            o[i] = in[i] != From(0);
-          else
-            o[i] = static_cast<To>(in[i]);
-        }
+        parallelFor(n, 1, [&](int64_t begin, int64_t end) {
+          for (int64_t i = begin; i < end; ++i) {
+            if constexpr (std::is_same_v<To, bool>)
+              o[i] = in[i] != From(0);
+            else
+              o[i] = static_cast<To>(in[i]);
+          }
+        });
       })) {
     for (int64_t i = 0; i < n; ++i) o[i] = static_cast<To>(x.elementAsDouble(i));  // half, bfloat16
   }

@@ -23,7 +23,7 @@ Status broadcastValue(KernelContext& ctx, const Tensor& value, const Shape& targ
     using T = typename decltype(tag)::type;
     const T* in = value.data<T>();
     T* o = out.data<T>();
-    plan.forEachRun([&](int64_t at, int64_t len, const int64_t* off, const int64_t* inner) {
+    forEachRunInParallel(plan, 1, [&](int64_t at, int64_t len, const int64_t* off, const int64_t* inner) {
       for (int64_t i = 0; i < len; ++i) o[at + i] = in[off[0] + i * inner[0]];
     });
   }));

@@ -1,6 +1,7 @@
 // Fused-op parsing and the C++ epilogue.
 #include "exec/cpu/fused_epilogue.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "exec/kernel_util.h"
@@ -44,40 +45,67 @@ void applyActivation(const std::string& a, float alpha, float* d, int64_t n) {
     for (int64_t i = 0; i < n; ++i) d[i] = 1.0f / (1.0f + std::exp(-d[i]));
 }
 
-Status applyEpilogue(const FusedSpec& spec, const std::vector<Tensor>& args, size_t first, Tensor& out, bool skipBias) {
-  if (out.dtype() != DType::kFloat) return unimplemented("fused epilogue needs float32");
-  const int64_t channels = out.shape().rank() ? out.shape().dims().back() : 1;
-  const int64_t n = out.numElements();
-  float* d = out.data<float>();
+namespace {
+
+// The per-channel parts of an epilogue, resolved once: out = act(prelu(out * scale + shift)).
+struct ChannelEpilogue {
+  std::vector<float> scale, shift;  // empty: none
+  const float* preluAlpha = nullptr;
+};
+
+Expected<ChannelEpilogue> resolveEpilogue(const FusedSpec& spec, const std::vector<Tensor>& args, size_t first,
+                                          int64_t channels, bool skipBias) {
   auto channelVector = [&](size_t i) -> const float* {
     if (first + i >= args.size() || args[first + i].numElements() != channels ||
         args[first + i].dtype() != DType::kFloat)
       return nullptr;
     return args[first + i].data<float>();
   };
+  ChannelEpilogue e;
+  const auto c = static_cast<size_t>(channels);
   if (spec.batchNorm) {
     const float *scale = channelVector(0), *offset = channelVector(1), *mean = channelVector(2),
                 *var = channelVector(3);
     if (!scale || !offset || !mean || !var) return invalidArgument("fused batch norm needs 4 per-channel arguments");
-    std::vector<float> a(static_cast<size_t>(channels)), b(static_cast<size_t>(channels));
-    for (int64_t c = 0; c < channels; ++c) {
-      a[static_cast<size_t>(c)] = scale[c] / std::sqrt(var[c] + spec.epsilon);
-      b[static_cast<size_t>(c)] = offset[c] - mean[c] * a[static_cast<size_t>(c)];
+    e.scale.resize(c);
+    e.shift.resize(c);
+    for (size_t k = 0; k < c; ++k) {
+      e.scale[k] = scale[k] / std::sqrt(var[k] + spec.epsilon);
+      e.shift[k] = offset[k] - mean[k] * e.scale[k];
     }
-    for (int64_t i = 0; i < n; ++i)
-      d[i] = d[i] * a[static_cast<size_t>(i % channels)] + b[static_cast<size_t>(i % channels)];
   } else if (spec.bias && !skipBias) {
     const float* bias = channelVector(0);
     if (!bias) return invalidArgument("fused bias must have one value per output channel");
-    for (int64_t i = 0; i < n; i += channels)
-      for (int64_t c = 0; c < channels; ++c) d[i + c] += bias[c];
+    e.shift.assign(bias, bias + c);
   }
   if (spec.prelu) {
-    const float* alpha = channelVector(spec.bias || spec.batchNorm ? (spec.batchNorm ? 4 : 1) : 0);
-    if (!alpha) return invalidArgument("Prelu needs one alpha per channel");
-    for (int64_t i = 0; i < n; ++i) d[i] = d[i] > 0 ? d[i] : alpha[i % channels] * d[i];
+    e.preluAlpha = channelVector(spec.bias || spec.batchNorm ? (spec.batchNorm ? 4 : 1) : 0);
+    if (!e.preluAlpha) return invalidArgument("Prelu needs one alpha per channel");
   }
-  applyActivation(spec.activation, spec.leakyAlpha, d, n);
+  return e;
+}
+
+}  // namespace
+
+Status applyEpilogue(const FusedSpec& spec, const std::vector<Tensor>& args, size_t first, Tensor& out, bool skipBias) {
+  if (out.dtype() != DType::kFloat) return unimplemented("fused epilogue needs float32");
+  const int64_t channels = std::max<int64_t>(out.shape().rank() ? out.shape().dims().back() : 1, 1);
+  FS_ASSIGN_OR_RETURN(ChannelEpilogue e, resolveEpilogue(spec, args, first, channels, skipBias));
+  float* d = out.data<float>();
+  const int64_t rows = out.numElements() / channels;
+  const int64_t cost = channels * (spec.activation.empty() || spec.activation.rfind("Relu", 0) == 0 ? 2 : 12);
+  parallelFor(rows, cost, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      float* row = d + r * channels;
+      if (!e.scale.empty())
+        for (int64_t k = 0; k < channels; ++k) row[k] = row[k] * e.scale[static_cast<size_t>(k)];
+      if (!e.shift.empty())
+        for (int64_t k = 0; k < channels; ++k) row[k] += e.shift[static_cast<size_t>(k)];
+      if (e.preluAlpha)
+        for (int64_t k = 0; k < channels; ++k) row[k] = row[k] > 0 ? row[k] : e.preluAlpha[k] * row[k];
+      applyActivation(spec.activation, spec.leakyAlpha, row, channels);
+    }
+  });
   return Status::ok();
 }
 

@@ -35,10 +35,14 @@ Status gather(KernelContext& ctx) {
   const size_t row = static_cast<size_t>(inner) * elementBytes(params);
   const std::byte* src = params.bytes().data();
   std::byte* dst = out.mutableBytes().data();
-  for (int64_t o = 0; o < outer; ++o)
-    for (size_t i = 0; i < idx.size(); ++i)
-      std::memcpy(dst + (o * static_cast<int64_t>(idx.size()) + static_cast<int64_t>(i)) * static_cast<int64_t>(row),
-                  src + (o * limit + idx[i]) * static_cast<int64_t>(row), row);
+  const auto count = static_cast<int64_t>(idx.size());
+  parallelFor(outer * count, static_cast<int64_t>(row) / 32 + 2, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {  // output row r = (outer index, position in the indices)
+      const int64_t o = r / count, i = r % count;
+      std::memcpy(dst + r * static_cast<int64_t>(row),
+                  src + (o * limit + idx[static_cast<size_t>(i)]) * static_cast<int64_t>(row), row);
+    }
+  });
   ctx.outputs[0] = std::move(out);
   return Status::ok();
 }

@@ -38,9 +38,9 @@ Status resize(KernelContext& ctx) {
           status = ctx.error("unsupported dtype");
         } else {
           const T* in = x.data<T>();
-          for (int64_t b = 0; b < n; ++b)
-            for (int64_t y = 0; y < oh; ++y)
-              for (int64_t xo = 0; xo < ow; ++xo) {
+          parallelFor(n * oh, ow * c * (Bilinear ? 8 : 1) + 4, [&](int64_t rowBegin, int64_t rowEnd) {
+            for (int64_t row = rowBegin; row < rowEnd; ++row)  // output row (image b, line y)
+              for (int64_t xo = 0, b = row / oh, y = row % oh; xo < ow; ++xo) {
                 if constexpr (Bilinear) {
                   float fy = std::max(0.0f, sourceCoord(y, sh, half)), fx = std::max(0.0f, sourceCoord(xo, sw, half));
                   int64_t y0 = std::min<int64_t>(static_cast<int64_t>(fy), h - 1),
@@ -66,6 +66,7 @@ Status resize(KernelContext& ctx) {
                   std::copy_n(in + ((b * h + yy) * w + xx) * c, c, out.data<T>() + ((b * oh + y) * ow + xo) * c);
                 }
               }
+          });
         }
       }))
     return ctx.error("unsupported dtype");

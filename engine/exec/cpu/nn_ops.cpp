@@ -30,11 +30,21 @@ Status biasAdd(KernelContext& ctx) {
                            const T* in = x.data<T>();
                            const T* b = bias.data<T>();
                            T* o = out.data<T>();
-                           for (int64_t a = 0; a < outer; ++a)
-                             for (int64_t ch = 0; ch < c; ++ch) {
-                               const int64_t base = (a * c + ch) * inner;
-                               for (int64_t i = 0; i < inner; ++i) o[base + i] = static_cast<T>(in[base + i] + b[ch]);
+                           if (inner == 1) {  // NHWC: a row is one value per channel
+                             parallelFor(outer, c, [&](int64_t begin, int64_t end) {
+                               for (int64_t a = begin; a < end; ++a)
+                                 for (int64_t ch = 0; ch < c; ++ch)
+                                   o[a * c + ch] = static_cast<T>(in[a * c + ch] + b[ch]);
+                             });
+                             return;
+                           }
+                           parallelFor(outer * c, inner, [&](int64_t begin, int64_t end) {  // NCHW: per plane
+                             for (int64_t r = begin; r < end; ++r) {
+                               const T bias = b[r % c];
+                               for (int64_t i = r * inner; i < (r + 1) * inner; ++i)
+                                 o[i] = static_cast<T>(in[i] + bias);
                              }
+                           });
                          }
                        }) ||
       x.dtype() == DType::kBool)

@@ -35,7 +35,7 @@ Status select(KernelContext& ctx) {
     const T* pt = t.data<T>();
     const T* pe = e.data<T>();
     T* o = out.data<T>();
-    plan.forEachRun([&](int64_t at, int64_t len, const int64_t* off, const int64_t* inner) {
+    forEachRunInParallel(plan, 1, [&](int64_t at, int64_t len, const int64_t* off, const int64_t* inner) {
       for (int64_t i = 0; i < len; ++i)
         o[at + i] = pc[off[0] + i * inner[0]] ? pt[off[1] + i * inner[1]] : pe[off[2] + i * inner[2]];
     });
