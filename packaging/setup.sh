@@ -4,7 +4,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 sections=("$@")
-[ ${#sections[@]} -gt 0 ] || sections=(build test)  # bench is only for tests/bench/run.sh
+[ ${#sections[@]} -gt 0 ] || sections=(build test)  # bench is only for the benchmarks (tests/bench)
 
 wanted=()
 while read -r section package _; do

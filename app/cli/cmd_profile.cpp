@@ -66,7 +66,7 @@ std::string placementSummary(const std::map<std::string, std::string>& placement
 // A row's rates and roofline share: GFLOP/s, GB/s, share (JSON and text alike read it from here).
 Efficiency efficiencyOfStats(const OpStats& s, const Roofline& roofline) {
   return efficiencyOf(static_cast<double>(s.flops), static_cast<double>(s.bytes), static_cast<double>(s.totalNs),
-                      roofline);
+                      roofline, static_cast<double>(s.count));
 }
 
 nlohmann::json statsJson(const OpStats& s, const ProfiledRun& run) {
@@ -82,8 +82,38 @@ nlohmann::json statsJson(const OpStats& s, const ProfiledRun& run) {
   if (run.roofline.known()) {
     j["roofline_share"] = e.share;
     j["bound"] = e.computeBound ? "compute" : "memory";
+    j["memory_level"] = e.memoryLevel;
   }
   return j;
+}
+
+// The machine's limits: FMA peak, main-memory bandwidth and the bandwidth of each cache level.
+nlohmann::json rooflineJson(const Roofline& roofline) {
+  nlohmann::json tiers = nlohmann::json::array();
+  for (const BandwidthTier& t : roofline.tiers)
+    tiers.push_back({{"level", t.level}, {"max_bytes", t.maxBytes}, {"gbs", t.gbs}});
+  return {{"threads", roofline.threads},
+          {"peak_gflops", roofline.peakGflops},
+          {"bandwidth_gbs", roofline.bandwidthGBs},
+          {"bandwidth_tiers", tiers}};
+}
+
+// "roofline at 2 threads: 410.2 GFLOP/s FMA peak (oneDNN's matmul); copy GB/s by working set: L1 (96 KiB) 812, ..."
+std::string rooflineLine(const Roofline& roofline) {
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "roofline at %d thread%s: %.1f GFLOP/s FMA peak (oneDNN's matmul); copy GB/s by working set:",
+                roofline.threads, roofline.threads == 1 ? "" : "s", roofline.peakGflops);
+  std::string line = text;
+  for (const BandwidthTier& t : roofline.tiers) {
+    if (t.maxBytes > 0)
+      std::snprintf(text, sizeof text, " %s (%.0f KiB) %.0f,", t.level.c_str(), t.maxBytes / 1024, t.gbs);
+    else
+      std::snprintf(text, sizeof text, " %s %.1f", t.level.c_str(), t.gbs);
+    line += text;
+  }
+  if (roofline.tiers.empty()) line += " " + std::to_string(roofline.bandwidthGBs);
+  return line + "\n";
 }
 
 // The --json report.
@@ -97,8 +127,7 @@ void printJson(const PreparedRun& prepared, const ProfiledRun& run) {
                       {"execution", run.executionMode},
                       {"optimized", prepared.optimized},
                       {"nodes", prepared.model->graph.size()}};
-  if (run.roofline.known())
-    j["roofline"] = {{"peak_gflops", run.roofline.peakGflops}, {"bandwidth_gbs", run.roofline.bandwidthGBs}};
+  if (run.roofline.known()) j["roofline"] = rooflineJson(run.roofline);
   if (prepared.optimized) j["nodes_before_optimizing"] = prepared.nodesBeforeOptimizing;
   if (!run.placement.empty()) j["placement"] = run.placement;
   j["ops"] = nlohmann::json::array();
@@ -117,13 +146,13 @@ void printJson(const PreparedRun& prepared, const ProfiledRun& run) {
   std::printf("%s\n", j.dump(2).c_str());
 }
 
-// "  812.3  41.2  63%" or blanks when the roofline is unknown.
+// "    812.3     41.2    63% L2  " or only the rates when the roofline is unknown.
 std::string rates(const OpStats& s, const Roofline& roofline) {
   const Efficiency e = efficiencyOfStats(s, roofline);
   char text[64];
   if (roofline.known())
-    std::snprintf(text, sizeof text, "%9.1f %8.1f %5.0f%%%c", e.gflops, e.gbs, 100.0 * e.share,
-                  e.computeBound ? 'c' : 'm');
+    std::snprintf(text, sizeof text, "%9.1f %8.1f %5.0f%% %-4s", e.gflops, e.gbs, 100.0 * e.share,
+                  e.computeBound ? "FMA" : e.memoryLevel.c_str());
   else
     std::snprintf(text, sizeof text, "%9.1f %8.1f", e.gflops, e.gbs);
   return text;
@@ -136,23 +165,22 @@ void printText(const std::string& file, const PreparedRun& prepared, const Profi
               run.runs, run.warmup, micros(static_cast<int64_t>(run.medianMicros * 1000)).c_str(),
               prepared.deviceName().c_str(), prepared.threads, prepared.threads == 1 ? "" : "s",
               run.executionMode.c_str());
-  if (run.roofline.known())
-    std::printf("roofline at %d thread%s: %.1f GFLOP/s FMA peak (oneDNN's GEMM), %.1f GB/s (a copy)\n",
-                run.roofline.threads, run.roofline.threads == 1 ? "" : "s", run.roofline.peakGflops,
-                run.roofline.bandwidthGBs);
+  if (run.roofline.known()) std::printf("%s", rooflineLine(run.roofline).c_str());
   std::printf("\n%s", placementSummary(run.placement, prepared.deviceName(), prepared.model->graph).c_str());
   if (prepared.optimized)
     std::printf("optimized first: %zu -> %zu nodes in %.1f ms (--no-optimize to compare)\n\n",
                 prepared.nodesBeforeOptimizing, prepared.model->graph.size(), prepared.optimizeSeconds * 1e3);
   else
     std::printf("not optimized (--no-optimize): %zu nodes\n\n", prepared.model->graph.size());
-  std::printf("%-28s %-7s %7s %11s %9s %6s %9s %8s %6s\n", "op", "backend", "count", "total us", "mean us", "share",
-              "GFLOP/s", "GB/s", "roof");
+  std::printf("%-28s %-7s %7s %11s %9s %6s %9s %8s %11s\n", "op", "backend", "count", "total us", "mean us", "share",
+              "GFLOP/s", "GB/s", "roofline");
   for (const auto& s : profile.byOp())
     std::printf("%-28s %-7s %7lld %11s %9s %5.1f%% %s\n", s.key.c_str(), backendOf(profile, s.key).c_str(),
                 static_cast<long long>(s.count / run.runs), micros(s.totalNs / run.runs).c_str(),
                 micros(s.totalNs / s.count).c_str(), 100.0 * s.share, rates(s, run.roofline).c_str());
-  std::printf("\nslowest nodes (mean us per run; GFLOP/s, GB/s, share of the roofline: c compute-bound, m memory)\n");
+  std::printf(
+      "\nslowest nodes (mean us per run; GFLOP/s, GB/s, share of the roofline and its limit: FMA peak or a memory "
+      "level)\n");
   for (const auto& s : profile.slowestNodes(10))
     std::printf("  %10s %s  %s\n", micros(s.totalNs / s.count).c_str(), rates(s, run.roofline).c_str(), s.key.c_str());
 }

@@ -9,6 +9,7 @@ NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph) {
   times.seconds.assign(graph.size(), 0.0);
   times.flops.assign(graph.size(), 0.0);
   times.bytes.assign(graph.size(), 0.0);
+  times.events.assign(graph.size(), 0.0);
   const double perRun = 1e-9 / times.runs;
   for (const NodeEvent& e : profile.events()) {
     const double seconds = static_cast<double>(e.durationNs()) * perRun;
@@ -17,6 +18,7 @@ NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph) {
       times.seconds[i] += seconds;
       times.flops[i] += static_cast<double>(e.flops) / times.runs;
       times.bytes[i] += static_cast<double>(e.bytesIn + e.bytesOut) / times.runs;
+      times.events[i] += 1.0 / times.runs;
       times.matchedSeconds += seconds;
       ++times.matchedEvents;
     } else {
@@ -31,7 +33,7 @@ std::vector<double> rooflineShares(const NodeTimes& times, const Roofline& roofl
   std::vector<double> shares(times.seconds.size(), 0.0);
   for (size_t i = 0; i < shares.size(); ++i)
     if (times.seconds[i] > 0)
-      shares[i] = efficiencyOf(times.flops[i], times.bytes[i], times.seconds[i] * 1e9, roofline).share;
+      shares[i] = efficiencyOf(times.flops[i], times.bytes[i], times.seconds[i] * 1e9, roofline, times.events[i]).share;
   return shares;
 }
 

@@ -15,6 +15,7 @@ struct NodeTimes {
   std::vector<double> seconds;  ///< per node of the graph, mean per run
   std::vector<double> flops;    ///< per node, mean per run
   std::vector<double> bytes;    ///< per node, mean per run (read and written)
+  std::vector<double> events;   ///< per node, kernel calls per run (more than 1 in loop bodies)
   double matchedSeconds = 0;    ///< per run, on nodes of the graph
   double unmatchedSeconds = 0;  ///< per run, on events that name no node of it (made by the optimizer, in bodies)
   size_t matchedEvents = 0, unmatchedEvents = 0;

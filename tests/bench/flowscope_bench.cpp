@@ -4,7 +4,7 @@
 //   add        a 1-element float add, eager, per op
 //   mlp        784-512-512-10 at batch 1 and 64 (graph with fused matmul+bias+relu)
 //   convnet    three 3x3 convs 3->32->32->32 with bias+ReLU at 56x56, batch 1
-// Prints one JSON object. Usage: flowscope_bench [--threads N] [--quick]
+// Prints one JSON object. Usage: flowscope_bench [--threads N] [--quick]; --cores prints the physical core count.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -248,6 +248,8 @@ int main(int argc, char** argv) {
       threads = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--quick"))
       quick = true;
+    else if (!std::strcmp(argv[i], "--cores"))
+      return std::printf("%d\n", physicalCores()) < 0;  // for the scripts: the default thread count
   }
   setIntraOpThreads(threads);
   nlohmann::json out;

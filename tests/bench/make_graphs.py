@@ -157,7 +157,7 @@ def main(argv):
         np.save(os.path.join(out, name + ".input.npy"), x)
         onnx_x = x.transpose(0, 3, 1, 2).copy() if x.ndim == 4 else x  # NHWC -> NCHW for ONNX and PyTorch
         onnx_x.tofile(os.path.join(out, name + ".onnx_input.bin"))
-        manifest[name] = {"tf_input": list(x.shape), "onnx_input": list(onnx_x.shape)}
+        manifest[name] = {"kind": name.split("_")[0], "tf_input": list(x.shape), "onnx_input": list(onnx_x.shape)}
         print(f"{name}: input {list(input_shape)}", flush=True)
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)

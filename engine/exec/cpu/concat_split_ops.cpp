@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "exec/cpu/broadcast.h"
 #include "exec/cpu/cpu_kernels.h"
@@ -12,6 +13,19 @@
 
 namespace flowscope {
 namespace {
+
+// memcpy, but rows of a few bytes (a channel or two of a detection head) are copied inline: a call per 4-byte row
+// costs more than the copy.
+inline void copySmallOrLarge(std::byte* to, const std::byte* from, size_t bytes) {
+  if (bytes > 32) {
+    std::memcpy(to, from, bytes);
+    return;
+  }
+  size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) std::memcpy(to + i, from + i, 8);  // fixed sizes compile to moves
+  if (i + 4 <= bytes) std::memcpy(to + i, from + i, 4), i += 4;
+  for (; i < bytes; ++i) to[i] = from[i];
+}
 
 // Concatenates `parts` along `axis` (shared by ConcatV2, Concat and Pack).
 Status concatAlong(KernelContext& ctx, const std::vector<const Tensor*>& parts, int64_t axis, Shape outShape) {
@@ -32,15 +46,20 @@ Status concatAlong(KernelContext& ctx, const std::vector<const Tensor*>& parts, 
     }
   } else {
     const auto elem = static_cast<int64_t>(dtypeSize(first.dtype()));
+    std::vector<const std::byte*> sources;  // per part: its data and its row's bytes, looked up once
+    std::vector<size_t> rowBytes;
+    for (const Tensor* p : parts) {
+      sources.push_back(p->bytes().data());
+      rowBytes.push_back(static_cast<size_t>(p->numElements() / std::max<int64_t>(outer, 1) * elem));
+    }
     std::byte* dst = out.mutableBytes().data();
+    const auto outRowBytes = static_cast<size_t>(rowOut * elem);
     parallelFor(outer, rowOut * elem / 32 + static_cast<int64_t>(parts.size()), [&](int64_t begin, int64_t end) {
       for (int64_t o = begin; o < end; ++o) {  // one output row: each part's row in turn
-        int64_t offset = 0;
-        for (const Tensor* p : parts) {
-          const int64_t row = p->numElements() / std::max<int64_t>(outer, 1);
-          std::memcpy(dst + (o * rowOut + offset) * elem, p->bytes().data() + o * row * elem,
-                      static_cast<size_t>(row * elem));
-          offset += row;
+        std::byte* to = dst + static_cast<size_t>(o) * outRowBytes;
+        for (size_t p = 0; p < sources.size(); ++p) {
+          copySmallOrLarge(to, sources[p] + static_cast<size_t>(o) * rowBytes[p], rowBytes[p]);
+          to += rowBytes[p];
         }
       }
     });
@@ -96,22 +115,31 @@ Status pack(KernelContext& ctx) {
   return concatAlong(ctx, parts, axis, Shape(dims));
 }
 
-// Splits x along axis into pieces of the given sizes (Unpack, Split, SplitV).
+// Splits x along axis into pieces of the given sizes (Unpack, Split, SplitV): each piece is `outer` blocks of
+// size * inner contiguous elements, copied block by block (no per-element index arithmetic: pieces are often tiny,
+// the gates of an LSTM cell).
 Status splitAlong(KernelContext& ctx, const Tensor& x, int64_t axis, const std::vector<int64_t>& sizes, bool dropAxis) {
   const Shape& s = x.shape();
+  if (x.isStringLike()) return ctx.error("does not support " + std::string(dtypeName(x.dtype())) + " tensors");
+  int64_t outer = 1, inner = 1;  // elements before and after the axis
+  for (int k = 0; k < s.rank(); ++k) {
+    if (k < axis) outer *= s.dim(k);
+    if (k > axis) inner *= s.dim(k);
+  }
+  const int64_t len = s.dim(static_cast<int>(axis));
+  const auto elem = static_cast<size_t>(dtypeSize(x.dtype()));
+  const std::byte* source = x.bytes().data();
   int64_t start = 0;
   for (size_t p = 0; p < sizes.size(); ++p) {
     std::vector<int64_t> dims = s.dims();
     dims[static_cast<size_t>(axis)] = sizes[p];
     if (dropAxis) dims.erase(dims.begin() + axis);
-    std::vector<int64_t> pieceDims = s.dims();
-    pieceDims[static_cast<size_t>(axis)] = sizes[p];
-    Tensor out = Tensor::uninitialized(x.dtype(), Shape(dims));
-    std::vector<int64_t> strides = stridesOf(s);
-    FS_RETURN_IF_ERROR(moveBySize(ctx, x, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      stridedCopy(x.data<T>(), start * strides[static_cast<size_t>(axis)], strides, pieceDims, out.data<T>());
-    }));
+    Tensor out = Tensor::uninitialized(x.dtype(), Shape(std::move(dims)));
+    const auto block = static_cast<size_t>(sizes[p] * inner) * elem;
+    std::byte* to = out.mutableBytes().data();
+    for (int64_t o = 0; o < outer && block > 0; ++o)
+      std::memcpy(to + static_cast<size_t>(o) * block, source + static_cast<size_t>((o * len + start) * inner) * elem,
+                  block);
     ctx.outputs[p] = std::move(out);
     start += sizes[p];
   }

@@ -1,5 +1,6 @@
-// The CPU's roofline, measured: FMA peak from oneDNN's single-precision GEMM, memory bandwidth from a copy loop
-// over buffers larger than the caches, both at a given thread count and both the best of a few tries.
+// The CPU's roofline, measured: FMA peak from oneDNN's single-precision matmul, memory bandwidth from a copy loop
+// at working sets that fit each cache level and at one larger than them all, all at a given thread count and all the
+// best of a few tries.
 #pragma once
 
 #include "profile/roofline.h"

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "exec/cpu/cpu_kernels.h"
+#include "exec/cpu/fast_math.h"
 #include "exec/kernel_util.h"
 #include "ir/dtype_dispatch.h"
 
@@ -86,6 +87,8 @@ inline T apply(T x, float alpha) {
     return T(1) / std::sqrt(x);
   else if constexpr (Op == UnOp::kReciprocal)
     return T(1) / x;
+  else if constexpr (Op == UnOp::kTanh && std::is_same_v<T, float>)
+    return tanhFloat(x);
   else if constexpr (Op == UnOp::kTanh)
     return std::tanh(x);
   else if constexpr (Op == UnOp::kSigmoid)

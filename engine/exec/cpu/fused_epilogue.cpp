@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "exec/cpu/fast_math.h"
 #include "exec/kernel_util.h"
 
 namespace flowscope {
@@ -40,7 +41,7 @@ void applyActivation(const std::string& a, float alpha, float* d, int64_t n) {
   else if (a == "LeakyRelu")
     for (int64_t i = 0; i < n; ++i) d[i] = d[i] > 0 ? d[i] : alpha * d[i];
   else if (a == "Tanh")
-    for (int64_t i = 0; i < n; ++i) d[i] = std::tanh(d[i]);
+    for (int64_t i = 0; i < n; ++i) d[i] = tanhFloat(d[i]);
   else if (a == "Sigmoid")
     for (int64_t i = 0; i < n; ++i) d[i] = 1.0f / (1.0f + std::exp(-d[i]));
 }

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/kernel_util.h"
@@ -15,75 +18,203 @@ float sourceCoord(int64_t out, float scale, bool halfPixel) {
   return halfPixel ? (static_cast<float>(out) + 0.5f) * scale - 0.5f : static_cast<float>(out) * scale;
 }
 
+// Where output coordinate `o` samples the input along one axis: the two neighbours and the weight of the second.
+struct Tap {
+  int64_t lo = 0, hi = 0;
+  float frac = 0;
+};
+
+std::vector<Tap> bilinearTaps(int64_t outSize, int64_t inSize, float scale, bool halfPixel) {
+  std::vector<Tap> taps(static_cast<size_t>(outSize));
+  for (int64_t o = 0; o < outSize; ++o) {
+    const float f = std::max(0.0f, sourceCoord(o, scale, halfPixel));
+    Tap& t = taps[static_cast<size_t>(o)];
+    t.lo = std::min<int64_t>(static_cast<int64_t>(f), inSize - 1);
+    t.hi = std::min(t.lo + 1, inSize - 1);
+    t.frac = f - static_cast<float>(t.lo);
+  }
+  return taps;
+}
+
+std::vector<int64_t> nearestTaps(int64_t outSize, int64_t inSize, float scale, bool halfPixel, bool align) {
+  std::vector<int64_t> taps(static_cast<size_t>(outSize));
+  for (int64_t o = 0; o < outSize; ++o) {
+    const float f = halfPixel ? (static_cast<float>(o) + 0.5f) * scale : static_cast<float>(o) * scale;
+    const auto v = align ? static_cast<int64_t>(std::round(f)) : static_cast<int64_t>(std::floor(f));
+    taps[static_cast<size_t>(o)] = std::min(std::max<int64_t>(v, 0), inSize - 1);
+  }
+  return taps;
+}
+
+struct ResizeGeometry {
+  int64_t n = 0, h = 0, w = 0, c = 0, oh = 0, ow = 0;
+  float scaleH = 1, scaleW = 1;
+  bool align = false, halfPixel = false;
+};
+
+// One source row interpolated along x: every output column's blend of its two neighbours, all channels.
+template <typename T>
+void horizontalPass(const T* source, float* row, const ResizeGeometry& g, const std::vector<Tap>& tx) {
+  for (int64_t xo = 0; xo < g.ow; ++xo, row += g.c) {
+    const Tap& t = tx[static_cast<size_t>(xo)];
+    const T *left = source + t.lo * g.c, *right = source + t.hi * g.c;
+    for (int64_t ch = 0; ch < g.c; ++ch)
+      row[ch] = static_cast<float>(left[ch]) + (static_cast<float>(right[ch]) - static_cast<float>(left[ch])) * t.frac;
+  }
+}
+
+// Source rows interpolated along x, the last two kept: upscaling reads each source row for several output rows, and
+// the blend along x, the costly part, is then done once per source row instead of once per output row.
+template <typename T>
+class RowCache {
+ public:
+  RowCache(const T* image, const ResizeGeometry& g, const std::vector<Tap>& tx)
+      : m_image(image),
+        m_g(g),
+        m_tx(tx),
+        m_rows{std::vector<float>(static_cast<size_t>(g.ow * g.c)),
+               std::vector<float>(static_cast<size_t>(g.ow * g.c))} {}
+  void setImage(const T* image) {
+    m_image = image;
+    m_index[0] = m_index[1] = -1;
+  }
+  /// Source row y interpolated along x; `keep` (a row the caller holds) is not evicted to make room.
+  const float* row(int64_t y, int64_t keep = -1) {
+    for (int k = 0; k < 2; ++k)
+      if (m_index[k] == y) return m_rows[k].data();
+    const int k = m_index[0] == keep ? 1 : 0;
+    m_index[k] = y;
+    horizontalPass(m_image + y * m_g.w * m_g.c, m_rows[k].data(), m_g, m_tx);
+    return m_rows[k].data();
+  }
+
+ private:
+  const T* m_image;
+  const ResizeGeometry& m_g;
+  const std::vector<Tap>& m_tx;
+  std::vector<float> m_rows[2];
+  int64_t m_index[2] = {-1, -1};
+};
+
+template <typename T>
+void resizeBilinear(const T* in, float* out, const ResizeGeometry& g) {
+  const std::vector<Tap> ty = bilinearTaps(g.oh, g.h, g.scaleH, g.halfPixel);
+  const std::vector<Tap> tx = bilinearTaps(g.ow, g.w, g.scaleW, g.halfPixel);
+  const int64_t rowSize = g.ow * g.c;
+  parallelFor(g.n * g.oh, rowSize * 4 + 4, [&](int64_t begin, int64_t end) {
+    RowCache<T> cache(in, g, tx);
+    int64_t image = -1;
+    for (int64_t row = begin; row < end; ++row) {  // output row: image b, line y
+      const int64_t b = row / g.oh, y = row % g.oh;
+      if (b != image) cache.setImage(in + b * g.h * g.w * g.c), image = b;
+      const Tap& t = ty[static_cast<size_t>(y)];
+      const float* top = cache.row(t.lo);
+      const float* bottom = cache.row(t.hi, t.lo);
+      float* o = out + row * rowSize;
+      for (int64_t j = 0; j < rowSize; ++j) o[j] = top[j] + (bottom[j] - top[j]) * t.frac;
+    }
+  });
+}
+
+template <typename T>
+void resizeNearest(const T* in, T* out, const ResizeGeometry& g) {
+  const std::vector<int64_t> ty = nearestTaps(g.oh, g.h, g.scaleH, g.halfPixel, g.align);
+  const std::vector<int64_t> tx = nearestTaps(g.ow, g.w, g.scaleW, g.halfPixel, g.align);
+  parallelFor(g.n * g.oh, g.ow * g.c + 4, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      const int64_t b = row / g.oh, y = row % g.oh;
+      const T* source = in + (b * g.h + ty[static_cast<size_t>(y)]) * g.w * g.c;
+      T* o = out + row * g.ow * g.c;
+      for (int64_t xo = 0; xo < g.ow; ++xo) std::copy_n(source + tx[static_cast<size_t>(xo)] * g.c, g.c, o + xo * g.c);
+    }
+  });
+}
+
 template <bool Bilinear>
 Status resize(KernelContext& ctx) {
   const Tensor& x = ctx.inputs[0];
   std::vector<int64_t> size = intValues(ctx.inputs[1]);
   if (x.shape().rank() != 4 || size.size() != 2 || size[0] <= 0 || size[1] <= 0)
     return ctx.error("expects a 4-D image and a positive size [h, w]");
-  const bool align = attrBool(ctx.node, "align_corners", false), half = attrBool(ctx.node, "half_pixel_centers", false);
-  const int64_t n = x.shape().dim(0), h = x.shape().dim(1), w = x.shape().dim(2), c = x.shape().dim(3);
-  const int64_t oh = size[0], ow = size[1];
+  ResizeGeometry g;
+  g.align = attrBool(ctx.node, "align_corners", false);
+  g.halfPixel = attrBool(ctx.node, "half_pixel_centers", false);
+  g.n = x.shape().dim(0), g.h = x.shape().dim(1), g.w = x.shape().dim(2), g.c = x.shape().dim(3);
+  g.oh = size[0], g.ow = size[1];
   auto scaleOf = [&](int64_t in, int64_t out) {
-    return align && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
-                            : static_cast<float>(in) / static_cast<float>(out);
+    return g.align && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+                              : static_cast<float>(in) / static_cast<float>(out);
   };
-  const float sh = scaleOf(h, oh), sw = scaleOf(w, ow);
-  DType outType = Bilinear ? DType::kFloat : x.dtype();
-  Tensor out = Tensor::uninitialized(outType, Shape{n, oh, ow, c});
-  Status status;
-  if (!dispatchNumeric(x.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        if constexpr (std::is_same_v<T, bool>) {
-          status = ctx.error("unsupported dtype");
-        } else {
-          const T* in = x.data<T>();
-          parallelFor(n * oh, ow * c * (Bilinear ? 8 : 1) + 4, [&](int64_t rowBegin, int64_t rowEnd) {
-            for (int64_t row = rowBegin; row < rowEnd; ++row)  // output row (image b, line y)
-              for (int64_t xo = 0, b = row / oh, y = row % oh; xo < ow; ++xo) {
-                if constexpr (Bilinear) {
-                  float fy = std::max(0.0f, sourceCoord(y, sh, half)), fx = std::max(0.0f, sourceCoord(xo, sw, half));
-                  int64_t y0 = std::min<int64_t>(static_cast<int64_t>(fy), h - 1),
-                          x0 = std::min<int64_t>(static_cast<int64_t>(fx), w - 1);
-                  int64_t y1 = std::min(y0 + 1, h - 1), x1 = std::min(x0 + 1, w - 1);
-                  float dy = fy - static_cast<float>(y0), dx = fx - static_cast<float>(x0);
-                  float* o = out.data<float>() + ((b * oh + y) * ow + xo) * c;
-                  auto at = [&](int64_t yy, int64_t xx, int64_t ch) {
-                    return static_cast<float>(in[((b * h + yy) * w + xx) * c + ch]);
-                  };
-                  for (int64_t ch = 0; ch < c; ++ch) {
-                    float top = at(y0, x0, ch) + (at(y0, x1, ch) - at(y0, x0, ch)) * dx;
-                    float bottom = at(y1, x0, ch) + (at(y1, x1, ch) - at(y1, x0, ch)) * dx;
-                    o[ch] = top + (bottom - top) * dy;
-                  }
-                } else {
-                  auto pick = [&](int64_t o2, float s, int64_t lim) {
-                    float f = half ? (static_cast<float>(o2) + 0.5f) * s : static_cast<float>(o2) * s;
-                    int64_t v = align ? static_cast<int64_t>(std::round(f)) : static_cast<int64_t>(std::floor(f));
-                    return std::min(std::max<int64_t>(v, 0), lim - 1);
-                  };
-                  int64_t yy = pick(y, sh, h), xx = pick(xo, sw, w);
-                  std::copy_n(in + ((b * h + yy) * w + xx) * c, c, out.data<T>() + ((b * oh + y) * ow + xo) * c);
-                }
-              }
-          });
-        }
-      }))
-    return ctx.error("unsupported dtype");
-  if (!status.isOk()) return status;
+  g.scaleH = scaleOf(g.h, g.oh), g.scaleW = scaleOf(g.w, g.ow);
+  Tensor out = Tensor::uninitialized(Bilinear ? DType::kFloat : x.dtype(), Shape{g.n, g.oh, g.ow, g.c});
+  if (out.numElements() == 0) {
+    ctx.outputs[0] = std::move(out);
+    return Status::ok();
+  }
+  if (x.numElements() == 0) return ctx.error("cannot resize an empty image " + x.shape().toString());
+  bool supported = true;
+  if (!dispatchNumeric(x.dtype(),
+                       [&](auto tag) {
+                         using T = typename decltype(tag)::type;
+                         if constexpr (std::is_same_v<T, bool>)
+                           supported = false;
+                         else if constexpr (Bilinear)
+                           resizeBilinear(x.data<T>(), out.data<float>(), g);
+                         else
+                           resizeNearest(x.data<T>(), out.data<T>(), g);
+                       }) ||
+      !supported)
+    return ctx.error("unsupported dtype " + std::string(dtypeName(x.dtype())));
   ctx.outputs[0] = std::move(out);
   return Status::ok();
 }
 
-float iou(const float* a, const float* b) {
-  float ay0 = std::min(a[0], a[2]), ay1 = std::max(a[0], a[2]), ax0 = std::min(a[1], a[3]), ax1 = std::max(a[1], a[3]);
-  float by0 = std::min(b[0], b[2]), by1 = std::max(b[0], b[2]), bx0 = std::min(b[1], b[3]), bx1 = std::max(b[1], b[3]);
-  float areaA = (ay1 - ay0) * (ax1 - ax0), areaB = (by1 - by0) * (bx1 - bx0);
-  if (areaA <= 0 || areaB <= 0) return 0;
-  float ih = std::max(0.0f, std::min(ay1, by1) - std::max(ay0, by0)),
-        iw = std::max(0.0f, std::min(ax1, bx1) - std::max(ax0, bx0));
-  float inter = ih * iw;
-  return inter / (areaA + areaB - inter);
+// A box as TensorFlow's NMS reads it: corners in either order, normalized once, with its area.
+struct NmsBox {
+  float y0, x0, y1, x1, area;
+};
+
+NmsBox nmsBox(const float* b) {
+  NmsBox box{std::min(b[0], b[2]), std::min(b[1], b[3]), std::max(b[0], b[2]), std::max(b[1], b[3]), 0};
+  box.area = (box.y1 - box.y0) * (box.x1 - box.x0);
+  return box;
+}
+
+// Intersection over union, computed as TensorFlow does (0 when either box is empty).
+float iou(const NmsBox& a, const NmsBox& b) {
+  if (a.area <= 0 || b.area <= 0) return 0;
+  const float ih = std::max(0.0f, std::min(a.y1, b.y1) - std::max(a.y0, b.y0));
+  const float iw = std::max(0.0f, std::min(a.x1, b.x1) - std::max(a.x0, b.x0));
+  const float inter = ih * iw;
+  return inter / (a.area + b.area - inter);
+}
+
+// Greedy NMS: candidates above the score threshold leave a heap best first (ties: the lower index, as TensorFlow's
+// priority queue), and one is kept when it overlaps no kept box by more than the IoU threshold. Only the candidates
+// looked at are ordered, not all boxes.
+std::vector<int32_t> greedyNms(const float* boxes, const float* scores, int64_t n, int64_t maxOut, float iouThreshold,
+                               float scoreThreshold) {
+  std::vector<std::pair<float, int32_t>> heap;
+  for (int64_t i = 0; i < n; ++i)
+    if (scores[i] > scoreThreshold) heap.emplace_back(scores[i], static_cast<int32_t>(i));
+  auto later = [](const std::pair<float, int32_t>& a, const std::pair<float, int32_t>& b) {
+    return a.first < b.first || (a.first == b.first && a.second > b.second);
+  };
+  std::make_heap(heap.begin(), heap.end(), later);
+  std::vector<int32_t> selected;
+  std::vector<NmsBox> kept;
+  while (!heap.empty() && static_cast<int64_t>(selected.size()) < maxOut) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const int32_t i = heap.back().second;
+    heap.pop_back();
+    const NmsBox box = nmsBox(boxes + 4 * static_cast<int64_t>(i));
+    bool keep = true;
+    for (size_t k = 0; k < kept.size() && keep; ++k) keep = iou(box, kept[k]) <= iouThreshold;
+    if (!keep) continue;
+    selected.push_back(i);
+    kept.push_back(box);
+  }
+  return selected;
 }
 
 Status nonMaxSuppression(KernelContext& ctx) {
@@ -92,22 +223,19 @@ Status nonMaxSuppression(KernelContext& ctx) {
   int64_t maxOut;
   if (boxes.dtype() != DType::kFloat || boxes.shape().rank() != 2 || boxes.shape().dim(1) != 4)
     return ctx.error("boxes must be float32 [n, 4]");
+  const int64_t n = boxes.shape().dim(0);
+  if (scores.dtype() != DType::kFloat || scores.shape().rank() != 1 || scores.shape().dim(0) != n)
+    return ctx.error("scores must be float32 [" + std::to_string(n) + "], one per box; got " +
+                     scores.shape().toString());
   if (!scalarInt(ctx.inputs[2], &maxOut) || maxOut < 0)
     return ctx.error("max_output_size must be a non-negative scalar");
+  for (int k = 3; k < 6; ++k)
+    if (ctx.inputs[k].dtype() != DType::kFloat || ctx.inputs[k].numElements() != 1)
+      return ctx.error("iou_threshold, score_threshold and soft_nms_sigma must be float32 scalars");
   const float iouThreshold = ctx.inputs[3].data<float>()[0], scoreThreshold = ctx.inputs[4].data<float>()[0];
   if (ctx.inputs[5].data<float>()[0] != 0.0f) return ctx.error("soft-NMS (sigma > 0) is not supported");
-  const int64_t n = boxes.shape().dim(0);
-  std::vector<int32_t> order(static_cast<size_t>(n));
-  std::iota(order.begin(), order.end(), 0);
   const float* s = scores.data<float>();
-  std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return s[a] > s[b]; });
-  std::vector<int32_t> selected;
-  for (int32_t i : order) {
-    if (static_cast<int64_t>(selected.size()) >= maxOut || s[i] <= scoreThreshold) break;
-    bool keep = true;
-    for (int32_t j : selected) keep &= iou(boxes.data<float>() + 4 * i, boxes.data<float>() + 4 * j) <= iouThreshold;
-    if (keep) selected.push_back(i);
-  }
+  const std::vector<int32_t> selected = greedyNms(boxes.data<float>(), s, n, maxOut, iouThreshold, scoreThreshold);
   const bool pad = attrBool(ctx.node, "pad_to_max_output_size", false);
   const auto count = static_cast<int64_t>(selected.size());
   const int64_t len = pad ? maxOut : count;

@@ -17,9 +17,12 @@ constexpr int64_t kDnnlMinWork = 16 * 1024;  // m*n*k below this: the plain loop
 
 struct DnnlMatMulPrimitive {
   int64_t m = -1, k = -1, n = -1;
-  bool withBias = false;
+  bool withBias = false, packed = false;
   dnnl::matmul primitive;
   dnnl::memory src, weights, bias, dst;
+  dnnl::memory userWeights;  // packed: our row-major view, reordered into `weights` once per weights tensor
+  dnnl::reorder pack;
+  Tensor packedFrom;  // the weights tensor `weights` was packed from (kept alive so its address stays its own)
 };
 
 class MatMulKernel : public OpKernel {
@@ -62,31 +65,20 @@ class MatMulKernel : public OpKernel {
     const bool withBias = m_fused.bias;
     if (withBias && (ctx.inputs.size() < 3 || ctx.inputs[2].numElements() != n))
       return ctx.error("bias must have " + std::to_string(n) + " values");
+    // Weights seen twice in a row (a Const, a variable) are packed once into oneDNN's preferred layout, as ORT
+    // pre-packs: the GEMM then skips copying B into blocks on every call.
+    const bool reused = m_lastWeights == b.bytes().data();
+    m_lastWeights = b.bytes().data();
     DnnlMatMulPrimitive& p = m_cache;
-    if (p.m != m || p.k != k || p.n != n || p.withBias != withBias) {
-      using namespace dnnl_util;
-      auto srcDesc = desc({m, k}, DType::kFloat, m_ta ? std::vector<int64_t>{1, m} : std::vector<int64_t>{k, 1});
-      auto weiDesc = desc({k, n}, DType::kFloat, m_tb ? std::vector<int64_t>{1, k} : std::vector<int64_t>{n, 1});
-      auto dstDesc = dense({m, n}, DType::kFloat);
-      auto biasDesc = dense({1, n}, DType::kFloat);
-      dnnl::primitive_attr attr;
-      dnnl::post_ops ops;
-      if (activationPostOp(m_fused.activation, m_fused.leakyAlpha, &ops)) attr.set_post_ops(ops);
-      auto opDesc = withBias ? dnnl::matmul::desc(srcDesc, weiDesc, biasDesc, dstDesc)
-                             : dnnl::matmul::desc(srcDesc, weiDesc, dstDesc);
-      dnnl::matmul::primitive_desc pd(opDesc, attr, engine());
-      p = DnnlMatMulPrimitive{m,
-                              k,
-                              n,
-                              withBias,
-                              dnnl::matmul(pd),
-                              dnnl::memory(srcDesc, engine(), nullptr),
-                              dnnl::memory(weiDesc, engine(), nullptr),
-                              dnnl::memory(biasDesc, engine(), nullptr),
-                              dnnl::memory(dstDesc, engine(), nullptr)};
+    if (p.m != m || p.k != k || p.n != n || p.withBias != withBias || p.packed != reused)
+      FS_RETURN_IF_ERROR(prepare(m, k, n, withBias, reused));
+    if (p.packed && (!p.packedFrom.isValid() || p.packedFrom.bytes().data() != b.bytes().data())) {
+      p.userWeights.set_data_handle(const_cast<float*>(b.data<float>()));
+      p.pack.execute(dnnl_util::stream(), p.userWeights, p.weights);
+      p.packedFrom = b;
     }
     p.src.set_data_handle(const_cast<float*>(a.data<float>()));
-    p.weights.set_data_handle(const_cast<float*>(b.data<float>()));
+    if (!p.packed) p.weights.set_data_handle(const_cast<float*>(b.data<float>()));
     p.dst.set_data_handle(out.data<float>());
     std::unordered_map<int, dnnl::memory> args{
         {DNNL_ARG_SRC, p.src}, {DNNL_ARG_WEIGHTS, p.weights}, {DNNL_ARG_DST, p.dst}};
@@ -99,9 +91,45 @@ class MatMulKernel : public OpKernel {
     return Status::ok();
   }
 
+  Status prepare(int64_t m, int64_t k, int64_t n, bool withBias, bool packed) {
+    using namespace dnnl_util;
+    auto srcDesc = desc({m, k}, DType::kFloat, m_ta ? std::vector<int64_t>{1, m} : std::vector<int64_t>{k, 1});
+    auto userWeiDesc = desc({k, n}, DType::kFloat, m_tb ? std::vector<int64_t>{1, k} : std::vector<int64_t>{n, 1});
+    auto weiDesc =
+        packed ? dnnl::memory::desc({k, n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::any) : userWeiDesc;
+    auto dstDesc = dense({m, n}, DType::kFloat);
+    auto biasDesc = dense({1, n}, DType::kFloat);
+    dnnl::primitive_attr attr;
+    dnnl::post_ops ops;
+    if (activationPostOp(m_fused.activation, m_fused.leakyAlpha, &ops)) attr.set_post_ops(ops);
+    try {
+      auto opDesc = withBias ? dnnl::matmul::desc(srcDesc, weiDesc, biasDesc, dstDesc)
+                             : dnnl::matmul::desc(srcDesc, weiDesc, dstDesc);
+      dnnl::matmul::primitive_desc pd(opDesc, attr, engine());
+      DnnlMatMulPrimitive& p = m_cache;
+      p = DnnlMatMulPrimitive{};
+      p.m = m, p.k = k, p.n = n, p.withBias = withBias, p.packed = packed;
+      p.primitive = dnnl::matmul(pd);
+      p.src = dnnl::memory(srcDesc, engine(), nullptr);
+      p.bias = dnnl::memory(biasDesc, engine(), nullptr);
+      p.dst = dnnl::memory(dstDesc, engine(), nullptr);
+      if (packed) {
+        p.userWeights = dnnl::memory(userWeiDesc, engine(), nullptr);
+        p.weights = dnnl::memory(pd.weights_desc(), engine());
+        p.pack = dnnl::reorder(p.userWeights, p.weights);
+      } else {
+        p.weights = dnnl::memory(userWeiDesc, engine(), nullptr);
+      }
+    } catch (const dnnl::error& e) {
+      return internalError(std::string("oneDNN could not create the matmul: ") + e.what());
+    }
+    return Status::ok();
+  }
+
   bool m_ta, m_tb;
   FusedSpec m_fused;
   DnnlMatMulPrimitive m_cache;
+  const void* m_lastWeights = nullptr;
 };
 
 Expected<std::unique_ptr<OpKernel>> makeMatMul(const Node& node) {

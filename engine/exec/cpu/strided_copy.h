@@ -42,14 +42,43 @@ void stridedCopyRows(const T* src, int64_t offset, const std::vector<int64_t>& s
   }
 }
 
+/// Merges dimensions the source walks as one (stride[d] == stride[d + 1] * dims[d + 1]) and drops size-1 ones, so a
+/// slice of a contiguous block copies as one run and a channel of NHWC as one strided loop, not a row per pixel.
+inline void coalesceDims(std::vector<int64_t>* dims, std::vector<int64_t>* strides) {
+  std::vector<int64_t> d, s;
+  for (size_t k = 0; k < dims->size(); ++k) {
+    if ((*dims)[k] == 1) continue;
+    if (!d.empty() && s.back() == (*strides)[k] * (*dims)[k]) {
+      d.back() *= (*dims)[k];
+      s.back() = (*strides)[k];
+    } else {
+      d.push_back((*dims)[k]);
+      s.push_back((*strides)[k]);
+    }
+  }
+  if (d.empty()) d = {1}, s = {1};
+  *dims = std::move(d);
+  *strides = std::move(s);
+}
+
 template <typename T>
-void stridedCopy(const T* src, int64_t offset, const std::vector<int64_t>& srcStrides, const std::vector<int64_t>& dims,
-                 T* out) {
+void stridedCopy(const T* src, int64_t offset, std::vector<int64_t> srcStrides, std::vector<int64_t> dims, T* out) {
   int64_t total = 1;
   for (int64_t d : dims) total *= d;
   if (total == 0) return;
   if (dims.empty()) {
     out[0] = src[offset];
+    return;
+  }
+  coalesceDims(&dims, &srcStrides);
+  if (dims.size() == 1) {  // one run: its elements are shared among the threads
+    const int64_t stride = srcStrides[0];
+    parallelFor(total, stride == 1 ? 1 : 2, [&](int64_t begin, int64_t end) {
+      if (stride == 1)
+        std::memcpy(out + begin, src + offset + begin, static_cast<size_t>(end - begin) * sizeof(T));
+      else
+        for (int64_t i = begin; i < end; ++i) out[i] = src[offset + i * stride];
+    });
     return;
   }
   const int64_t inner = dims.back();
