@@ -12,7 +12,7 @@ bool Shape::isFullyDefined() const {
   return true;
 }
 
-int64_t Shape::numElements() const {
+int64_t Shape::countElements() const {
   if (!isFullyDefined()) return -1;
   int64_t product = 1;
   for (int64_t d : m_dims) {

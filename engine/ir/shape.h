@@ -14,11 +14,12 @@ class Shape {
   static constexpr int64_t kUnknownDim = -1;
 
   Shape() = default;  ///< a scalar
-  Shape(std::initializer_list<int64_t> dims) : m_dims(dims) {}
-  explicit Shape(std::vector<int64_t> dims) : m_dims(std::move(dims)) {}
+  Shape(std::initializer_list<int64_t> dims) : m_dims(dims), m_elements(countElements()) {}
+  explicit Shape(std::vector<int64_t> dims) : m_dims(std::move(dims)), m_elements(countElements()) {}
   static Shape unknownRank() {
     Shape shape;
     shape.m_unknownRank = true;
+    shape.m_elements = -1;
     return shape;
   }
 
@@ -29,7 +30,7 @@ class Shape {
   int64_t dim(int i) const { return m_dims[static_cast<size_t>(i)]; }
   bool isFullyDefined() const;
   /// Product of dims; -1 when any dim or the rank is unknown, or when the product overflows int64.
-  int64_t numElements() const;
+  int64_t numElements() const { return m_elements; }
   /// "[2,?,3]", "[]" for a scalar, "<unknown>" for an unknown rank.
   std::string toString() const;
   /// True when every dim of `this` is compatible with `other` (unknowns match anything).
@@ -38,8 +39,11 @@ class Shape {
   bool operator==(const Shape& other) const = default;
 
  private:
+  int64_t countElements() const;
+
   std::vector<int64_t> m_dims;
   bool m_unknownRank = false;
+  int64_t m_elements = 1;  ///< numElements(), counted once: kernels ask for it many times per call
 };
 
 /// The most specific shape both fit: equal dims kept, differing dims unknown; a rank mismatch or an unknown rank
