@@ -6,6 +6,7 @@
 // function (FLOWSCOPE_SCREENSHOT_CALLS calls, default 200). FLOWSCOPE_SCREENSHOT_SIZE=WxH sizes the window.
 // FLOWSCOPE_SCREENSHOT_EXPAND=SCOPE expands that scope and shows it at 100% (the minimap and outline then show).
 // FLOWSCOPE_SCREENSHOT_FUNCTION=NAME opens that library function's body (the breadcrumb then shows).
+// FLOWSCOPE_SCREENSHOT_OVERLAY=time|roofline|device colours the profiled graph that way.
 #include "gui.h"
 
 #include <QApplication>
@@ -63,6 +64,9 @@ void installScreenshotMode(MainWindow& window, const QString& screenshot) {
   const std::string function = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_FUNCTION").toStdString();
   QObject::connect(window.canvas(), &GraphCanvas::sceneReady, &window,
                    [=, &window] { continueScreenshot(window, saveAndQuit, profileRuns, expand, function); });
+  const QString overlay = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_OVERLAY");
+  if (overlay == "roofline") window.session().setOverlayMode(OverlayMode::kRoofline);
+  if (overlay == "device") window.session().setOverlayMode(OverlayMode::kDevice);
   QObject::connect(&window.session(), &Session::profiled, saveAndQuit);
   QObject::connect(&window.session(), &Session::profileFailed, saveAndQuit);
   QObject::connect(&window, &MainWindow::loadFailed, saveAndQuit);

@@ -34,13 +34,19 @@ std::set<std::string> withAncestors(const std::string& scope) {
   return out;
 }
 
-// Seconds per node of `graph` over a few runs with random inputs, prepared as `flowscope profile` prepares them.
-Expected<std::vector<double>> profileNodes(const Model& model, const Graph& graph, int runs) {
+// Seconds per node of `graph` over a few runs with random inputs, prepared as `flowscope profile` prepares them; with
+// `roofline`, each node's share of the machine's roofline instead of its seconds as the colour.
+struct NodeOverlay {
+  std::vector<double> seconds, rooflineShares;
+};
+
+Expected<NodeOverlay> profileNodes(const Model& model, const Graph& graph, int runs, bool roofline) {
   auto copy = std::make_shared<Model>(model);
   copy->graph = graph;
   FS_ASSIGN_OR_RETURN(PreparedRun prepared, prepareRun(copy, RunSetup{}));
-  FS_ASSIGN_OR_RETURN(ProfiledRun run, profileRun(prepared, {runs, 1, {}, false}));
-  return nodeTimes(run.profile, graph).seconds;
+  FS_ASSIGN_OR_RETURN(ProfiledRun run, profileRun(prepared, {runs, 1, {}, roofline}));
+  const NodeTimes times = nodeTimes(run.profile, graph);
+  return NodeOverlay{times.seconds, roofline ? rooflineShares(times, run.roofline) : std::vector<double>{}};
 }
 
 // What the picture shows: a graph and the colours on its nodes.
@@ -81,7 +87,7 @@ int showPass(std::shared_ptr<const Model> model, const std::string& pass, ShownG
 }
 
 // Lays out the shown graph with the --expand groups, paints it with its overlay and writes the PNG.
-int render(const Args& args, const ShownGraph& shown, const std::vector<double>& seconds, QSize size) {
+int render(const Args& args, const ShownGraph& shown, const NodeOverlay& profiled, QSize size) {
   GraphLayout layout(shown.graph);
   std::set<std::string> expanded;
   if (auto expand = args.value("--expand")) {
@@ -98,7 +104,10 @@ int render(const Args& args, const ShownGraph& shown, const std::vector<double>&
   PaintStats stats;
   SceneOverlay overlay;
   addNodeColors(overlay, **scene, shown.colors);
-  addNodeTimes(overlay, **scene, seconds);
+  if (profiled.rooflineShares.empty())
+    addNodeTimes(overlay, **scene, profiled.seconds);
+  else
+    addRooflineShares(overlay, **scene, profiled.rooflineShares, profiled.seconds);
   QImage image = renderScene(**scene, size.width(), size.height(), colours, &overlay, &stats);
   const std::string out = *args.value("--out");
   if (!image.save(QString::fromStdString(out))) return fail("cannot write " + out, kExitBadInput);
@@ -124,7 +133,8 @@ std::string checkOutputOptions(const Args& args, QSize* size) {
   if (args.value("--out").value_or("").empty()) return "--out FILE.png is required";
   if (args.value("--function") && (args.value("--pass") || args.value("--overlay")))
     return "--function cannot be combined with --pass or --overlay";
-  if (auto overlay = args.value("--overlay"); overlay && *overlay != "profile") return "--overlay takes 'profile'";
+  if (auto overlay = args.value("--overlay"); overlay && *overlay != "profile" && *overlay != "roofline")
+    return "--overlay takes 'profile' (heat by time) or 'roofline' (share of the roofline)";
   return "";
 }
 
@@ -149,13 +159,13 @@ int runScreenshot(const Args& args) {
     if (int code = showFunction(*shared, *function, &shown); code != kExitOk) return code;
   if (auto pass = args.value("--pass"))
     if (int code = showPass(shared, *pass, &shown); code != kExitOk) return code;
-  std::vector<double> seconds;
-  if (args.value("--overlay")) {
-    auto profiled = profileNodes(*shared, *shown.graph, 5);
-    if (!profiled) return fail(profiled.status().message(), kExitBadInput);
-    seconds = std::move(profiled).value();
+  NodeOverlay profiled;
+  if (auto overlay = args.value("--overlay")) {
+    auto nodes = profileNodes(*shared, *shown.graph, 5, *overlay == "roofline");
+    if (!nodes) return fail(nodes.status().message(), kExitBadInput);
+    profiled = std::move(nodes).value();
   }
-  return render(args, shown, seconds, size);
+  return render(args, shown, profiled, size);
 }
 
 }  // namespace flowscope::cli

@@ -121,13 +121,14 @@ const std::vector<Command>& commands() {
        runCompare},
       {"screenshot",
        "Render the graph canvas to a PNG without a display",
-       "usage: flowscope screenshot FILE --out PNG [--expand all|SCOPE] [--pass N] [--overlay profile]\n"
+       "usage: flowscope screenshot FILE --out PNG [--expand all|SCOPE] [--pass N] [--overlay profile|roofline]\n"
        "                            [--function NAME] [--theme light|dark] [--size WxH]\n\n"
        "Lays FILE out as the desktop app does (name scopes collapsed into groups; --expand all opens every group,\n"
        "--expand SCOPE opens that scope and the ones above it), fits it into WxH (default 1600x1000) and saves a\n"
        "PNG. --pass N shows the graph after pass N of the default pipeline (as `flowscope optimize` numbers them)\n"
        "with what it added in green and changed in amber. --overlay profile runs the graph 5 times (random\n"
-       "inputs) and colours nodes and groups by their time, with time labels. --function NAME shows the body of\n"
+       "inputs) and colours nodes and groups by their time, with time labels; --overlay roofline by their share\n"
+       "of this machine's roofline (red: a slow kernel, green: near the limit). --function NAME shows the body of\n"
        "a library function (an If branch, a While body) as the app opens it. Runs on Qt's offscreen platform.\n",
        {{"--out", "--expand", "--theme", "--size", "--pass", "--overlay", "--function"}, {}, 1, 1},
        runScreenshot},

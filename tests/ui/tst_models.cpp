@@ -52,9 +52,10 @@ class TestModels : public QObject {
     setup.optimize = false;
     auto prepared = prepareRun(graph, setup);
     QVERIFY(prepared.hasValue());
-    auto run = profileRun(*prepared, {2, 0, {}});
+    auto run = profileRun(*prepared, {2, 0, {}, false});
     QVERIFY(run.hasValue());
-    model.setStats(run->profile.byOp(), 2);
+    Roofline roofline{100, 50, {}, 1};  // 100 GFLOP/s, 50 GB/s
+    model.setStats(run->profile.byOp(), 2, roofline);
     QCOMPARE(model.rowCount(), 5);  // Const, MatMul, BiasAdd, Relu, Softmax
     int matmul = -1;
     for (int r = 0; r < model.rowCount(); ++r)
@@ -62,6 +63,15 @@ class TestModels : public QObject {
     QVERIFY(matmul >= 0);
     QCOMPARE(model.index(matmul, OpStatsModel::kCount).data().toLongLong(), 1LL);  // per run
     QVERIFY(model.index(matmul, OpStatsModel::kTotal).data(Qt::UserRole).toDouble() > 0);
+    // FLOPs over time: the rate the table shows is the profile's, and the roofline column says which limit applies.
+    const OpStats stats = run->profile.byOp()[static_cast<size_t>(matmul)];
+    const double gflops = static_cast<double>(stats.flops) / static_cast<double>(stats.totalNs);
+    QCOMPARE(model.index(matmul, OpStatsModel::kGflops).data(Qt::UserRole).toDouble(), gflops);
+    QVERIFY(gflops > 0);
+    const QString roof = model.index(matmul, OpStatsModel::kRoofline).data().toString();
+    QVERIFY2(roof.endsWith("% FMA") || roof.endsWith("% DRAM"), qPrintable(roof));
+    model.setStats(run->profile.byOp(), 2, {});  // an imported profile: no roofline, no share
+    QCOMPARE(model.index(matmul, OpStatsModel::kRoofline).data().toString(), QString());
   }
 
   void passList() {

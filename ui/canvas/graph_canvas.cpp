@@ -152,6 +152,13 @@ void GraphCanvas::setNodeTimes(std::vector<double> seconds) {
   update();
 }
 
+void GraphCanvas::setNodeRoofline(std::vector<double> shares, std::vector<double> seconds) {
+  m_nodeShares = std::move(shares);
+  m_nodeShareSeconds = std::move(seconds);
+  applyNodeColors();
+  update();
+}
+
 QColor GraphCanvas::heatColor(double fraction) { return flowscope::heatColor(fraction); }
 
 void GraphCanvas::applyNodeColors() {
@@ -160,6 +167,7 @@ void GraphCanvas::applyNodeColors() {
   m_overlay.itemBadge.assign(m_scene->items.size(), QString());
   addNodeColors(m_overlay, *m_scene, m_nodeColors);
   addNodeTimes(m_overlay, *m_scene, m_nodeTimes);
+  addRooflineShares(m_overlay, *m_scene, m_nodeShares, m_nodeShareSeconds);
   ++m_overlayVersion;
   refreshMinimap();
 }

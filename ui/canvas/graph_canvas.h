@@ -52,6 +52,8 @@ class GraphCanvas : public QWidget {
   /// A timing overlay: seconds per graph node (empty: none). Each visible item (a node, or a collapsed group
   /// summing its nodes) gets a heat colour by its share of the slowest item and a time label.
   void setNodeTimes(std::vector<double> seconds);
+  /// A roofline overlay: per graph node its share of the roofline and its seconds (empty: none).
+  void setNodeRoofline(std::vector<double> shares, std::vector<double> seconds);
   /// The heat colour for a fraction of the slowest item's time (0..1).
   static QColor heatColor(double fraction);
   /// The view: zoom and the scene point at the top-left corner (for synchronized canvases).
@@ -136,6 +138,7 @@ class GraphCanvas : public QWidget {
   bool m_minimapWanted = true;
   std::vector<std::pair<size_t, QColor>> m_nodeColors;
   std::vector<double> m_nodeTimes;
+  std::vector<double> m_nodeShares, m_nodeShareSeconds;
   int m_selected = -1;
   double m_scale = 1;
   QPointF m_offset;  // scene point at the widget's top-left

@@ -194,6 +194,31 @@ void addNodeTimes(SceneOverlay& overlay, const Scene& scene, const std::vector<d
   }
 }
 
+QColor rooflineColor(double share) {
+  const double t = std::clamp(share / 0.6, 0.0, 1.0);
+  return QColor::fromHsvF(0.33 * t, 0.55, 0.95);
+}
+
+void addRooflineShares(SceneOverlay& overlay, const Scene& scene, const std::vector<double>& shares,
+                       const std::vector<double>& seconds) {
+  if (shares.empty() || shares.size() != seconds.size()) return;
+  overlay.itemFill.resize(scene.items.size());
+  overlay.itemBadge.resize(scene.items.size());
+  std::vector<double> roofTime(scene.items.size(), 0.0), time(scene.items.size(), 0.0);
+  for (size_t n = 0; n < shares.size() && n < scene.itemOfNode.size(); ++n) {
+    if (scene.itemOfNode[n] < 0 || shares[n] <= 0) continue;
+    const auto item = static_cast<size_t>(scene.itemOfNode[n]);
+    roofTime[item] += shares[n] * seconds[n];
+    time[item] += seconds[n];
+  }
+  for (size_t i = 0; i < time.size(); ++i) {
+    if (time[i] <= 0) continue;
+    const double share = roofTime[i] / time[i];
+    overlay.itemFill[i] = rooflineColor(share);
+    overlay.itemBadge[i] = QString::number(100 * share, 'f', 0) + "% roof";
+  }
+}
+
 QImage renderScene(const Scene& scene, int width, int height, const Theme& theme, const SceneOverlay* overlay,
                    PaintStats* stats) {
   const Rect& b = scene.bounds;

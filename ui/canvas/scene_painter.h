@@ -27,6 +27,13 @@ void addNodeColors(SceneOverlay& overlay, const Scene& scene, const std::vector<
 void addNodeTimes(SceneOverlay& overlay, const Scene& scene, const std::vector<double>& seconds);
 /// Pale yellow through orange to red for 0..1 of the slowest item's time (TensorBoard's compute-time colouring).
 QColor heatColor(double fraction);
+/// A roofline overlay: per visible item the share of the roofline its nodes reached (their roofline time over their
+/// time, so a collapsed group weighs its nodes by time) as a colour and a percentage. Nodes that did no counted
+/// work (share 0) stay uncoloured.
+void addRooflineShares(SceneOverlay& overlay, const Scene& scene, const std::vector<double>& shares,
+                       const std::vector<double>& seconds);
+/// Red for a kernel far below its roofline, through amber, to green at 60% and above.
+QColor rooflineColor(double share);
 
 struct PaintStats {
   size_t items = 0, edges = 0;

@@ -200,7 +200,7 @@ void ComparePanel::showResult() {
         tr("<b>%1 s</b> total, %2 per call<br><span style=\"font-family:monospace\">%3</span>")
             .arg(QString::number(seconds[s], 'f', 6), perCall(seconds[s], r.calls), QString(bar, QChar(0x2588))));
     side.timeline->setEvents(firstCalls(*traces[s]));
-    side.ops->setStats(traces[s]->byOp(), r.calls);
+    side.ops->setStats(traces[s]->byOp(), r.calls, {});
     side.table->resizeColumnsToContents();
   }
   const int64_t common = std::max(eagerTimeline()->span(), graphTimeline()->span());  // one time scale for both

@@ -48,23 +48,19 @@ void GraphView::selectionChanged(const Session& session) {
 void GraphView::profileChanged(const Session& session) {
   const ProfileView* profile = session.profileView();
   const bool atRoot = session.navigation().atRoot();  // profiles are of the opened graph
-  if (!profile || !atRoot) {
-    m_canvas->setNodeTimes({});
-    m_canvas->setNodeColors({});
-    return;
-  }
-  if (session.overlayMode() == OverlayMode::kTime) {
-    m_canvas->setNodeColors({});
-    m_canvas->setNodeTimes(profile->times.seconds);
-    return;
-  }
+  m_canvas->setNodeTimes({});
+  m_canvas->setNodeColors({});
+  m_canvas->setNodeRoofline({}, {});
+  if (!profile || !atRoot) return;
+  if (session.overlayMode() == OverlayMode::kTime) return m_canvas->setNodeTimes(profile->times.seconds);
+  if (session.overlayMode() == OverlayMode::kRoofline)
+    return m_canvas->setNodeRoofline(rooflineShares(profile->times, profile->roofline), profile->times.seconds);
   const Graph& graph = session.model()->graph;
   std::map<size_t, bool> onVulkan;
   for (const auto& e : profile->profile->events())
     if (int64_t node = graph.find(e.name); node >= 0) onVulkan[static_cast<size_t>(node)] |= e.backend == "vulkan";
   std::vector<std::pair<size_t, QColor>> colours;
   for (const auto& [node, vulkan] : onVulkan) colours.emplace_back(node, vulkan ? vulkanColour() : cpuColour());
-  m_canvas->setNodeTimes({});
   m_canvas->setNodeColors(std::move(colours));
 }
 

@@ -34,7 +34,7 @@ ProfilePanel::ProfilePanel(Session* session, QWidget* parent)
       m_inputs(new QPushButton(tr("Inputs..."), this)),
       m_device(new QComboBox(this)),
       m_optimize(new QCheckBox(tr("Optimize first"), this)),
-      m_deviceColours(new QCheckBox(tr("Device colours"), this)),
+      m_colourBy(new QComboBox(this)),
       m_cancelButton(new QPushButton(tr("Cancel"), this)),
       m_status(new QLabel(this)) {
   m_sorted->setSourceModel(m_stats);
@@ -86,13 +86,14 @@ void ProfilePanel::buildControls() {
   m_optimize->setToolTip(
       tr("Run the optimizer's default passes first, as `flowscope profile` does "
          "(untick for --no-optimize)"));
-  m_deviceColours->setToolTip(
-      tr("Colour nodes by the backend that ran them (Vulkan purple, CPU slate) instead of by "
-         "time"));
+  m_colourBy->addItems({tr("Colour: time"), tr("Colour: roofline"), tr("Colour: device")});
+  m_colourBy->setToolTip(
+      tr("How the graph colours profiled nodes: heat by time; by share of the roofline (red: far below what this "
+         "machine's FMA peak and memory bandwidth allow, green: near it); or by the backend that ran them"));
   m_inputs->setToolTip(tr("Feed inputs from .npy files or literals instead of random values"));
   auto* controls = new QHBoxLayout();
   for (QWidget* w : std::initializer_list<QWidget*>{m_runs, m_run, m_inputs, m_device, m_threads, m_optimize,
-                                                    m_deviceColours, m_cancelButton})
+                                                    m_colourBy, m_cancelButton})
     controls->addWidget(w);
   controls->addWidget(m_status, 1);
   auto* layout = new QVBoxLayout(this);
@@ -101,8 +102,8 @@ void ProfilePanel::buildControls() {
   m_status->setText(tr("Runs the graph with random inputs (1 per unknown dim) unless Inputs... says otherwise."));
   connect(m_run, &QPushButton::clicked, this, [this] { profile(m_runs->value()); });
   connect(m_cancelButton, &QPushButton::clicked, m_session, &Session::cancelProfile);
-  connect(m_deviceColours, &QCheckBox::toggled, this,
-          [this](bool on) { m_session->setOverlayMode(on ? OverlayMode::kDevice : OverlayMode::kTime); });
+  connect(m_colourBy, &QComboBox::currentIndexChanged, this,
+          [this](int index) { m_session->setOverlayMode(static_cast<OverlayMode>(index)); });
   connect(m_inputs, &QPushButton::clicked, this, [this] {
     auto model = m_session->model();
     if (!model) return;
@@ -176,7 +177,11 @@ void ProfilePanel::selectionChanged(const Session& session) {
 
 QString ProfilePanel::describe(const ProfileView& v) const {
   if (v.imported) return tr("Imported %1: %2 runs, %3 events").arg(v.source).arg(v.runs()).arg(v.profile->size());
-  QString text = tr("%1 runs on %2, %3 thread(s); ").arg(v.runs()).arg(QString::fromStdString(v.device)).arg(v.threads);
+  QString text = tr("%1 runs on %2, %3 thread(s), %4; ")
+                     .arg(v.runs())
+                     .arg(QString::fromStdString(v.device))
+                     .arg(v.threads)
+                     .arg(QString::fromStdString(v.executionMode));
   text += v.optimized ? tr("optimized first (%1 → %2 nodes); ").arg(v.nodesBeforeOptimizing).arg(v.nodesRun)
                       : tr("not optimized (%1 nodes); ").arg(v.nodesRun);
   text += tr("median %1 us per run, %2 us of node time")
@@ -186,18 +191,22 @@ QString ProfilePanel::describe(const ProfileView& v) const {
   for (const auto& e : v.profile->events()) vulkan += e.backend == "vulkan";
   if (vulkan) text += tr("; %1 of %2 node runs on Vulkan (GPU time)").arg(vulkan).arg(v.profile->size());
   for (const auto& note : v.notes) text += "; " + QString::fromStdString(note);
+  if (v.roofline.known())
+    text += tr("; roofline %1 GFLOP/s, %2 GB/s from memory")
+                .arg(v.roofline.peakGflops, 0, 'f', 0)
+                .arg(v.roofline.bandwidthGBs, 0, 'f', 0);
   return text;
 }
 
 void ProfilePanel::profileChanged(const Session& session) {
   const ProfileView* view = session.profileView();
-  m_deviceColours->setChecked(session.overlayMode() == OverlayMode::kDevice);
+  m_colourBy->setCurrentIndex(static_cast<int>(session.overlayMode()));
   if (!view) {
-    m_stats->setStats({}, 1);
+    m_stats->setStats({}, 1, {});
     m_timeline->setEvents({});
     return;
   }
-  m_stats->setStats(view->profile->byOp(), view->runs());
+  m_stats->setStats(view->profile->byOp(), view->runs(), view->roofline);
   m_timeline->setEvents(view->profile->events());
   m_table->resizeColumnsToContents();
   m_status->setText(describe(*view));

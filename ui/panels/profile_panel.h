@@ -1,7 +1,7 @@
 // The profiler panel: asks the session to profile the opened graph N times (on the CPU, a Vulkan device, or the null
 // backend; optimized first unless the box is unticked, as `flowscope profile` does), then shows a sortable
 // op-statistics table and a per-thread timeline of the session's profile. The canvas shows the same profile as an
-// overlay (heat by time, or colours by device).
+// overlay (heat by time, share of the roofline, or colours by device).
 #pragma once
 
 #include <QWidget>
@@ -68,7 +68,7 @@ class ProfilePanel : public QWidget, public SessionViewer {
   QPushButton* m_inputs;
   QComboBox* m_device;
   QCheckBox* m_optimize;
-  QCheckBox* m_deviceColours;
+  QComboBox* m_colourBy;  // the canvas overlay: time, roofline, device
   QPushButton* m_cancelButton;
   QLabel* m_status;
   std::vector<std::string> m_deviceSpecs;  // device box entry -> `--device` spec

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "profile/node_times.h"
+#include "profile/roofline.h"
 #include "profile/run_profile.h"
 
 namespace flowscope {
@@ -33,13 +34,15 @@ struct ProfileView {
   size_t nodesBeforeOptimizing = 0, nodesRun = 0;
   std::string device;  ///< as the backend names itself: "cpu", "vulkan:0 (llvmpipe ...)"
   int threads = 1;
+  std::string executionMode;  ///< "op by op", "independent ops at once"
+  Roofline roofline;          ///< the device's limits at these threads (unknown for imported profiles)
   double medianMicros = 0;
   std::map<std::string, std::string> placement;
   std::vector<std::string> notes;  ///< "Vulkan is not available (...); running on the CPU"
   int runs() const { return times.runs; }
 };
 
-/// How the canvas colours nodes when there is a profile.
-enum class OverlayMode { kTime, kDevice };
+/// How the canvas colours nodes when there is a profile: heat by time, share of the roofline, or the backend.
+enum class OverlayMode { kTime, kRoofline, kDevice };
 
 }  // namespace flowscope

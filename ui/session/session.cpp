@@ -29,6 +29,8 @@ std::shared_ptr<ProfileView> viewOf(const PreparedRun& prepared, ProfiledRun run
   view->nodesRun = prepared.model->graph.size();
   view->device = prepared.deviceName();
   view->threads = prepared.threads;
+  view->executionMode = run.executionMode;
+  view->roofline = run.roofline;
   view->medianMicros = run.medianMicros;
   view->placement = std::move(run.placement);
   return view;
