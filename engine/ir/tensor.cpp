@@ -18,10 +18,10 @@ namespace {
 // reuse the pages of the previous run instead of faulting in fresh ones every time.
 class BufferPool {
  public:
-  static constexpr int kMinShift = 6;                                 // 64 bytes
-  static constexpr int kMaxShift = 26;                                // 64 MiB
-  static constexpr size_t kMaxCachedSmall = 32, kMaxCachedLarge = 6;  // per class, below and above 1 MiB
-  static constexpr size_t kMaxCachedBytes = size_t{512} << 20;        // per thread
+  static constexpr int kMinShift = 6;                                  // 64 bytes
+  static constexpr int kMaxShift = 26;                                 // 64 MiB
+  static constexpr size_t kMaxCachedSmall = 32, kMaxCachedLarge = 16;  // per class, below and above 1 MiB
+  static constexpr size_t kMaxCachedBytes = size_t{512} << 20;         // per thread
 
   static int sizeClass(size_t bytes) {
     int shift = kMinShift;

@@ -250,6 +250,10 @@ class TestFastKernels : public QObject {
     for (int64_t i = 0; i < 3; ++i)
       for (int64_t j = 0; j < 6; ++j)
         for (int64_t k = 0; k < 3; ++k) QCOMPARE(slice.data<float>()[(i * 6 + j) * 3 + k], element(i + 1, j, k));
+    const Tensor all = run1(
+        "Slice", {x, tensorOf(DType::kInt32, Shape{3}, {0, 0, 0}), tensorOf(DType::kInt32, Shape{3}, {-1, -1, -1})});
+    QVERIFY(sameValues(all, x));
+    QCOMPARE(all.bytes().data(), x.bytes().data());  // a slice of everything shares the buffer: nothing to copy
     const Tensor reversed = run1("ReverseV2", {x, tensorOf(DType::kInt32, Shape{2}, {1, 2})});
     for (int64_t i = 0; i < 5; ++i)
       for (int64_t j = 0; j < 6; ++j)

@@ -8,8 +8,23 @@
 namespace flowscope {
 namespace {
 
+// Does the region read every element of x in order (x[None], x[0] of a [1, ...] tensor, a slice of everything)?
+bool wholeTensorInOrder(const Tensor& x, int64_t offset, std::vector<int64_t> strides, std::vector<int64_t> dims) {
+  int64_t count = 1;
+  for (int64_t d : dims) count *= d;
+  if (offset != 0 || count != x.numElements() || count == 0) return false;
+  coalesceDims(&dims, &strides);
+  return dims.size() == 1 && strides[0] == 1;
+}
+
+// Copies the region of x (offset, strides, dims) into a new tensor of `outShape`; a region that is all of x in order
+// shares x's buffer instead (tensors are immutable), as TensorFlow forwards such slices.
 Status copyRegion(KernelContext& ctx, const Tensor& x, int64_t offset, const std::vector<int64_t>& strides,
                   const std::vector<int64_t>& dims, const Shape& outShape) {
+  if (wholeTensorInOrder(x, offset, strides, dims)) {
+    ctx.outputs[0] = x.reshaped(outShape);
+    return Status::ok();
+  }
   if (x.isStringLike()) {
     std::vector<std::string> values(static_cast<size_t>(outShape.numElements()));
     // Strings: walk the same index space by hand.
