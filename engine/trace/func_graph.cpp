@@ -136,9 +136,10 @@ std::vector<Tensor> FuncGraph::addOp(const std::string& op, const std::vector<Te
   std::vector<Tensor> local;
   for (size_t i = 0; i < inputs.size(); ++i) {
     // An eager value becomes a Const named after the op and its input, as TensorFlow names it ("Greater/y").
-    local.push_back(inputs[i].isValid() && !inputs[i].isSymbolic()
-                        ? addConst(inputs[i], node.name + "/" + inputArgName(*def, i, inputs.size()))
-                        : capture(inputs[i]));
+    // Variables' handles (eager resources) are captured as fed placeholders instead.
+    const bool asConst = inputs[i].isValid() && !inputs[i].isSymbolic() && inputs[i].dtype() != DType::kResource;
+    local.push_back(asConst ? addConst(inputs[i], node.name + "/" + inputArgName(*def, i, inputs.size()))
+                            : capture(inputs[i]));
     node.inputs.push_back(local.back().ref());
   }
   // Type attrs from the inputs, as an eager op infers them.

@@ -18,6 +18,7 @@ class Rules:
         self.rooms = {}  # room -> set of rooms it may include
         self.generated = {}  # room -> glob patterns
         self.public = []  # header paths or "room/*"
+        self.binding = []  # what python/ may include beyond the public headers (the tracing front end's rooms)
         with open(path, encoding="utf-8") as f:
             for number, raw in enumerate(f, 1):
                 line = raw.split("#", 1)[0].strip()
@@ -32,6 +33,8 @@ class Rules:
                     self.generated[room.strip()] = patterns.split()
                 elif kind == "public":
                     self.public.extend(rest.split())
+                elif kind == "binding":
+                    self.binding.extend(rest.split())
                 else:
                     raise SystemExit(f"{path}:{number}: unknown rule '{kind}'")
 
@@ -43,8 +46,8 @@ class Rules:
                 best = room
         return best
 
-    def is_public(self, header):
-        for entry in self.public:
+    def is_public(self, header, front="ui"):
+        for entry in self.public + (self.binding if front == "python" else []):
             if entry.endswith("/*"):
                 room = entry[:-2]
                 if header.startswith(room + "/") and self.room_of(header) == room:
@@ -107,13 +110,13 @@ def check_front_file(rules, root, rel, path, problems):
         if rel.startswith("app/") and os.path.exists(os.path.join(root, "ui", header)):
             continue  # app -> ui is the allowed direction
         if os.path.exists(os.path.join(root, "engine", header)):
-            if not rules.is_public(header):
+            if not rules.is_public(header, front):
                 problems.append(f"{rel}:{number}: #include \"{header}\": not a public engine header (rules.txt)")
             continue
         if rel.startswith("ui/") and os.path.exists(os.path.join(root, "app", header)):
             problems.append(f"{rel}:{number}: #include \"{header}\": ui/ never includes app/")
             continue
-        problems.append(f"{rel}:{number}: #include \"{header}\": names no header of engine/, ui/ or app/")
+        problems.append(f"{rel}:{number}: #include \"{header}\": names no header of engine/, ui/, app/ or python/")
 
 
 def check(root, rules_path):
@@ -121,7 +124,7 @@ def check(root, rules_path):
     problems = []
     for rel, path in sources(root, "engine"):
         check_engine_file(rules, root, rel, path, problems)
-    for top in ("ui", "app"):
+    for top in ("ui", "app", "python"):
         for rel, path in sources(root, top):
             check_front_file(rules, root, rel, path, problems)
     return problems
@@ -136,7 +139,7 @@ def main(argv):
     problems = check(root, rules_path)
     for p in problems:
         print(p)
-    files = sum(1 for top in ("engine", "ui", "app") for _ in sources(root, top))
+    files = sum(1 for top in ("engine", "ui", "app", "python") for _ in sources(root, top))
     print(f"layering: {files} files, {len(problems)} forbidden includes")
     return 1 if problems else 0
 
