@@ -24,13 +24,16 @@ std::map<std::string, pyb::object>& errorClasses() {
 
 }  // namespace
 
-void raiseStatus(const Status& status) { raiseNamed(tf::Error(status.code(), status.message()).typeName(), status.message()); }
+void raiseStatus(const Status& status) {
+  raiseNamed(tf::Error(status.code(), status.message()).typeName(), status.message());
+}
 
 void bindErrors(pyb::module_& m) {
   m.def(
       "_register_error_classes",
       [](pyb::dict classes) {
-        for (auto [name, cls] : classes) errorClasses()[name.cast<std::string>()] = pyb::reinterpret_borrow<pyb::object>(cls);
+        for (auto [name, cls] : classes)
+          errorClasses()[name.cast<std::string>()] = pyb::reinterpret_borrow<pyb::object>(cls);
       },
       "flowscope.errors hands its exception classes over, keyed by TensorFlow's names");
   pyb::register_exception_translator([](std::exception_ptr p) {

@@ -97,8 +97,7 @@ flowscope::Tensor tensorFromNumpy(const pyb::array& input) {
   if (dtype == DType::kString) return stringsFromNumpy(input);
   auto array = pyb::array::ensure(input, pyb::array::c_style | pyb::array::forcecast);
   flowscope::Tensor out = flowscope::Tensor::uninitialized(dtype, shapeOf(array));
-  if (out.numElements() > 0)
-    std::memcpy(out.mutableBytes().data(), array.data(), static_cast<size_t>(array.nbytes()));
+  if (out.numElements() > 0) std::memcpy(out.mutableBytes().data(), array.data(), static_cast<size_t>(array.nbytes()));
   return out;
 }
 

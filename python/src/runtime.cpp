@@ -37,7 +37,8 @@ void bindRuntime(pyb::module_& m) {
         "A resource handle to a new variable holding the initial value");
   m.def("run_functions_eagerly", &tf::config::runFunctionsEagerly);
   m.def("functions_run_eagerly", &tf::config::functionsRunEagerly);
-  m.def("_seed", [](uint64_t seed) { EagerContext::global().exec().rng.seed(seed); }, "Seeds eager random ops");
+  m.def(
+      "_seed", [](uint64_t seed) { EagerContext::global().exec().rng.seed(seed); }, "Seeds eager random ops");
 }
 
 }  // namespace flowscope::py

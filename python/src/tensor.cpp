@@ -97,26 +97,34 @@ void bindOperators(pyb::class_<tf::Tensor>& cls) {
     const char *method, *reflectedMethod, *op, *name;
   };
   static const Binary kBinary[] = {
-      {"__add__", "__radd__", "AddV2", "add"},          {"__sub__", "__rsub__", "Sub", "sub"},
-      {"__mul__", "__rmul__", "Mul", "mul"},            {"__truediv__", "__rtruediv__", "RealDiv", "truediv"},
-      {"__floordiv__", "__rfloordiv__", "FloorDiv", "floordiv"}, {"__mod__", "__rmod__", "FloorMod", "mod"},
-      {"__pow__", "__rpow__", "Pow", "pow"},             {"__matmul__", "__rmatmul__", "MatMul", "MatMul"},
-      {"__and__", "__rand__", "LogicalAnd", "LogicalAnd"}, {"__or__", "__ror__", "LogicalOr", "LogicalOr"},
+      {"__add__", "__radd__", "AddV2", "add"},
+      {"__sub__", "__rsub__", "Sub", "sub"},
+      {"__mul__", "__rmul__", "Mul", "mul"},
+      {"__truediv__", "__rtruediv__", "RealDiv", "truediv"},
+      {"__floordiv__", "__rfloordiv__", "FloorDiv", "floordiv"},
+      {"__mod__", "__rmod__", "FloorMod", "mod"},
+      {"__pow__", "__rpow__", "Pow", "pow"},
+      {"__matmul__", "__rmatmul__", "MatMul", "MatMul"},
+      {"__and__", "__rand__", "LogicalAnd", "LogicalAnd"},
+      {"__or__", "__ror__", "LogicalOr", "LogicalOr"},
   };
   for (const Binary& b : kBinary) {
-    cls.def(b.method, [b](const tf::Tensor& self, pyb::handle other) { return binary(b.op, b.name, self, other, false); },
-            pyb::is_operator());
-    cls.def(b.reflectedMethod,
-            [b](const tf::Tensor& self, pyb::handle other) { return binary(b.op, b.name, self, other, true); },
-            pyb::is_operator());
+    cls.def(
+        b.method, [b](const tf::Tensor& self, pyb::handle other) { return binary(b.op, b.name, self, other, false); },
+        pyb::is_operator());
+    cls.def(
+        b.reflectedMethod,
+        [b](const tf::Tensor& self, pyb::handle other) { return binary(b.op, b.name, self, other, true); },
+        pyb::is_operator());
   }
   static const Binary kCompare[] = {{"__gt__", "", "Greater", "Greater"},
                                     {"__lt__", "", "Less", "Less"},
                                     {"__ge__", "", "GreaterEqual", "GreaterEqual"},
                                     {"__le__", "", "LessEqual", "LessEqual"}};
   for (const Binary& b : kCompare)
-    cls.def(b.method, [b](const tf::Tensor& self, pyb::handle other) { return binary(b.op, b.name, self, other, false); },
-            pyb::is_operator());
+    cls.def(
+        b.method, [b](const tf::Tensor& self, pyb::handle other) { return binary(b.op, b.name, self, other, false); },
+        pyb::is_operator());
   cls.def("__neg__", [](const tf::Tensor& self) { return tf::apply1("Neg", {self}, {}, "Neg"); });
   cls.def("__abs__", [](const tf::Tensor& self) { return tf::apply1("Abs", {self}, {}, "Abs"); });
   cls.def("__invert__", [](const tf::Tensor& self) { return tf::apply1("LogicalNot", {self}, {}, "LogicalNot"); });

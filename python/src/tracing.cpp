@@ -61,8 +61,8 @@ pyb::object producerOf(const tf::Tensor& t) {
     const Node* from = graph->graph().findNode(in.node);
     if (!from || in.index < 0) continue;
     const auto types = outputTypesOf(*from, lookup(from->op));
-    const DType dtype = static_cast<size_t>(in.index) < types.size() ? types[static_cast<size_t>(in.index)]
-                                                                     : DType::kInvalid;
+    const DType dtype =
+        static_cast<size_t>(in.index) < types.size() ? types[static_cast<size_t>(in.index)] : DType::kInvalid;
     inputs.append(tf::Tensor::symbolic(graph, in, dtype, Shape::unknownRank()));
   }
   return pyb::make_tuple(node->op, inputs);
@@ -99,8 +99,8 @@ void bindFuncGraph(pyb::module_& m) {
           "concrete",
           [](const PyFuncGraph& g, const pyb::list& type, std::vector<std::string> argNames,
              std::vector<std::string> inputs, bool jit) {
-            auto made = tf::makeConcreteFunction(*g.graph, g.graph->name(), functionTypeOf(type),
-                                                 std::move(argNames), std::move(inputs), jit);
+            auto made = tf::makeConcreteFunction(*g.graph, g.graph->name(), functionTypeOf(type), std::move(argNames),
+                                                 std::move(inputs), jit);
             if (!made) raiseStatus(made.status());
             return *made;
           },
@@ -126,9 +126,7 @@ void bindControlFlow(pyb::module_& m) {
         pred, [&] { return tensorsOf(thenFn(), "true_fn"); }, [&] { return tensorsOf(elseFn(), "false_fn"); });
   });
   m.def("while_loop", [](pyb::object condFn, pyb::object bodyFn, const std::vector<tf::Tensor>& vars) {
-    auto condition = [&](const std::vector<tf::Tensor>& v) {
-      return condFn(*pyb::cast(v)).cast<tf::Tensor>();
-    };
+    auto condition = [&](const std::vector<tf::Tensor>& v) { return condFn(*pyb::cast(v)).cast<tf::Tensor>(); };
     auto body = [&](const std::vector<tf::Tensor>& v) { return tensorsOf(bodyFn(*pyb::cast(v)), "body"); };
     return tf::whileLoop(condition, body, vars);
   });
