@@ -80,6 +80,8 @@ class Function:
         return self._tracing_count
 
     def __call__(self, *args, **kwargs):
+        if _call_recorder is not None:
+            _call_recorder(self, args, kwargs)
         if _C.functions_run_eagerly():
             if self._input_signature is not None:
                 self._bind_signature(args, kwargs)
@@ -217,6 +219,12 @@ class Function:
 
 _bound_functions = {}
 _all_functions = []
+_call_recorder = None  # set by flowscope.tools.trace_script: sees every call (function, args, kwargs)
+
+
+def set_call_recorder(recorder):
+    global _call_recorder
+    _call_recorder = recorder
 
 
 def _register(fn):
