@@ -156,7 +156,7 @@ def _iter(t):
             "decorate this function with @tf.function.")
     if t.shape.rank == 0:
         raise TypeError("Cannot iterate over a scalar tensor.")
-    return (Tensor._from_numpy(np.ascontiguousarray(row)) for row in t._view())
+    return (Tensor._from_numpy(np.array(row)) for row in t._view())
 
 
 def _len(t):

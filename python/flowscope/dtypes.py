@@ -80,7 +80,8 @@ double = float64
 
 _BY_NAME = {d.name: d for d in DType._by_enum.values()}
 _BY_NAME.update({"half": float16, "double": float64, "float": float32})
-_BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in DType._by_enum.values() if d.as_numpy_dtype not in (None, np.object_)}
+_BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in DType._by_enum.values()
+             if d.as_numpy_dtype not in (None, np.object_)}
 
 
 def as_dtype(type_value):

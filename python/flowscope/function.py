@@ -174,7 +174,8 @@ class Function:
             concrete = self._trace(self._relaxed(key), bound)
         self._cache[key] = concrete
         if self._fast_eligible(args, kwargs):
-            self._cache[tuple([(a._dtype, a._shape) if type(a) is Tensor else _literal_key(a) for a in args])] = concrete
+            fast = tuple([(a._dtype, a._shape) if type(a) is Tensor else _literal_key(a) for a in args])
+            self._cache[fast] = concrete
         return concrete, [leaf for leaf in leaves if leaf is not None]
 
     def _fast_eligible(self, args, kwargs):

@@ -29,6 +29,8 @@ def _pair(x, y):
 
 def _binary(op_type, default_name):
     def fn(x, y, name=None):
+        if type(x) is Tensor and type(y) is Tensor:  # the common case, without conversions
+            return _C.op(op_type, [x, y], {}, name or default_name)[0]
         a, b = _pair(x, y)
         return _one(op_type, [a, b], name=name or default_name)
 

@@ -6,6 +6,7 @@
 #include "exec/eager.h"
 #include "exec/print_sink.h"
 #include "exec/resource_manager.h"
+#include "exec/thread_pool.h"
 #include "trace/function.h"
 
 namespace flowscope::py {
@@ -37,6 +38,8 @@ void bindRuntime(pyb::module_& m) {
         "A resource handle to a new variable holding the initial value");
   m.def("run_functions_eagerly", &tf::config::runFunctionsEagerly);
   m.def("functions_run_eagerly", &tf::config::functionsRunEagerly);
+  m.def("set_threads", &setIntraOpThreads, "Threads each kernel may use (default: the physical cores)");
+  m.def("threads", &intraOpThreads);
   m.def(
       "_seed", [](uint64_t seed) { EagerContext::global().exec().rng.seed(seed); }, "Seeds eager random ops");
 }

@@ -3,6 +3,9 @@
 // ConcreteFunction a finished trace becomes (run with the GIL released).
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "binding.h"
 #include "ir/verify.h"
 #include "ops/op_registry.h"
@@ -50,6 +53,15 @@ tf::FunctionType functionTypeOf(const pyb::list& items) {
   return type;
 }
 
+// The static shape of a Const's or Placeholder's output; unknown for other nodes.
+Shape knownShape(const Node& node) {
+  if (const AttrValue* v = node.attr("value"); node.op == "Const" && v && v->kind() == AttrValue::Kind::kTensor)
+    return v->tensor().shape();
+  if (const AttrValue* s = node.attr("shape"); node.op == "Placeholder" && s && s->kind() == AttrValue::Kind::kShape)
+    return s->shape();
+  return Shape::unknownRank();
+}
+
 pyb::object producerOf(const tf::Tensor& t) {
   if (!t.isSymbolic() || !t.graph()) return pyb::none();
   const auto graph = t.graph();
@@ -63,7 +75,7 @@ pyb::object producerOf(const tf::Tensor& t) {
     const auto types = outputTypesOf(*from, lookup(from->op));
     const DType dtype =
         static_cast<size_t>(in.index) < types.size() ? types[static_cast<size_t>(in.index)] : DType::kInvalid;
-    inputs.append(tf::Tensor::symbolic(graph, in, dtype, Shape::unknownRank()));
+    inputs.append(tf::Tensor::symbolic(graph, in, dtype, knownShape(*from)));
   }
   return pyb::make_tuple(node->op, inputs);
 }
@@ -138,6 +150,19 @@ pyb::list wrapOutputs(const std::vector<flowscope::Tensor>& values) {
   return out;
 }
 
+double timeRuns(const tf::ConcreteFunction& f, const std::vector<tf::Tensor>& args, int n) {
+  std::vector<flowscope::Tensor> values;
+  for (const auto& a : args) values.push_back(a.value());
+  pyb::gil_scoped_release release;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i)
+    if (auto out = f.runTensors(values); !out) {
+      pyb::gil_scoped_acquire gil;
+      raiseStatus(out.status());
+    }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / std::max(n, 1);
+}
+
 void bindConcreteFunction(pyb::module_& m) {
   pyb::class_<tf::ConcreteFunction, std::shared_ptr<tf::ConcreteFunction>>(m, "ConcreteFunction")
       .def_property_readonly("name", &tf::ConcreteFunction::name)
@@ -163,6 +188,7 @@ void bindConcreteFunction(pyb::module_& m) {
                                  specs.append(pyb::make_tuple(static_cast<int>(o.dtype), shapeTuple(o.shape)));
                                return specs;
                              })
+      .def("_time_runs", &timeRuns, "Seconds per run of the graph alone, over n runs from C++ (benchmarks)")
       .def("pretty_signature", &tf::ConcreteFunction::prettySignature)
       .def("graph_def", &tf::ConcreteFunction::graphDef, "The GraphDef (the library without this function)")
       .def("full_graph", [](const tf::ConcreteFunction& f) { return f.graph(); });

@@ -110,5 +110,17 @@ class OperatorTest(unittest.TestCase):
             tf.random.uniform([2], dtype=tf.int32)
 
 
+class CoexistenceTest(unittest.TestCase):
+    def test_pytorch_loads_beside_flowscope(self):
+        """Both register protobuf schemas in one process: file names must not collide (a collision aborts)."""
+        import subprocess
+        import sys
+        code = ("import flowscope as tf\ntry:\n    import torch\nexcept ImportError:\n    pass\n"
+                "print(tf.constant(1) + 1)")
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, "tf.Tensor(2, shape=(), dtype=int32)\n")
+
+
 if __name__ == "__main__":
     unittest.main()

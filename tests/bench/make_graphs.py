@@ -23,10 +23,10 @@ def load_graph_proto(out):
     """Compiles engine/io/proto/*.proto for Python and imports graph_pb2."""
     py = os.path.join(out, "proto_py")
     os.makedirs(py, exist_ok=True)
-    protos = [os.path.join(PROTO_DIR, p) for p in ("types.proto", "tensor.proto", "graph.proto")]
+    protos = [os.path.join(PROTO_DIR, "flowscope_tf", p) for p in ("types.proto", "tensor.proto", "graph.proto")]
     subprocess.run(["protoc", f"-I{PROTO_DIR}", f"--python_out={py}"] + protos, check=True)
     sys.path.insert(0, py)
-    import graph_pb2  # noqa: E402 (generated just now)
+    from flowscope_tf import graph_pb2  # noqa: E402 (generated just now)
     return graph_pb2
 
 
