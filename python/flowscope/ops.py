@@ -20,7 +20,7 @@ def _one(op_type, inputs, attrs=None, name=None):
 def _pair(x, y):
     """Converts two operands the way TensorFlow's binary ops do: Python values take the tensor side's dtype."""
     if isinstance(x, Tensor):
-        return x, convert_to_tensor(y, x.dtype)
+        return x, y if isinstance(y, Tensor) else convert_to_tensor(y, x.dtype)
     if isinstance(y, Tensor):
         return convert_to_tensor(x, y.dtype), y
     x = convert_to_tensor(x)
@@ -29,9 +29,10 @@ def _pair(x, y):
 
 def _binary(op_type, default_name):
     def fn(x, y, name=None):
-        if type(x) is Tensor and type(y) is Tensor:  # the common case, without conversions
+        if type(x) is Tensor and type(y) is Tensor and x._dtype == y._dtype:  # the common case, no conversions
             return _C.op(op_type, [x, y], {}, name or default_name)[0]
         a, b = _pair(x, y)
+        _C._check_same_dtype(op_type, a, b)
         return _one(op_type, [a, b], name=name or default_name)
 
     fn.__name__ = default_name.lower()

@@ -85,9 +85,36 @@ tf::Tensor forTrueDivision(const tf::Tensor& t) {
 }
 
 // `a op b` (or `b op a` when reflected), named as TensorFlow's Python wrappers name the node.
+// TensorFlow's DataTypeString ("float" for float32), which its eager dtype errors use.
+std::string coreTypeName(DType d) {
+  switch (d) {
+    case DType::kFloat:
+      return "float";
+    case DType::kDouble:
+      return "double";
+    case DType::kHalf:
+      return "half";
+    default:
+      return std::string(dtypeName(d));
+  }
+}
+
+// Two tensors of different dtypes: TensorFlow refuses (eagerly InvalidArgumentError, while tracing TypeError).
+void checkSameDType(const char* op, const tf::Tensor& x, const tf::Tensor& y) {
+  if (x.dtype() == y.dtype()) return;
+  if (!x.isSymbolic() && !y.isSymbolic())
+    throw tf::Error(ErrorCode::kInvalidArgument,
+                    std::string("cannot compute ") + op + " as input #1(zero-based) was expected to be a " +
+                        coreTypeName(x.dtype()) + " tensor but is a " + coreTypeName(y.dtype()) + " tensor [Op:" +
+                        op + "]");
+  throw pyb::type_error(std::string("Input 'y' of '") + op + "' Op has type " + std::string(dtypeName(y.dtype())) +
+                        " that does not match type " + std::string(dtypeName(x.dtype())) + " of argument 'x'.");
+}
+
 pyb::object binary(const char* op, const char* name, const tf::Tensor& self, pyb::handle other, bool reflected) {
   tf::Tensor b = operand(other, self);
   tf::Tensor x = reflected ? b : self, y = reflected ? self : b;
+  checkSameDType(op, x, y);
   if (std::string(op) == "RealDiv") x = forTrueDivision(x), y = forTrueDivision(y);
   return pyb::cast(tf::apply1(op, {x, y}, {}, name));
 }
@@ -164,6 +191,9 @@ void bindTensor(pyb::module_& m) {
         return t;
       });
   bindOperators(cls);
+  m.def("_check_same_dtype", [](const std::string& op, const tf::Tensor& x, const tf::Tensor& y) {
+    checkSameDType(op.c_str(), x, y);
+  });
   m.def("_set_converter", [](pyb::object fn) { converter() = std::move(fn); });
 }
 

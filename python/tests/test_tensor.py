@@ -75,8 +75,15 @@ class OperatorTest(unittest.TestCase):
         self.assertEqual(str(caught.exception), "indices[0] = 1 is not in [0, 1) [Op:GatherV2]")
 
     def test_dtype_mismatch_between_tensors(self):
-        with self.assertRaises(tf.errors.InvalidArgumentError):
+        with self.assertRaisesRegex(tf.errors.InvalidArgumentError,
+                                    r"cannot compute AddV2 as input #1\(zero-based\) was expected to be a int32 "
+                                    r"tensor but is a float tensor \[Op:AddV2\]"):
             tf.constant(1) + tf.constant(1.0)
+        with self.assertRaisesRegex(TypeError, "Input 'y' of 'AddV2' Op has type float32 that does not match type "
+                                               "int32 of argument 'x'."):
+            tf.function(lambda x: x + tf.constant(1.5))(tf.constant(1))
+        with self.assertRaises(tf.errors.InvalidArgumentError):
+            tf.maximum(tf.constant(1), tf.constant(1.0))
 
     def test_missing_api_names_itself(self):
         with self.assertRaisesRegex(AttributeError, "tf.keras is not in Flowscope's TensorFlow subset"):
