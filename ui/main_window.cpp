@@ -10,6 +10,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -25,6 +26,9 @@
 #include "panels/outline_panel.h"
 #include "panels/pass_stepper.h"
 #include "panels/profile_panel.h"
+#include "panels/script_panel.h"
+#include "panels/script_source_view.h"
+#include "script/script_process.h"
 #include "panels/task_indicator.h"
 
 namespace flowscope {
@@ -41,11 +45,15 @@ MainWindow::MainWindow(QWidget* parent)
       m_inspector(new InspectorPanel(m_session, this)),
       m_profile(new ProfilePanel(m_session, this)),
       m_outline(new OutlinePanel(m_session, m_graph->canvas(), this)),
-      m_task(new TaskIndicator(&m_session->worker(), this)) {
+      m_task(new TaskIndicator(&m_session->worker(), this)),
+      m_script(new ScriptPanel(this)),
+      m_source(new ScriptSourceView(this)),
+      m_scriptOutput(new QPlainTextEdit(this)) {
   statusBar()->addPermanentWidget(m_task);
   setWindowTitle(tr("Flowscope"));
   setAcceptDrops(true);
-  m_header->setText(tr("Open a graph: File > Open, drag a file here, or pass it on the command line."));
+  m_header->setText(tr("Open a graph or a Python script: File > Open, drag a file here, or pass it on the command "
+                       "line."));
   m_header->setWordWrap(true);
   auto* central = new QWidget(this);
   auto* layout = new QVBoxLayout(central);
@@ -54,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_tabs->addTab(m_graph, tr("Graph"));
   m_tabs->addTab(m_stepper, tr("Passes"));
   m_tabs->addTab(m_compare, tr("Eager vs Graph"));
+  m_tabs->addTab(m_source, tr("Source"));
   layout->addWidget(m_tabs, 1);
   setCentralWidget(central);
   // The pass stepper's pipeline runs the first time the tab is shown (once per document).
@@ -70,6 +79,7 @@ MainWindow::MainWindow(QWidget* parent)
           [this](const QString& text) { statusBar()->showMessage(text); });
   connect(canvas(), &GraphCanvas::layoutCancelled, this, [this] { statusBar()->showMessage(tr("Layout cancelled")); });
   buildDocks();
+  connectScript();
   buildFileMenu();
   buildViewMenu();
   QSettings settings;
@@ -94,7 +104,9 @@ void MainWindow::buildDocks() {
       {m_nodes, {"Nodes", Qt::RightDockWidgetArea}},
       {m_inspector, {"Inspector", Qt::RightDockWidgetArea}},
       {m_profile, {"Profile", Qt::BottomDockWidgetArea}},
-      {m_outline, {"Outline", Qt::LeftDockWidgetArea}}};
+      {m_outline, {"Outline", Qt::LeftDockWidgetArea}},
+      {m_script, {"Functions", Qt::LeftDockWidgetArea}},
+      {m_scriptOutput, {"Script output", Qt::BottomDockWidgetArea}}};
   for (const auto& [widget, place] : docks) {
     auto* dock = new QDockWidget(tr(place.first), this);
     dock->setObjectName(QString(place.first).toLower() + "Dock");
@@ -107,7 +119,8 @@ void MainWindow::buildFileMenu() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
     QString path = QFileDialog::getOpenFileName(this, tr("Open graph"), {},
-                                                tr("Graphs (*.pb *.pbtxt *.json *.meta);;All files (*)"));
+                                                tr("Graphs and scripts (*.pb *.pbtxt *.json *.meta *.py);;Graphs (*.pb *.pbtxt *.json *.meta);;"
+                                                   "Python scripts (*.py);;All files (*)"));
     if (!path.isEmpty()) openFile(path);
   });
   file->addAction(tr("Open &SavedModel folder..."), this, [this] {
@@ -197,6 +210,8 @@ void MainWindow::exportCanvas(const char* format, bool viewOnly) {
 }
 
 void MainWindow::openFile(const QString& path) {
+  if (isPythonScript(path)) return runScript(path);
+  m_scriptGraph.clear();
   statusBar()->showMessage(tr("Loading %1 ...").arg(path));
   m_session->open(path);
 }
@@ -217,9 +232,13 @@ void MainWindow::onOpened() {
                         .arg(s.functions.size())
                         .arg(model.signatures.size())
                         .arg(model.variables.size()));
-  setWindowTitle(tr("%1 - Flowscope").arg(QFileInfo(m_session->openingPath()).fileName()));
   statusBar()->showMessage(model.warnings.empty() ? tr("Loaded") : QString::fromStdString(model.warnings[0]));
-  rememberRecent(m_session->openingPath());
+  if (!m_scriptGraph.isEmpty() && m_scriptGraph == m_session->openingPath()) {
+    showScriptGraphHeader(s.nodeCount, s.functions.size());
+  } else {
+    setWindowTitle(tr("%1 - Flowscope").arg(QFileInfo(m_session->openingPath()).fileName()));
+    rememberRecent(m_session->openingPath());
+  }
   if (m_tabs->currentWidget() == m_stepper) m_session->optimize();
   emit modelLoaded();
 }

@@ -9,6 +9,7 @@
 
 class QLabel;
 class QMenu;
+class QPlainTextEdit;
 class QTabWidget;
 
 namespace flowscope {
@@ -22,6 +23,8 @@ class NodeListPanel;
 class OutlinePanel;
 class PassStepper;
 class ProfilePanel;
+class ScriptPanel;
+class ScriptSourceView;
 class TaskIndicator;
 
 class MainWindow : public QMainWindow {
@@ -32,7 +35,8 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   Session& session() { return *m_session; }
-  /// Starts loading in the background; the window stays responsive.
+  /// Starts loading in the background; the window stays responsive. A .py script runs in its own Python process
+  /// instead, and the Functions panel lists its tf.functions.
   void openFile(const QString& path);
   std::shared_ptr<const Model> model() const { return m_session->model(); }
   std::shared_ptr<const Model> shownModel() const { return m_session->shownModel(); }
@@ -53,6 +57,9 @@ class MainWindow : public QMainWindow {
   ProfilePanel* profilePanel() const { return m_profile; }
   OutlinePanel* outline() const { return m_outline; }
   ComparePanel* comparePanel() const { return m_compare; }
+  ScriptPanel* scriptPanel() const { return m_script; }
+  ScriptSourceView* sourceView() const { return m_source; }
+  QPlainTextEdit* scriptOutput() const { return m_scriptOutput; }
   /// Writes the whole graph, or only what the canvas shows, as PNG or SVG (by the extension), with its overlay.
   Status exportCanvas(const QString& path, bool viewOnly = false) const;
   void setTheme(const QString& name);
@@ -75,6 +82,10 @@ class MainWindow : public QMainWindow {
   void onOpenFailed(const QString& message);
   void rememberRecent(const QString& path);
   void rebuildRecentMenu();
+  void connectScript();
+  void runScript(const QString& path);
+  void onConcreteChosen(int function, int concrete);
+  void showScriptGraphHeader(size_t nodes, size_t functions);
 
   Session* m_session;
   QLabel* m_header;
@@ -87,6 +98,11 @@ class MainWindow : public QMainWindow {
   ProfilePanel* m_profile;
   OutlinePanel* m_outline;
   TaskIndicator* m_task;
+  ScriptPanel* m_script;
+  ScriptSourceView* m_source;
+  QPlainTextEdit* m_scriptOutput;
+  QString m_scriptGraph;  // the graph file of the script's concrete function being opened or shown
+  QString m_scriptGraphTitle;
   QMenu* m_recentMenu = nullptr;
 };
 

@@ -1,4 +1,4 @@
-// `flowscope guide`, `trace` and `compare`: the tracing gallery from the command line.
+// `flowscope guide`, `trace` and `compare`: the tracing gallery from the command line (a .py goes to cmd_script).
 #include <cstdio>
 #include <filesystem>
 
@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "io/graph_writer.h"
 #include "ir/printer.h"
+#include "script/script_process.h"
 #include "trace/compare.h"
 #include "workflow/run_request.h"
 
@@ -80,6 +81,8 @@ int runGuide(const Args& args) {
 }
 
 int runTrace(const Args& args) {
+  if (isPythonScript(QString::fromStdString(args.positional()[0]))) return runTraceScriptCommand(args);
+  if (args.value("--function")) return fail("trace", "--function is for a Python script's functions", kExitUsage);
   const tf::GalleryEntry* entry = tf::findGalleryEntry(args.positional()[0]);
   if (!entry)
     return fail("trace", "no gallery function '" + args.positional()[0] + "' (there are: " + galleryNames() + ")",
@@ -106,6 +109,8 @@ int runTrace(const Args& args) {
 }
 
 int runCompare(const Args& args) {
+  if (isPythonScript(QString::fromStdString(args.positional()[0]))) return runCompareScriptCommand(args);
+  if (args.positional().size() > 1) return fail("compare", "a gallery function takes no second name", kExitUsage);
   const tf::GalleryEntry* entry = tf::findGalleryEntry(args.positional()[0]);
   if (!entry)
     return fail("compare", "no gallery function '" + args.positional()[0] + "' (there are: " + galleryNames() + ")",

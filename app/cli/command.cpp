@@ -102,22 +102,30 @@ const std::vector<Command>& commands() {
        {{"--calls"}, {}, 0, 0},
        runGuide},
       {"trace",
-       "Trace a gallery function into a graph; print its signature and graph or write it",
-       "usage: flowscope trace NAME [--arg SPEC ...] [--out FILE.pbtxt] [--force]\n\n"
+       "Trace a gallery function or a Python script's tf.function into a graph; print its signature, write it",
+       "usage: flowscope trace NAME [--arg SPEC ...] [--out FILE.pbtxt] [--force]\n"
+       "       flowscope trace SCRIPT.py [--function NAME] [--out FILE.pbtxt] [--force]\n\n"
        "NAME is a gallery function (flowscope trace --help lists them under 'compare'). SPEC is a tensor literal\n"
        "(5.5, [[1,2]]:float32) or a Python value (py:3, py:True); without --arg the example arguments are used.\n"
-       "--out writes a GraphDef with the function library (__inference_NAME_N, cond_true_N, while_body_N, ...).\n",
-       {{"--arg", "--out"}, {"--force"}, 1, 1},
+       "--out writes a GraphDef with the function library (__inference_NAME_N, cond_true_N, while_body_N, ...).\n"
+       "SCRIPT.py runs under /usr/bin/python3 in its own process (its output goes to stderr); --function picks\n"
+       "a tf.function it created by name (default: the first one traced) or one concrete function by its name\n"
+       "(__inference_f_3); its graph is written as .pb or .pbtxt by the extension of --out, or printed.\n",
+       {{"--arg", "--out", "--function"}, {"--force"}, 1, 1},
        runTrace},
       {"compare",
-       "Run a gallery function eagerly and as a graph: totals, ratio, per-op breakdown",
-       "usage: flowscope compare NAME [--calls N] [--arg SPEC ...] [--json]\n\n"
+       "Run a gallery function or a script's tf.function eagerly and as a graph: times, ratio",
+       "usage: flowscope compare NAME [--calls N] [--arg SPEC ...] [--json]\n"
+       "       flowscope compare SCRIPT.py FUNCTION [--calls N] [--json]\n\n"
        "Calls NAME N times eagerly and N times as its traced graph (default 1000; tracing happens before the\n"
        "timing), then once more each with profiling for the per-op tables. --json prints calls, eager_seconds,\n"
        "graph_seconds (totals over the calls), graph_speedup and both op tables. Gallery: a_regular_function,\n"
        "outer_function, simple_relu, my_relu, get_MSE, unused_return_eager, unused_return_graph, power,\n"
-       "a_function_with_python_side_effect, mlp, small_convnet, sum_to, signed_square.\n",
-       {{"--calls", "--arg"}, {"--json"}, 1, 1},
+       "a_function_with_python_side_effect, mlp, small_convnet, sum_to, signed_square.\n"
+       "SCRIPT.py runs in its own Python process; the calls it made to its tf.function FUNCTION are replayed N\n"
+       "rounds (default 100) with tf.config.run_functions_eagerly(True) and N rounds as graphs, each call timed:\n"
+       "medians per call, totals, and whether both gave the same outputs (--json: the same as JSON).\n",
+       {{"--calls", "--arg"}, {"--json"}, 1, 2},
        runCompare},
       {"screenshot",
        "Render the graph canvas to a PNG without a display",

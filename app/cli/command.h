@@ -31,6 +31,9 @@ int runSynth(const Args& args);
 int runGuide(const Args& args);
 int runTrace(const Args& args);
 int runCompare(const Args& args);
+/// trace and compare for a .py script (runTrace and runCompare hand a .py over).
+int runTraceScriptCommand(const Args& args);
+int runCompareScriptCommand(const Args& args);
 int runDevices(const Args& args);
 int runScreenshot(const Args& args);
 

@@ -17,6 +17,7 @@
 #include "canvas/graph_canvas.h"
 #include "models/op_stats_model.h"
 #include "panels/timeline_view.h"
+#include "script/script_runner.h"
 
 namespace flowscope {
 namespace {
@@ -47,7 +48,8 @@ ComparePanel::ComparePanel(EngineWorker* worker, QWidget* parent)
       m_progress(new QProgressBar(this)),
       m_status(new QLabel(this)),
       m_canvas(new GraphCanvas(this, worker)),
-      m_signature(new QPlainTextEdit(this)) {
+      m_signature(new QPlainTextEdit(this)),
+      m_scriptRunner(new ScriptRunner(this)) {
   setObjectName("comparePanel");
   for (const auto& entry : tf::gallery()) {
     m_function->addItem(QString::fromUtf8(entry.name));
@@ -98,8 +100,14 @@ ComparePanel::ComparePanel(EngineWorker* worker, QWidget* parent)
   layout->addWidget(m_status);
   layout->addWidget(split, 1);
 
-  connect(m_run, &QPushButton::clicked, this, [this] { compare(m_function->currentText(), m_calls->value()); });
+  connect(m_run, &QPushButton::clicked, this, [this] {
+    if (scriptChosen()) return compareScript(m_calls->value());
+    compare(m_function->currentText(), m_calls->value());
+  });
   connect(m_cancelButton, &QPushButton::clicked, this, &ComparePanel::cancel);
+  connect(m_scriptRunner, &ScriptRunner::finished, this, &ComparePanel::onScriptFinished);
+  connect(m_scriptRunner, &ScriptRunner::failed, this, &ComparePanel::onScriptFailed);
+  connect(m_scriptRunner, &ScriptRunner::progress, this, [this](const QString& line) { m_status->setText(line); });
   connect(worker, &EngineWorker::jobProgress, this, [this](JobId id, double fraction, const QString&) {
     if (id == m_job) m_progress->setValue(static_cast<int>(fraction * 1000));
   });
@@ -141,11 +149,7 @@ void ComparePanel::compare(const QString& function, int calls) {
   m_function->setCurrentText(function);
   m_calls->setValue(calls);
   m_resultFunction = function;
-  m_run->setEnabled(false);
-  m_cancelButton->setEnabled(true);
-  m_progress->setValue(0);
-  m_progress->show();
-  m_status->setText(tr("Tracing %1, then %2 eager and %2 graph calls, timed and profiled...").arg(function).arg(calls));
+  startRun(tr("Tracing %1, then %2 eager and %2 graph calls, timed and profiled...").arg(function).arg(calls));
   using Result = std::shared_ptr<Expected<tf::EagerGraphComparison>>;  // profiles do not copy
   m_job = m_worker->submit<Result>(
       "compare", tr("Comparing %1").arg(function), this,
@@ -159,12 +163,30 @@ void ComparePanel::compare(const QString& function, int calls) {
       [this](Result result) { onFinished(std::move(result)); });
 }
 
-void ComparePanel::cancel() { m_worker->cancelTag("compare"); }
+void ComparePanel::cancel() {
+  m_worker->cancelTag("compare");
+  m_scriptRunner->cancel();
+}
 
-void ComparePanel::onFinished(std::shared_ptr<Expected<tf::EagerGraphComparison>> shared) {
+bool ComparePanel::isRunning() const { return m_worker->isBusy("compare") || m_scriptRunner->isRunning(); }
+
+void ComparePanel::startRun(const QString& status) {
+  m_run->setEnabled(false);
+  m_cancelButton->setEnabled(true);
+  m_progress->setValue(0);
+  m_progress->show();
+  m_status->setText(status);
+}
+
+void ComparePanel::endRun() {
   m_run->setEnabled(true);
   m_cancelButton->setEnabled(false);
+  m_progress->setRange(0, 1000);
   m_progress->hide();
+}
+
+void ComparePanel::onFinished(std::shared_ptr<Expected<tf::EagerGraphComparison>> shared) {
+  endRun();
   auto& result = *shared;
   if (!result) {
     const bool wasCancelled = result.status().code() == ErrorCode::kCancelled;
