@@ -28,8 +28,8 @@
 #include "panels/profile_panel.h"
 #include "panels/script_panel.h"
 #include "panels/script_source_view.h"
-#include "script/script_process.h"
 #include "panels/task_indicator.h"
+#include "script/script_process.h"
 
 namespace flowscope {
 
@@ -52,8 +52,9 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addPermanentWidget(m_task);
   setWindowTitle(tr("Flowscope"));
   setAcceptDrops(true);
-  m_header->setText(tr("Open a graph or a Python script: File > Open, drag a file here, or pass it on the command "
-                       "line."));
+  m_header->setText(
+      tr("Open a graph or a Python script: File > Open, drag a file here, or pass it on the command "
+         "line."));
   m_header->setWordWrap(true);
   auto* central = new QWidget(this);
   auto* layout = new QVBoxLayout(central);
@@ -118,9 +119,10 @@ void MainWindow::buildDocks() {
 void MainWindow::buildFileMenu() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
-    QString path = QFileDialog::getOpenFileName(this, tr("Open graph"), {},
-                                                tr("Graphs and scripts (*.pb *.pbtxt *.json *.meta *.py);;Graphs (*.pb *.pbtxt *.json *.meta);;"
-                                                   "Python scripts (*.py);;All files (*)"));
+    QString path = QFileDialog::getOpenFileName(
+        this, tr("Open graph"), {},
+        tr("Graphs and scripts (*.pb *.pbtxt *.json *.meta *.py);;Graphs (*.pb *.pbtxt *.json *.meta);;"
+           "Python scripts (*.py);;All files (*)"));
     if (!path.isEmpty()) openFile(path);
   });
   file->addAction(tr("Open &SavedModel folder..."), this, [this] {

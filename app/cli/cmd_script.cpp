@@ -132,8 +132,8 @@ int runCompareScriptCommand(const Args& args) {
   if (manifest && manifest->raised)
     std::fprintf(stderr, "flowscope compare: note: %s raised (%s); compared the calls made before\n", script.c_str(),
                  lastLine(manifest->error).c_str());
-  std::printf("%s", args.flag("--json") ? result->rawJson.toUtf8().constData()
-                                        : comparisonTable(*result).toUtf8().constData());
+  std::printf(
+      "%s", args.flag("--json") ? result->rawJson.toUtf8().constData() : comparisonTable(*result).toUtf8().constData());
   return kExitOk;
 }
 

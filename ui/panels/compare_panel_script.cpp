@@ -91,10 +91,10 @@ void ComparePanel::showScriptResult() {
   const double slowest = std::max(medians[0], medians[1]);
   for (int s = 0; s < 2; ++s) {
     const int bar = slowest > 0 ? static_cast<int>(std::round(30 * medians[s] / slowest)) : 0;
-    m_side[s].total->setText(tr("<b>%1</b> median per call, %2 s in all<br><span style=\"font-family:monospace\">"
-                                "%3</span><br>(timed in Python; the per-op profile is for gallery functions)")
-                                 .arg(microseconds(medians[s]), QString::number(totals[s], 'f', 6),
-                                      QString(bar, QChar(0x2588))));
+    m_side[s].total->setText(
+        tr("<b>%1</b> median per call, %2 s in all<br><span style=\"font-family:monospace\">"
+           "%3</span><br>(timed in Python; the per-op profile is for gallery functions)")
+            .arg(microseconds(medians[s]), QString::number(totals[s], 'f', 6), QString(bar, QChar(0x2588))));
     m_side[s].timeline->setEvents({});
     m_side[s].ops->setStats({}, 1, {});
   }

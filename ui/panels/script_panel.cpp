@@ -126,9 +126,8 @@ void ScriptPanel::fill() {
     auto* top = new QTreeWidgetItem(m_tree, {function.qualname, QString::number(function.callCount)});
     top->setData(0, kFunctionRole, f);
     top->setData(0, kConcreteRole, -1);
-    top->setToolTip(0, tr("%1, line %2; traced %n time(s)", nullptr, function.tracingCount)
-                           .arg(function.file)
-                           .arg(function.line));
+    top->setToolTip(
+        0, tr("%1, line %2; traced %n time(s)", nullptr, function.tracingCount).arg(function.file).arg(function.line));
     if (function.concretes.empty()) top->setText(0, function.qualname + tr(" (never traced)"));
     for (int c = 0; c < static_cast<int>(function.concretes.size()); ++c) {
       const ScriptConcrete& concrete = function.concretes[c];

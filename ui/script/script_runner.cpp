@@ -51,8 +51,8 @@ void ScriptRunner::cancel() {
 }
 
 void ScriptRunner::readOutput(bool isError) {
-  const QString text = QString::fromUtf8(isError ? m_process->readAllStandardError()
-                                                 : m_process->readAllStandardOutput());
+  const QString text =
+      QString::fromUtf8(isError ? m_process->readAllStandardError() : m_process->readAllStandardOutput());
   if (text.isEmpty()) return;
   emit output(text, isError);
   if (isError) {
