@@ -10,6 +10,7 @@
 
 #include "main_window.h"
 #include "panels/compare_panel.h"
+#include "panels/profile_panel.h"
 #include "panels/script_panel.h"
 #include "panels/script_source_view.h"
 
@@ -26,6 +27,9 @@ void raiseDock(QWidget* widget) {
 }  // namespace
 
 void MainWindow::connectScript() {
+  auto* profileDock = qobject_cast<QDockWidget*>(m_profile->parentWidget());
+  auto* outputDock = qobject_cast<QDockWidget*>(m_scriptOutput->parentWidget());
+  if (profileDock && outputDock) tabifyDockWidget(profileDock, outputDock);  // the output below, as a tab
   m_scriptOutput->setObjectName("scriptOutput");
   m_scriptOutput->setReadOnly(true);
   m_scriptOutput->setMaximumBlockCount(20000);

@@ -13,6 +13,11 @@ std::set<std::string> withOutput(std::set<std::string> options) {
   return options;
 }
 
+std::set<std::string> withImport(std::set<std::string> options) {
+  options.insert("--import");
+  return options;
+}
+
 std::set<std::string> withProfile(std::set<std::string> options) {
   options.insert({"--runs", "--warmup", "--trace"});
   return options;
@@ -62,9 +67,24 @@ const std::vector<Command>& commands() {
        "per-node events as Chrome trace JSON (open it in Perfetto or chrome://tracing). The graph is optimized\n"
        "first unless --no-optimize is given, so the two can be compared. With --device vulkan the table says\n"
        "which backend ran each op, nodes on the GPU are timed with timestamp queries, and a placement line says\n"
-       "what stayed on the CPU and why.\n",
-       {withProfile(kRunValueOptions), {"--json", "--no-optimize"}, 1, 1},
+       "what stayed on the CPU and why.\n\n"
+       "--import PROFILE reads another tool's profile of FILE's graph instead of running it: a TensorFlow profiler\n"
+       "*.xplane.pb (or a directory of them, one per host), a TensorBoard events.out.tfevents.* file (FILE may be\n"
+       "the same file: its GraphDef is the graph), an ONNX Runtime profile JSON, or a Chrome trace (.json/.json.gz,\n"
+       "PyTorch's included). It prints the same tables, how many events matched graph nodes (by name, by output\n"
+       "tensor, by op order and shapes), every unmatched event with its time, and, unless --no-run, our engine's\n"
+       "profile of the graph as loaded beside theirs per node (theirs, ours, ratio).\n",
+       {withProfile(withImport(kRunValueOptions)), {"--json", "--no-optimize", "--no-run"}, 1, 1},
        runProfile},
+      {"diff",
+       "Compare two graphs: nodes matched by name, then by structure; added, removed, renamed, changed",
+       "usage: flowscope diff A B [--json] [--tag TAG]\n\n"
+       "Matches A's nodes to B's by name, then renamed ones by structure (op type, the matches of their inputs and\n"
+       "consumers, attributes, shapes), across formats where the ops agree (a TF.js model against its GraphDef).\n"
+       "Prints a summary (counts per kind: added, removed, renamed, changed by op, inputs, attributes, shapes and\n"
+       "Const values) and every difference; --json prints the same as one JSON object.\n",
+       {{"--tag"}, {"--json"}, 2, 2},
+       runDiff},
       {"devices",
        "List the compute devices of every backend (cpu, vulkan:INDEX, null) as --device names them",
        "usage: flowscope devices [--json]\n\n"
@@ -95,7 +115,8 @@ const std::vector<Command>& commands() {
       {"guide",
        "Replay TensorFlow's guide 'Introduction to graphs and tf.function' with traced C++ functions",
        "usage: flowscope guide [--calls N]\n\n"
-       "Runs the guide's cells in order and prints what each prints: values, branch prints, 'Calculating MSE!'\n"
+       "Runs the guide's cells in order and prints what each prints: values, branch prints, tf_simple_relu's\n"
+       "GraphDef in text format (as_graph_def()), 'Calculating MSE!'\n"
        "once in graph mode and on every call when run eagerly, my_relu's concrete signatures, the eager\n"
        "InvalidArgumentError of an unused gather, 'Tracing!' on each retrace, and eager vs graph seconds for\n"
        "power(x, 100) over N calls (default 1000).\n",

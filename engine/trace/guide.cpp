@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "io/graph_writer.h"
 #include "trace/gallery.h"
 
 namespace flowscope::tf {
@@ -54,6 +55,10 @@ Status replayGuide(int powerCalls) {
     Function tfSimpleRelu = get("simple_relu").make();
     say("First branch, with graph: " + tfSimpleRelu(Tensor(1)).numpy());
     say("Second branch, with graph: " + tfSimpleRelu(Tensor(-1)).numpy());
+
+    cell("The graph itself: tf_simple_relu.get_concrete_function(tf.constant(1)).graph.as_graph_def()");
+    auto simpleReluGraph = must(tfSimpleRelu.getConcreteFunction({Arg(Tensor(1))}));
+    std::printf("%s", must(serializeGraph(simpleReluGraph->graph(), GraphFormat::kText)).c_str());
 
     cell("Polymorphism: one Function, several graphs (my_relu)");
     Function myRelu = get("my_relu").make();

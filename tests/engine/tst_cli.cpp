@@ -173,6 +173,8 @@ class TestCli : public QObject {
       QVERIFY2(guide.out.contains(line), line);
     QCOMPARE(guide.out.count("Calculating MSE!"), 4);  // once traced, three times eagerly
     QCOMPARE(guide.out.count("Tracing!"), 3);
+    for (const char* line : {"op: \"StatelessIf\"", "library {", "then_branch", "min_consumer: 12"})
+      QVERIFY2(guide.out.contains(line), line);  // the as_graph_def() cell
     QTemporaryDir dir;
     const QString out = dir.filePath("power.pbtxt");
     Run trace = flowscope({"trace", "power", "--out", out});
@@ -189,6 +191,40 @@ class TestCli : public QObject {
     QVERIFY(j["eager_seconds"].get<double>() > 0 && j["graph_seconds"].get<double>() > 0);
     QCOMPARE(j["graph_ops"][0]["op"].get<std::string>(), std::string("MatMul"));
     QCOMPARE(j["graph_ops"][0]["count_per_call"].get<double>(), 100.0);
+  }
+
+  void scriptTraceAndCompare() {
+    QTemporaryDir dir;
+    const QString script = data("python/two_functions.py"), out = dir.filePath("running_sum.pbtxt");
+    Run trace = flowscope({"trace", script, "--function", "running_sum", "--out", out});
+    QVERIFY2(trace.code == 0, qPrintable(trace.err));
+    QVERIFY2(trace.out.contains("running_sum(n)"), qPrintable(trace.out));
+    QVERIFY(trace.err.contains("tf.Tensor(285"));  // the script's prints go to stderr
+    Run info = flowscope({"info", out, "--json"});
+    QCOMPARE(info.code, 0);
+    auto j = nlohmann::json::parse(info.out.toStdString());
+    QCOMPARE(j["format"].get<std::string>(), std::string("GraphDef (text)"));
+    QVERIFY(j["op_histogram"].contains("StatelessWhile"));
+    QCOMPARE(j["function_count"].get<int>(), 2);
+    Run run = flowscope({"run", out, "--input", "n=5"});
+    QVERIFY2(run.code == 0 && run.out.contains("30"), qPrintable(run.out + run.err));  // 0 + 1 + 4 + 9 + 16
+    Run compare = flowscope({"compare", script, "scaled_relu", "--calls", "5", "--json"});
+    QVERIFY2(compare.code == 0, qPrintable(compare.err));
+    auto c = nlohmann::json::parse(compare.out.toStdString());
+    QCOMPARE(c["function"].get<std::string>(), std::string("scaled_relu"));
+    QCOMPARE(c["recorded_calls"].get<int>(), 2);
+    QCOMPARE(c["rounds"].get<int>(), 5);
+    QVERIFY(c["outputs_equal"].get<bool>());
+    QVERIFY(c["eager"]["median_us"].get<double>() > 0 && c["graph"]["median_us"].get<double>() > 0);
+    Run table = flowscope({"compare", script, "running_sum", "--calls", "3"});
+    QVERIFY2(table.code == 0 && table.out.contains("than eager (median per call); outputs equal"), qPrintable(table.out));
+    Run raised = flowscope({"trace", data("python/raises.py"), "--out", dir.filePath("double.pb")});
+    QCOMPARE(raised.code, 1);
+    QVERIFY2(raised.err.contains("raises.py raised: RuntimeError: this script fails on purpose"), qPrintable(raised.err));
+    Run unknown = flowscope({"compare", script, "no_such_function"});
+    QCOMPARE(unknown.code, 1);
+    QVERIFY2(unknown.err.contains("no tf.function named no_such_function"), qPrintable(unknown.err));
+    QCOMPARE(flowscope({"trace", data("python/no_such_script.py")}).code, 1);
   }
 
   void screenshotRendersGroups() {
