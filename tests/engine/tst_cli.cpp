@@ -217,10 +217,12 @@ class TestCli : public QObject {
     QVERIFY(c["outputs_equal"].get<bool>());
     QVERIFY(c["eager"]["median_us"].get<double>() > 0 && c["graph"]["median_us"].get<double>() > 0);
     Run table = flowscope({"compare", script, "running_sum", "--calls", "3"});
-    QVERIFY2(table.code == 0 && table.out.contains("than eager (median per call); outputs equal"), qPrintable(table.out));
+    QVERIFY2(table.code == 0 && table.out.contains("than eager (median per call); outputs equal"),
+             qPrintable(table.out));
     Run raised = flowscope({"trace", data("python/raises.py"), "--out", dir.filePath("double.pb")});
     QCOMPARE(raised.code, 1);
-    QVERIFY2(raised.err.contains("raises.py raised: RuntimeError: this script fails on purpose"), qPrintable(raised.err));
+    QVERIFY2(raised.err.contains("raises.py raised: RuntimeError: this script fails on purpose"),
+             qPrintable(raised.err));
     Run unknown = flowscope({"compare", script, "no_such_function"});
     QCOMPARE(unknown.code, 1);
     QVERIFY2(unknown.err.contains("no tf.function named no_such_function"), qPrintable(unknown.err));
