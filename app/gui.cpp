@@ -7,9 +7,11 @@
 // FLOWSCOPE_SCREENSHOT_EXPAND=SCOPE expands that scope and shows it at 100% (the minimap and outline then show).
 // FLOWSCOPE_SCREENSHOT_FUNCTION=NAME opens that library function's body (the breadcrumb then shows).
 // FLOWSCOPE_SCREENSHOT_OVERLAY=time|roofline|device colours the profiled graph that way.
+// FLOWSCOPE_SCREENSHOT_TAB=NAME shows that tab (Source: an opened script's sources) when saving.
 #include "gui.h"
 
 #include <QApplication>
+#include <QTabWidget>
 #include <QTimer>
 
 #include "canvas/graph_canvas.h"
@@ -53,7 +55,11 @@ void installScreenshotMode(MainWindow& window, const QString& screenshot) {
   const QStringList size = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_SIZE").split('x');
   if (size.size() == 2 && size[0].toInt() >= 400 && size[1].toInt() >= 300)
     window.resize(size[0].toInt(), size[1].toInt());
-  auto saveAndQuit = [&window, screenshot] {
+  const QString tab = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_TAB");
+  auto saveAndQuit = [&window, screenshot, tab] {
+    for (int i = 0; i < window.tabs()->count(); ++i)
+      if (!tab.isEmpty() && window.tabs()->tabText(i).compare(tab, Qt::CaseInsensitive) == 0)
+        window.tabs()->setCurrentIndex(i);
     QTimer::singleShot(300, &window, [&window, screenshot] {
       bool saved = window.grab().save(screenshot);
       QApplication::exit(saved ? 0 : 1);
