@@ -188,6 +188,7 @@ void printText(const std::string& file, const PreparedRun& prepared, const Profi
 }  // namespace
 
 int runProfile(const Args& args) {
+  if (args.value("--import")) return runProfileImport(args);
   PreparedRun prepared;
   if (int code = prepareRunFromArgs(args, "profile", &prepared); code != kExitOk) return code;
   int64_t runs = 10, warmup = 3;  // the first runs of a wide plan also try both executors

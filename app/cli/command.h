@@ -26,6 +26,9 @@ int runInfo(const Args& args);
 int runConvert(const Args& args);
 int runRun(const Args& args);
 int runProfile(const Args& args);
+/// `profile FILE --import PROFILE` (runProfile hands it over).
+int runProfileImport(const Args& args);
+int runDiff(const Args& args);
 int runOptimize(const Args& args);
 int runSynth(const Args& args);
 int runGuide(const Args& args);

@@ -19,7 +19,8 @@ int fail(const char* command, const std::string& message, int code) {
   return code;
 }
 
-// The value options as a RunSetup; a usage error's message otherwise.
+}  // namespace
+
 Expected<RunSetup> setupFromArgs(const Args& args) {
   RunSetup setup;
   setup.device = args.value("--device").value_or("cpu");
@@ -40,8 +41,6 @@ Expected<RunSetup> setupFromArgs(const Args& args) {
   setup.optimize = !args.flag("--no-optimize");
   return setup;
 }
-
-}  // namespace
 
 int prepareRunFromArgs(const Args& args, const char* command, PreparedRun* out) {
   auto setup = setupFromArgs(args);

@@ -13,6 +13,8 @@ namespace flowscope::cli {
 /// The value options both commands accept.
 extern const std::set<std::string> kRunValueOptions;
 
+/// The value options as a RunSetup; a usage error's message otherwise.
+Expected<RunSetup> setupFromArgs(const Args& args);
 /// Loads FILE and prepares its runs; prints the error and returns the exit code on failure.
 int prepareRunFromArgs(const Args& args, const char* command, PreparedRun* out);
 /// "name: dtype [shape] min/mean/max [values...]".

@@ -1,0 +1,37 @@
+// What `flowscope profile FILE --import PROFILE` reports: the imported profile's tables, how its events matched the
+// graph, the unmatched events with their times, and (when our engine ran the graph) both side by side per node.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ir/graph.h"
+#include "profile/imported_profile.h"
+#include "profile/profile_match.h"
+
+namespace flowscope::cli {
+
+struct ImportReportInput {
+  std::string profilePath;
+  const ImportedProfile* imported = nullptr;
+  const Graph* graph = nullptr;  ///< null: the graph did not load (graphNote says why)
+  std::string graphNote;
+  MatchSummary match;
+  const RunProfile* ours = nullptr;  ///< our engine's profile of the graph as loaded; null when it did not run
+  std::string oursNote;              ///< why it did not run, or how it ran
+};
+
+/// One row of the side-by-side table: an event's node group (what the tool fused counts as one), mean us per run.
+struct SideBySideRow {
+  std::string node, op;
+  size_t nodes = 1;
+  double theirsUs = 0, oursUs = 0;
+};
+std::vector<SideBySideRow> sideBySide(const ImportReportInput& in);
+
+nlohmann::json importReportJson(const ImportReportInput& in);
+void printImportReport(const ImportReportInput& in);
+
+}  // namespace flowscope::cli
