@@ -103,10 +103,10 @@ std::string coreTypeName(DType d) {
 void checkSameDType(const char* op, const tf::Tensor& x, const tf::Tensor& y) {
   if (x.dtype() == y.dtype()) return;
   if (!x.isSymbolic() && !y.isSymbolic())
-    throw tf::Error(ErrorCode::kInvalidArgument,
-                    std::string("cannot compute ") + op + " as input #1(zero-based) was expected to be a " +
-                        coreTypeName(x.dtype()) + " tensor but is a " + coreTypeName(y.dtype()) + " tensor [Op:" +
-                        op + "]");
+    throw tf::Error(ErrorCode::kInvalidArgument, std::string("cannot compute ") + op +
+                                                     " as input #1(zero-based) was expected to be a " +
+                                                     coreTypeName(x.dtype()) + " tensor but is a " +
+                                                     coreTypeName(y.dtype()) + " tensor [Op:" + op + "]");
   throw pyb::type_error(std::string("Input 'y' of '") + op + "' Op has type " + std::string(dtypeName(y.dtype())) +
                         " that does not match type " + std::string(dtypeName(x.dtype())) + " of argument 'x'.");
 }
@@ -191,9 +191,8 @@ void bindTensor(pyb::module_& m) {
         return t;
       });
   bindOperators(cls);
-  m.def("_check_same_dtype", [](const std::string& op, const tf::Tensor& x, const tf::Tensor& y) {
-    checkSameDType(op.c_str(), x, y);
-  });
+  m.def("_check_same_dtype",
+        [](const std::string& op, const tf::Tensor& x, const tf::Tensor& y) { checkSameDType(op.c_str(), x, y); });
   m.def("_set_converter", [](pyb::object fn) { converter() = std::move(fn); });
 }
 
