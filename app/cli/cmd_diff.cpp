@@ -25,16 +25,15 @@ nlohmann::json diffJson(const std::string& a, const std::string& b, const Model&
           {"changed", changed}};
 }
 
-void printDiff(const std::string& a, const std::string& b, const Model& ma, const Model& mb,
-               const GraphComparison& c) {
+void printDiff(const std::string& a, const std::string& b, const Model& ma, const Model& mb, const GraphComparison& c) {
   const auto counts = c.counts();
   std::printf("%s (%s, %zu nodes) -> %s (%s, %zu nodes)\n", a.c_str(), ma.format.c_str(), ma.graph.size(), b.c_str(),
               mb.format.c_str(), mb.graph.size());
   std::printf("matched %zu nodes (%zu by name, %zu by structure)\n", c.matches.size(), c.matchedByName,
               c.matchedByStructure);
   std::printf("summary:");
-  for (const char* k : {"added", "removed", "renamed", "changed", "op", "inputs", "attrs", "shapes", "value",
-                        "unchanged"})
+  for (const char* k :
+       {"added", "removed", "renamed", "changed", "op", "inputs", "attrs", "shapes", "value", "unchanged"})
     std::printf(" %s %zu%s", k, counts.at(k), std::string(k) == "unchanged" ? "\n" : ",");
   if (c.identical()) std::printf("the graphs are the same\n");
   for (const std::string& n : c.removed) std::printf("- %s (%s)\n", n.c_str(), ma.graph.findNode(n)->op.c_str());

@@ -27,7 +27,9 @@ std::optional<RunProfile> profileOurs(const Args& args, std::shared_ptr<const Mo
   if (auto w = args.value("--warmup")) parseInt64(*w, &warmup);
   auto prepared = prepareRun(std::move(model), *setup);
   auto run = prepared ? profileRun(*prepared, {static_cast<int>(std::clamp<int64_t>(runs, 1, 1000)),
-                                               static_cast<int>(std::clamp<int64_t>(warmup, 0, 1000)), {}, false})
+                                               static_cast<int>(std::clamp<int64_t>(warmup, 0, 1000)),
+                                               {},
+                                               false})
                       : Expected<ProfiledRun>(prepared.status());
   if (!run) {
     *note = "ours: our engine did not run the graph (" + run.status().message() + ")";

@@ -66,10 +66,16 @@ nlohmann::json importReportJson(const ImportReportInput& in) {
   const ImportedProfile& p = *in.imported;
   const RunProfile theirs = p.toRunProfile();
   const int runs = theirs.runCount();
-  nlohmann::json j = {{"profile", in.profilePath}, {"format", p.format},         {"events", p.events.size()},
-                      {"node_events", p.nodeEventCount()}, {"runs", runs},        {"warnings", p.warnings},
-                      {"matched", in.match.matched},       {"unmatched", in.match.unmatched()},
-                      {"matched_by", in.match.byMethod},   {"nodes_covered", in.match.nodesCovered}};
+  nlohmann::json j = {{"profile", in.profilePath},
+                      {"format", p.format},
+                      {"events", p.events.size()},
+                      {"node_events", p.nodeEventCount()},
+                      {"runs", runs},
+                      {"warnings", p.warnings},
+                      {"matched", in.match.matched},
+                      {"unmatched", in.match.unmatched()},
+                      {"matched_by", in.match.byMethod},
+                      {"nodes_covered", in.match.nodesCovered}};
   if (!in.graphNote.empty()) j["graph_note"] = in.graphNote;
   if (in.graph) j["graph_nodes"] = in.graph->size();
   j["ops"] = nlohmann::json::array();
@@ -91,8 +97,12 @@ nlohmann::json importReportJson(const ImportReportInput& in) {
   if (in.ours) {
     j["side_by_side"] = nlohmann::json::array();
     for (const auto& r : sideBySide(in))
-      j["side_by_side"].push_back({{"node", r.node}, {"op", r.op}, {"nodes", r.nodes}, {"theirs_us", r.theirsUs},
-                                   {"ours_us", r.oursUs}, {"ratio", r.oursUs > 0 ? r.theirsUs / r.oursUs : 0.0}});
+      j["side_by_side"].push_back({{"node", r.node},
+                                   {"op", r.op},
+                                   {"nodes", r.nodes},
+                                   {"theirs_us", r.theirsUs},
+                                   {"ours_us", r.oursUs},
+                                   {"ratio", r.oursUs > 0 ? r.theirsUs / r.oursUs : 0.0}});
   }
   return j;
 }

@@ -55,7 +55,8 @@ void printUnmatched(const ImportedProfile& p) {
   for (size_t k = 0; k < unmatched.size() && k < 20; ++k) {
     const ImportedEvent& e = p.events[unmatched[k]];
     std::printf("  %12.1f %9.1f  run %d  %s (%s)\n", static_cast<double>(e.event.startNs) / 1000.0,
-                static_cast<double>(e.event.durationNs()) / 1000.0, e.event.run, clip(e.label, 90).c_str(), clip(e.event.op, 40).c_str());
+                static_cast<double>(e.event.durationNs()) / 1000.0, e.event.run, clip(e.label, 90).c_str(),
+                clip(e.event.op, 40).c_str());
   }
   if (unmatched.size() > 20) std::printf("  ... %zu more\n", unmatched.size() - 20);
 }

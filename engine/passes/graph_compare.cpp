@@ -113,8 +113,14 @@ void matchLoneOps(Matching* m) {
 }  // namespace
 
 std::map<std::string, size_t> GraphComparison::counts() const {
-  std::map<std::string, size_t> c = {{"added", added.size()}, {"removed", removed.size()}, {"changed", 0},
-                                     {"renamed", 0}, {"op", 0}, {"inputs", 0}, {"attrs", 0}, {"shapes", 0},
+  std::map<std::string, size_t> c = {{"added", added.size()},
+                                     {"removed", removed.size()},
+                                     {"changed", 0},
+                                     {"renamed", 0},
+                                     {"op", 0},
+                                     {"inputs", 0},
+                                     {"attrs", 0},
+                                     {"shapes", 0},
                                      {"value", 0}};
   for (const NodeChange& change : changed) {
     for (const std::string& k : change.kinds) ++c[k];

@@ -14,8 +14,8 @@
 namespace flowscope {
 
 struct NodeChange {
-  std::string before, after;       ///< the node's name in each graph
-  std::vector<std::string> kinds;  ///< of "renamed", "op", "inputs", "attrs", "shapes", "value"
+  std::string before, after;         ///< the node's name in each graph
+  std::vector<std::string> kinds;    ///< of "renamed", "op", "inputs", "attrs", "shapes", "value"
   std::vector<std::string> details;  ///< one line per difference, e.g. "attr strides: [1,1,1,1] -> [1,2,2,1]"
 };
 

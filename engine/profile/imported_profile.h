@@ -20,9 +20,9 @@ struct ImportedEvent {
   /// Names that may name a graph node or one of its output tensors, most likely first.
   std::vector<std::string> candidates;
   std::vector<std::vector<int64_t>> inputShapes, outputShapes;  ///< when the tool recorded them
-  int parent = -1;             ///< index of the op event that launched this one (a GPU kernel); it shares its match
-  bool inTables = true;   ///< false for events nested in another counted event (their time is already there)
-  bool nodeEvent = true;  ///< false for what is about no node (sessions, runtime calls): kept, never matched
+  int parent = -1;                 ///< index of the op event that launched this one (a GPU kernel); it shares its match
+  bool inTables = true;            ///< false for events nested in another counted event (their time is already there)
+  bool nodeEvent = true;           ///< false for what is about no node (sessions, runtime calls): kept, never matched
   std::vector<std::string> nodes;  ///< the graph nodes it covers after matching (fused ones too); empty: unmatched
   std::string matchedBy;           ///< "name", "output", "order", "parent"
 };
@@ -30,9 +30,9 @@ struct ImportedEvent {
 struct ImportedProfile {
   std::string format;  ///< "ONNX Runtime profile", "Chrome trace", "TensorFlow profiler XSpace", ...
   std::vector<ImportedEvent> events;
-  std::vector<std::string> warnings;           ///< what loaded but looked wrong (each says which event or record)
-  std::map<int, std::string> threadNames;      ///< NodeEvent::thread -> "host:CPU python3", "GPU 0 stream 7"
-  std::shared_ptr<const Model> graph;          ///< the graph the file carries (TensorBoard), or null
+  std::vector<std::string> warnings;       ///< what loaded but looked wrong (each says which event or record)
+  std::map<int, std::string> threadNames;  ///< NodeEvent::thread -> "host:CPU python3", "GPU 0 stream 7"
+  std::shared_ptr<const Model> graph;      ///< the graph the file carries (TensorBoard), or null
 
   /// The events the tables count, named after their node when matched (as our own runs name them).
   RunProfile toRunProfile() const;

@@ -24,7 +24,8 @@ int64_t producerOfTensor(const Graph& graph, const std::string& tensor) {
   int index = 0;
   if (parseTensorName(tensor, &node, &index) && node != tensor && graph.find(node) >= 0) return graph.find(node);
   size_t at = tensor.rfind("_output_");
-  if (at != std::string::npos && at > 0 && graph.find(tensor.substr(0, at)) >= 0) return graph.find(tensor.substr(0, at));
+  if (at != std::string::npos && at > 0 && graph.find(tensor.substr(0, at)) >= 0)
+    return graph.find(tensor.substr(0, at));
   for (size_t i = 0; i < graph.size(); ++i) {
     const AttrValue* names = graph.node(i).attr("_output_names");
     if (!names || names->kind() != AttrValue::Kind::kList) continue;

@@ -56,8 +56,8 @@ Graph onnxLikeMobilenetHead() {
 std::string ortProfileJson(int runs) {
   using nlohmann::json;
   json events = json::array();
-  events.push_back({{"cat", "Session"}, {"name", "model_loading_uri"}, {"ph", "X"}, {"ts", 1}, {"dur", 50},
-                    {"pid", 1}, {"tid", 1}});
+  events.push_back(
+      {{"cat", "Session"}, {"name", "model_loading_uri"}, {"ph", "X"}, {"ts", 1}, {"dur", 50}, {"pid", 1}, {"tid", 1}});
   const std::vector<std::pair<std::string, std::string>> nodes = {
       {"/features/features.0/features.0.2/Clip_output_0_nchwc", "Conv"},
       {"/features/features.1/conv/conv.1/Conv_output_0_nchwc", "Conv"},
@@ -68,14 +68,20 @@ std::string ortProfileJson(int runs) {
       {"/classifier/classifier.1/Gemm", "Gemm"}};
   int64_t ts = 100;
   for (int r = 0; r < runs; ++r) {
-    events.push_back({{"cat", "Session"}, {"name", "model_run"}, {"ph", "X"}, {"ts", ts}, {"dur", 1000},
-                      {"pid", 1}, {"tid", 1}});
+    events.push_back(
+        {{"cat", "Session"}, {"name", "model_run"}, {"ph", "X"}, {"ts", ts}, {"dur", 1000}, {"pid", 1}, {"tid", 1}});
     for (size_t k = 0; k < nodes.size(); ++k)
-      events.push_back({{"cat", "Node"}, {"name", nodes[k].first + "_kernel_time"}, {"ph", "X"},
-                        {"ts", ts + 10 + static_cast<int64_t>(k) * 100}, {"dur", 50 + static_cast<int64_t>(k)},
-                        {"pid", 1}, {"tid", 1},
-                        {"args", {{"op_name", nodes[k].second}, {"provider", "CPUExecutionProvider"},
-                                  {"output_type_shape", json::array({{{"float", {1, 32, 112, 112}}}})}}}});
+      events.push_back({{"cat", "Node"},
+                        {"name", nodes[k].first + "_kernel_time"},
+                        {"ph", "X"},
+                        {"ts", ts + 10 + static_cast<int64_t>(k) * 100},
+                        {"dur", 50 + static_cast<int64_t>(k)},
+                        {"pid", 1},
+                        {"tid", 1},
+                        {"args",
+                         {{"op_name", nodes[k].second},
+                          {"provider", "CPUExecutionProvider"},
+                          {"output_type_shape", json::array({{{"float", {1, 32, 112, 112}}}})}}}});
     ts += 2000;
   }
   return events.dump();
@@ -166,10 +172,10 @@ std::string xspaceBytes(const std::string& hostPrefix) {
   line->set_id(1);
   line->set_name(hostPrefix + "tf_thread");
   line->set_timestamp_ns(5000);
-  addEvent(line, 3, 0, 100000000);              // python frame around everything
-  addEvent(line, 1, 1000000, 20000000);         // conv1 at +1 us for 20 us
+  addEvent(line, 3, 0, 100000000);                   // python frame around everything
+  addEvent(line, 1, 1000000, 20000000);              // conv1 at +1 us for 20 us
   addEvent(line, 4, 2000000, 1000000, {{1, "42"}});  // the launch inside conv1
-  addEvent(line, 2, 30000000, 5000000);         // relu1
+  addEvent(line, 2, 30000000, 5000000);              // relu1
   auto* device = space.add_planes();
   device->set_name("/device:GPU:0");
   names(device, {"volta_sgemm", "relu_kernel"}, {"tf_op", "correlation_id"});
@@ -177,7 +183,7 @@ std::string xspaceBytes(const std::string& hostPrefix) {
   stream->set_id(7);
   stream->set_name("stream 7");
   stream->set_timestamp_ns(5000);
-  addEvent(stream, 1, 4000000, 3000000, {{2, "42"}});          // linked by correlation to conv1
+  addEvent(stream, 1, 4000000, 3000000, {{2, "42"}});           // linked by correlation to conv1
   addEvent(stream, 2, 32000000, 1000000, {{1, "relu1:Relu"}});  // names its op
   addEvent(stream, 9, 40000000, 1000000);                       // metadata the plane lacks
   auto* odd = space.add_planes();

@@ -40,10 +40,10 @@ class TestGraphCompare : public QObject {
     auto m = loadForTest(corpus("tensorflow-onnx/tests/models/fc-layers/frozen.pb"));
     Graph v2 = m->graph;
     renameEverywhere(&v2, "model/dense/MatMul", "model/dense/matmul_renamed");
-    renameEverywhere(&v2, "dense/kernel", "weights/first");                    // a Const, found by its consumer
+    renameEverywhere(&v2, "dense/kernel", "weights/first");  // a Const, found by its consumer
     v2.removeNodes([](const Node& n) { return n.name == "model/dropout_1/Identity"; });  // its consumer dangles
-    v2.addNode(v2.node(static_cast<size_t>(v2.find("model/dense/Relu"))));  // a copy ...
-    v2.renameNode(v2.size() - 1, "model/extra_relu");                        // ... added under a new name
+    v2.addNode(v2.node(static_cast<size_t>(v2.find("model/dense/Relu"))));               // a copy ...
+    v2.renameNode(v2.size() - 1, "model/extra_relu");                                    // ... added under a new name
     v2.mutableNode(static_cast<size_t>(v2.find("model/pred/BiasAdd"))).attrs["data_format"] =
         AttrValue::fromString("NCHW");
     GraphComparison c = compareGraphs(m->graph, v2);

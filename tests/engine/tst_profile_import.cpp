@@ -84,9 +84,9 @@ class TestProfileImport : public QObject {
     QCOMPARE(p->unmatched().size(), size_t{2});
     QCOMPARE(p->events[p->unmatched()[0]].label, std::string("ReorderOutput_kernel_time"));
     // The fused Conv+Clip event is named after the Clip's output; it covers both, the Conv first.
-    QCOMPARE(nodesOf(*p, "/features/features.0/features.0.2/Clip_output_0_nchwc_kernel_time"),
-             (std::vector<std::string>{"/features/features.0/features.0.0/Conv",
-                                       "/features/features.0/features.0.2/Clip"}));
+    QCOMPARE(
+        nodesOf(*p, "/features/features.0/features.0.2/Clip_output_0_nchwc_kernel_time"),
+        (std::vector<std::string>{"/features/features.0/features.0.0/Conv", "/features/features.0/features.0.2/Clip"}));
     // The residual Add has no event of its own: the Conv that feeds only it covers it.
     QCOMPARE(nodesOf(*p, "/features/features.3/conv/conv.2/Conv_output_0_nchwc_kernel_time"),
              (std::vector<std::string>{"/features/features.3/conv/conv.2/Conv", "/features/features.3/Add"}));
@@ -99,8 +99,9 @@ class TestProfileImport : public QObject {
 
   void ortOnRealMobilenet() {
     auto model = loadModel(sharedProfile("mobilenet_v2.onnx"));
-    if (!model) QSKIP(("mobilenet_v2.onnx does not load yet (ONNX import is another branch): " +
-                       model.status().message()).c_str());
+    if (!model)
+      QSKIP(
+          ("mobilenet_v2.onnx does not load yet (ONNX import is another branch): " + model.status().message()).c_str());
     auto p = importProfile(sharedProfile("ort_mobilenet_v2_profile.json"));
     QVERIFY(p);
     MatchSummary m = matchProfileToGraph(model->graph, &*p);
@@ -137,8 +138,8 @@ class TestProfileImport : public QObject {
     for (int run = 0; run < 2; ++run)
       for (const char* op : {"aten::conv2d", "aten::hardtanh_", "aten::conv2d", "aten::conv2d", "aten::add",
                              "aten::adaptive_avg_pool2d", "aten::flatten", "aten::linear"}) {
-        trace["traceEvents"].push_back({{"ph", "X"}, {"cat", "cpu_op"}, {"name", op}, {"pid", 1}, {"tid", 1},
-                                        {"ts", ts}, {"dur", 10}});
+        trace["traceEvents"].push_back(
+            {{"ph", "X"}, {"cat", "cpu_op"}, {"name", op}, {"pid", 1}, {"tid", 1}, {"ts", ts}, {"dur", 10}});
         ts += 20;
       }
     auto p = importProfile(writeBytes(tmp("kineto.json"), trace.dump()));
@@ -208,8 +209,8 @@ class TestProfileImport : public QObject {
     g.addNode(node("relu1", "Relu", {"conv1"}));
     MatchSummary m = matchProfileToGraph(g, &*p);
     QCOMPARE(nodesOf(*p, "conv1:Conv2D"), std::vector<std::string>{"conv1"});
-    QCOMPARE(nodesOf(*p, "volta_sgemm"), std::vector<std::string>{"conv1"});  // via correlation_id
-    QCOMPARE(nodesOf(*p, "relu_kernel"), std::vector<std::string>{"relu1"});  // via tf_op
+    QCOMPARE(nodesOf(*p, "volta_sgemm"), std::vector<std::string>{"conv1"});       // via correlation_id
+    QCOMPARE(nodesOf(*p, "relu_kernel"), std::vector<std::string>{"relu1"});       // via tf_op
     QCOMPARE(nodesOf(*p, "cudaLaunchKernel"), std::vector<std::string>{"conv1"});  // nested in the op
     QCOMPARE(m.unmatched(), size_t{2});  // the unknown plane's event and the one without metadata
     const ImportedEvent* conv = eventLabelled(*p, "conv1:Conv2D");

@@ -86,7 +86,8 @@ void linkKernels(const json& events, const std::vector<int>& indexOf, ImportedPr
 void parentRuntimeCalls(ImportedProfile* profile) {
   std::map<int, std::vector<size_t>> ops;
   for (size_t i = 0; i < profile->events.size(); ++i)
-    if (profile->events[i].nodeEvent && profile->events[i].parent < 0) ops[profile->events[i].event.thread].push_back(i);
+    if (profile->events[i].nodeEvent && profile->events[i].parent < 0)
+      ops[profile->events[i].event.thread].push_back(i);
   for (ImportedEvent& e : profile->events) {
     if (e.nodeEvent || (e.kind != "cuda_runtime" && e.kind != "cuda_driver")) continue;
     for (size_t i : ops[e.event.thread]) {
@@ -136,7 +137,8 @@ class ChromeTraceImporter : public ProfileImporter {
 
   float match(const Source& source) const override {
     if (source.isDirectory()) return 0;
-    const std::string text = import::isGzip(source.head()) ? import::gunzipPrefix(source.head(), 1 << 16) : source.head();
+    const std::string text =
+        import::isGzip(source.head()) ? import::gunzipPrefix(source.head(), 1 << 16) : source.head();
     size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string::npos || (text[first] != '[' && text[first] != '{')) return 0;
     if (text.find("\"traceEvents\"") != std::string::npos) return 0.6f;

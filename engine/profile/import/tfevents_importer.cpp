@@ -43,7 +43,8 @@ ImportedEvent eventOf(const tensorflow::NodeExecStats& s, const std::string& dev
   ie.event.backend = backendOf(device);
   ie.event.run = run;
   ie.event.thread = ids->id(device, std::to_string(s.thread_id()), device + " thread " + std::to_string(s.thread_id()));
-  for (const auto& m : s.memory()) ie.event.bytesOut += std::max<int64_t>(0, std::min<int64_t>(m.total_bytes(), 1LL << 50));
+  for (const auto& m : s.memory())
+    ie.event.bytesOut += std::max<int64_t>(0, std::min<int64_t>(m.total_bytes(), 1LL << 50));
   return ie;
 }
 

@@ -48,16 +48,25 @@ std::map<std::string, std::string> statsOf(const xp::XPlane& plane, const xp::XE
     if (meta == plane.stat_metadata().end()) continue;
     std::string& v = out[meta->second.name()];
     switch (s.value_case()) {
-      case xp::XStat::kStrValue: v = s.str_value(); break;
-      case xp::XStat::kInt64Value: v = std::to_string(s.int64_value()); break;
-      case xp::XStat::kUint64Value: v = std::to_string(s.uint64_value()); break;
-      case xp::XStat::kDoubleValue: v = std::to_string(s.double_value()); break;
+      case xp::XStat::kStrValue:
+        v = s.str_value();
+        break;
+      case xp::XStat::kInt64Value:
+        v = std::to_string(s.int64_value());
+        break;
+      case xp::XStat::kUint64Value:
+        v = std::to_string(s.uint64_value());
+        break;
+      case xp::XStat::kDoubleValue:
+        v = std::to_string(s.double_value());
+        break;
       case xp::XStat::kRefValue: {
         auto ref = plane.stat_metadata().find(static_cast<int64_t>(s.ref_value()));
         v = ref == plane.stat_metadata().end() ? "" : ref->second.name();
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   return out;
@@ -67,7 +76,7 @@ struct PlaneContext {
   std::string host;  ///< "" for a single file
   ImportedProfile* profile;
   import::ThreadIds* threads;
-  std::map<std::string, size_t>* launches;  ///< correlation_id -> host event
+  std::map<std::string, size_t>* launches;               ///< correlation_id -> host event
   std::vector<std::pair<size_t, std::string>>* kernels;  ///< device event -> correlation_id (no tf_op)
   size_t* missingMetadata;
 };
@@ -78,8 +87,8 @@ ImportedEvent eventOf(const xp::XPlane& plane, const xp::XLine& line, const xp::
   auto meta = plane.event_metadata().find(e.metadata_id());
   if (meta == plane.event_metadata().end()) ++*ctx.missingMetadata;
   ie.label = meta == plane.event_metadata().end() ? "#" + std::to_string(e.metadata_id())
-             : meta->second.name().empty()         ? meta->second.display_name()
-                                                   : meta->second.name();
+             : meta->second.name().empty()        ? meta->second.display_name()
+                                                  : meta->second.name();
   ie.kind = device ? "kernel" : "host";
   const auto stats = statsOf(plane, e);
   std::string name, op;
@@ -97,8 +106,8 @@ ImportedEvent eventOf(const xp::XPlane& plane, const xp::XLine& line, const xp::
   }
   ie.event.name = ie.candidates.front();
   if (!device && !ie.label.empty() && ie.label[0] == '$') ie.nodeEvent = ie.inTables = false;  // Python frames
-  const __int128 startPs = static_cast<__int128>(line.timestamp_ns()) * 1000 +
-                           (e.data_case() == xp::XEvent::kOffsetPs ? e.offset_ps() : 0);
+  const __int128 startPs =
+      static_cast<__int128>(line.timestamp_ns()) * 1000 + (e.data_case() == xp::XEvent::kOffsetPs ? e.offset_ps() : 0);
   ie.event.startNs = clampNs(startPs / 1000);
   ie.event.endNs = clampNs((startPs + e.duration_ps()) / 1000);
   ie.event.backend = device ? plane.name().substr(plane.name().find(':') + 1) : "cpu";
