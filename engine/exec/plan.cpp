@@ -118,9 +118,13 @@ Expected<std::vector<size_t>> orderNodes(const Graph& g, const std::vector<bool>
     for (size_t u : users[n])
       if (--pending[u] == 0) ready.push_back(u);
   }
-  for (size_t n = 0; n < g.size(); ++n)
-    if (keep[n] && pending[n] > 0)
+  for (size_t n = 0; n < g.size(); ++n) {
+    if (!keep[n] || pending[n] == 0) continue;
+    const std::vector<std::string> cycle = findEdgeCycle(g);
+    if (cycle.empty())
       return invalidArgument(nodeLabel(g.node(n)) + "is on a cycle of data edges that is not a TF1 loop");
+    return invalidArgument("the graph's edges form a cycle that is not a TF1 loop: " + joinCycle(cycle));
+  }
   return order;
 }
 

@@ -92,44 +92,12 @@ class Verifier {
         report(n, "control input '^" + c + "' names no node");
   }
 
-  // Iterative DFS over data and control edges; edges out of NextIteration close TF1 loops and are allowed.
   void checkCycles() {
-    const size_t count = m_graph.size();
-    std::vector<std::vector<size_t>> preds(count);
-    for (size_t i = 0; i < count; ++i) {
-      const Node& n = m_graph.node(i);
-      auto addEdge = [&](const std::string& from) {
-        int64_t src = m_graph.find(from);
-        if (src >= 0 && m_graph.node(static_cast<size_t>(src)).op != "NextIteration")
-          preds[i].push_back(static_cast<size_t>(src));
-      };
-      for (const auto& in : n.inputs) addEdge(in.node);
-      for (const auto& c : n.controlInputs) addEdge(c);
-    }
-    std::vector<uint8_t> state(count, 0);  // 0 new, 1 on stack, 2 done
-    for (size_t root = 0; root < count; ++root) {
-      if (state[root]) continue;
-      std::vector<std::pair<size_t, size_t>> stack{{root, 0}};
-      state[root] = 1;
-      while (!stack.empty()) {
-        auto& [node, next] = stack.back();
-        if (next < preds[node].size()) {
-          size_t p = preds[node][next++];
-          if (state[p] == 1) {
-            report(m_graph.node(node), "cycle in the graph's edges through '" + m_graph.node(p).name +
-                                           "' (only TF1 loops may be cyclic, through NextIteration)");
-            return;
-          }
-          if (state[p] == 0) {
-            state[p] = 1;
-            stack.emplace_back(p, 0);
-          }
-        } else {
-          state[node] = 2;
-          stack.pop_back();
-        }
-      }
-    }
+    const std::vector<std::string> cycle = findEdgeCycle(m_graph);
+    if (cycle.empty()) return;
+    const Node* first = m_graph.findNode(cycle.front());
+    report(*first, "cycle in the graph's edges: " + joinCycle(cycle) +
+                       " (only TF1 loops may be cyclic, through NextIteration)");
   }
 
   const Graph& m_graph;
@@ -139,7 +107,65 @@ class Verifier {
   std::unordered_set<std::string> m_args;
 };
 
+// Inputs of each node by index over data and control edges; edges out of NextIteration close TF1 loops and are left
+// out.
+std::vector<std::vector<size_t>> acyclicPredecessors(const Graph& graph) {
+  std::vector<std::vector<size_t>> preds(graph.size());
+  for (size_t i = 0; i < graph.size(); ++i) {
+    const Node& n = graph.node(i);
+    auto addEdge = [&](const std::string& from) {
+      int64_t src = graph.find(from);
+      if (src >= 0 && graph.node(static_cast<size_t>(src)).op != "NextIteration")
+        preds[i].push_back(static_cast<size_t>(src));
+    };
+    for (const auto& in : n.inputs) addEdge(in.node);
+    for (const auto& c : n.controlInputs) addEdge(c);
+  }
+  return preds;
+}
+
+// The stack of an iterative DFS along inputs holds each node's input above it; when an input is already on the
+// stack, the entries from it to the top are a cycle, which in data-flow order runs from the top down.
+std::vector<std::string> cycleFromStack(const Graph& graph, const std::vector<std::pair<size_t, size_t>>& stack,
+                                        size_t repeated) {
+  std::vector<std::string> cycle{graph.node(repeated).name};
+  for (auto it = stack.rbegin(); it != stack.rend() && it->first != repeated; ++it)
+    cycle.push_back(graph.node(it->first).name);
+  return cycle;
+}
+
 }  // namespace
+
+std::vector<std::string> findEdgeCycle(const Graph& graph) {
+  const std::vector<std::vector<size_t>> preds = acyclicPredecessors(graph);
+  std::vector<uint8_t> state(graph.size(), 0);  // 0 new, 1 on stack, 2 done
+  for (size_t root = 0; root < graph.size(); ++root) {
+    if (state[root]) continue;
+    std::vector<std::pair<size_t, size_t>> stack{{root, 0}};
+    state[root] = 1;
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next == preds[node].size()) {
+        state[node] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const size_t p = preds[node][next++];
+      if (state[p] == 1) return cycleFromStack(graph, stack, p);
+      if (state[p] == 0) {
+        state[p] = 1;
+        stack.emplace_back(p, 0);
+      }
+    }
+  }
+  return {};
+}
+
+std::string joinCycle(const std::vector<std::string>& cycle) {
+  std::string text;
+  for (const auto& name : cycle) text += "'" + name + "' -> ";
+  return cycle.empty() ? text : text + "'" + cycle.front() + "'";
+}
 
 std::string VerifyIssue::toString() const {
   std::string where = function.empty() ? "" : "function '" + function + "', ";

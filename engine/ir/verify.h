@@ -23,6 +23,12 @@ std::vector<VerifyIssue> verifyGraph(const Graph& graph, const OpLookup& lookup)
 /// Ok, or an InvalidArgument listing the first issues.
 Status verifyGraphStatus(const Graph& graph, const OpLookup& lookup, size_t maxIssues = 5);
 
+/// The nodes of one cycle of data and control edges that is not a TF1 loop, in the direction values flow (each
+/// feeds the next, the last feeds the first); empty when there is none.
+std::vector<std::string> findEdgeCycle(const Graph& graph);
+/// "'a' -> 'b' -> 'a'".
+std::string joinCycle(const std::vector<std::string>& cycle);
+
 /// Output dtypes of a node from its schema and attrs; empty when the op is unknown or attrs are missing.
 std::vector<DType> outputTypesOf(const Node& node, const OpDef* def);
 

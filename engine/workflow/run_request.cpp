@@ -306,8 +306,13 @@ Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& op
     request.feeds.emplace_back(slot.tensor, std::move(value).value());
   }
   FS_RETURN_IF_ERROR(feedNamedTensors(model, specs, seed, request));
-  if (request.fetches.empty())
+  if (request.fetches.empty()) {
+    const std::vector<std::string> cycle = findEdgeCycle(model.graph);
+    if (!cycle.empty())
+      return invalidArgument("the graph's edges form a cycle that is not a TF1 loop, so it has no sinks to fetch: " +
+                             joinCycle(cycle));
     return invalidArgument("nothing to fetch: the model has no signature outputs or sinks; pass --fetch");
+  }
   return request;
 }
 
