@@ -92,10 +92,26 @@ class LiteralParser {
 
 using InputSlot = RunInput;
 
+// The signature whose method name (tensorflow/serving/regress) is `method`, when only one has it.
+const Signature* signatureByMethod(const Model& model, const std::string& method, Status* error) {
+  std::vector<const Signature*> found;
+  for (const auto& sig : model.signatures)
+    if (sig.methodName == method) found.push_back(&sig);
+  if (found.size() == 1) return found[0];
+  if (found.size() > 1) {
+    std::vector<std::string> keys;
+    for (const Signature* sig : found) keys.push_back(sig->key);
+    *error = invalidArgument("signatures " + joinStrings(keys, ", ") + " all have method '" + method +
+                             "'; choose one by its key");
+  }
+  return nullptr;
+}
+
 const Signature* chooseSignature(const Model& model, const std::string& name, Status* error) {
   if (!name.empty()) {
     const Signature* s = model.findSignature(name);
-    if (!s) {
+    if (!s) s = signatureByMethod(model, name, error);
+    if (!s && error->isOk()) {
       std::vector<std::string> keys;
       for (const auto& sig : model.signatures) keys.push_back(sig.key);
       *error =
@@ -227,6 +243,19 @@ void addDefaultFetches(const Model& model, const Signature* sig, RunRequest& req
     if (e.dtype != DType::kInvalid) add(e.name, e.name);
 }
 
+// Fetches the user named: a signature output key (as TensorFlow Serving and TF.js name outputs) or a tensor or node.
+void useNamedFetches(const Signature* sig, const std::vector<std::string>& names, RunRequest& request) {
+  request.fetches.clear();
+  request.fetchLabels.clear();
+  for (const auto& name : names) {
+    const TensorSpecInfo* out = nullptr;
+    for (size_t i = 0; sig && !out && i < sig->outputs.size(); ++i)
+      if (sig->outputs[i].key == name) out = &sig->outputs[i];
+    request.fetches.push_back(out ? out->tensorName : name);
+    request.fetchLabels.push_back(name);
+  }
+}
+
 // Non-strict: the nodes the fetches reach through tensors the user does not feed (only those inputs need values).
 std::set<std::string> neededNodes(const Model& model, const std::vector<std::string>& fetches,
                                   const std::set<std::string>& fedNodes) {
@@ -279,10 +308,7 @@ Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& op
   FS_ASSIGN_OR_RETURN(std::vector<InputSlot> slots, runInputs(model, options.signature));
   RunRequest request;
   addDefaultFetches(model, sig, request);
-  if (!options.fetches.empty()) {
-    request.fetches = options.fetches;
-    request.fetchLabels = options.fetches;
-  }
+  if (!options.fetches.empty()) useNamedFetches(sig, options.fetches, request);
   std::map<std::string, std::string> specs = options.inputs;
   uint64_t seed = options.seed;
   std::set<std::string> fedNodes;  // nodes fed by name rather than as an input slot
