@@ -183,6 +183,12 @@ const std::unordered_map<std::string_view, ShapeFn>& table() {
     t["Range"] = shapeRange;
     t["TopKV2"] = shapeTopK;
     t["OneHot"] = shapeOneHot;
+    for (const char* op : {"NonMaxSuppression", "NonMaxSuppressionV2", "NonMaxSuppressionV3", "NonMaxSuppressionV4",
+                           "NonMaxSuppressionV5"})
+      t[op] = shapeNms;
+    t["CombinedNonMaxSuppression"] = shapeCombinedNms;
+    t["ParseExample"] = shapeParseExample;
+    t["ParseExampleV2"] = shapeParseExample;
     return t;
   }();
   return fns;

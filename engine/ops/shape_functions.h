@@ -36,7 +36,7 @@ struct ShapeContext {
 /// Runs the op's shape function if one is registered; leaves outputs unknown otherwise.
 void runShapeFunction(ShapeContext& ctx);
 
-// Families (shape_functions_nn.cpp, shape_functions_array.cpp).
+// Families (shape_functions_nn.cpp, shape_functions_array.cpp, shape_functions_detection.cpp).
 void shapeMatMul(ShapeContext& ctx);
 void shapeBatchMatMul(ShapeContext& ctx);
 void shapeConv2D(ShapeContext& ctx);
@@ -67,6 +67,9 @@ void shapeGather(ShapeContext& ctx);
 void shapeRange(ShapeContext& ctx);
 void shapeTopK(ShapeContext& ctx);
 void shapeOneHot(ShapeContext& ctx);
+void shapeNms(ShapeContext& ctx);
+void shapeCombinedNms(ShapeContext& ctx);
+void shapeParseExample(ShapeContext& ctx);
 
 /// Output size of one spatial dim under TensorFlow's SAME/VALID rules; -1 when unknown.
 int64_t convOutputSize(int64_t in, int64_t kernel, int64_t stride, int64_t dilation, const std::string& padding,

@@ -183,6 +183,37 @@ class TestShapes : public QObject {
              QString("[4]"));
   }
 
+  // NMS pads to a constant max_output_size; CombinedNonMaxSuppression's width is max_total_size, or with
+  // pad_per_class at most max_output_size_per_class * classes.
+  void detectionOps() {
+    auto nms = [](bool pad) {
+      return GraphBuilder()
+          .placeholder("b", {-1, 4})
+          .placeholder("s", {-1})
+          .scalar("max", 5)
+          .placeholder("t", {})
+          .op("n", "NonMaxSuppressionV5", {"b", "s", "max", "t", "t", "t"},
+              {{"pad_to_max_output_size", AttrValue::fromBool(pad)}});
+    };
+    QCOMPARE(nms(true).shapeOf("n"), QString("[5]"));
+    QCOMPARE(nms(true).shapeOf("n", 1), QString("[5]"));
+    QCOMPARE(nms(false).shapeOf("n"), QString("[?]"));
+    QCOMPARE(nms(false).shapeOf("n", 2), QString("[]"));
+    auto combined = [](bool padPerClass) {
+      return GraphBuilder()
+          .placeholder("b", {2, 100, 1, 4})
+          .placeholder("s", {2, 100, 3})
+          .scalar("per_class", 4)
+          .scalar("total", 20)
+          .placeholder("t", {})
+          .op("c", "CombinedNonMaxSuppression", {"b", "s", "per_class", "total", "t", "t"},
+              {{"pad_per_class", AttrValue::fromBool(padPerClass)}});
+    };
+    QCOMPARE(combined(false).shapeOf("c"), QString("[2,20,4]"));
+    QCOMPARE(combined(true).shapeOf("c", 1), QString("[2,12]"));
+    QCOMPARE(combined(true).shapeOf("c", 3), QString("[2]"));
+  }
+
   void shapeOfKnownTensorIsAConstant() {
     // Reshape(y, Shape(x)) resolves because Shape of a fully known x is materialized.
     QCOMPARE(GraphBuilder()

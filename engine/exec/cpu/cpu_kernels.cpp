@@ -24,6 +24,8 @@ KernelTable buildCpuKernelTable() {
   registerConvKernels(table);
   registerNnKernels(table);
   registerImageKernels(table);
+  registerDetectionKernels(table);
+  registerCombinedNmsKernels(table);
   registerControlKernels(table);
   registerVariableKernels(table);
   registerTensorArrayKernels(table);

@@ -24,6 +24,8 @@ void registerMatMulKernels(KernelTable& registry);
 void registerConvKernels(KernelTable& registry);
 void registerNnKernels(KernelTable& registry);
 void registerImageKernels(KernelTable& registry);
+void registerDetectionKernels(KernelTable& registry);
+void registerCombinedNmsKernels(KernelTable& registry);
 void registerControlKernels(KernelTable& registry);
 void registerVariableKernels(KernelTable& registry);
 void registerTensorArrayKernels(KernelTable& registry);

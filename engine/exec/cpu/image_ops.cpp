@@ -1,5 +1,5 @@
-// Image kernels: ResizeBilinear / ResizeNearestNeighbor (align_corners, half_pixel_centers) and
-// NonMaxSuppressionV5 (greedy, with optional soft-NMS sigma 0 only).
+// Image kernels: ResizeBilinear / ResizeNearestNeighbor (align_corners, half_pixel_centers). Non-max suppression is
+// in nms_ops.cpp.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -169,93 +169,11 @@ Status resize(KernelContext& ctx) {
   return Status::ok();
 }
 
-// A box as TensorFlow's NMS reads it: corners in either order, normalized once, with its area.
-struct NmsBox {
-  float y0, x0, y1, x1, area;
-};
-
-NmsBox nmsBox(const float* b) {
-  NmsBox box{std::min(b[0], b[2]), std::min(b[1], b[3]), std::max(b[0], b[2]), std::max(b[1], b[3]), 0};
-  box.area = (box.y1 - box.y0) * (box.x1 - box.x0);
-  return box;
-}
-
-// Intersection over union, computed as TensorFlow does (0 when either box is empty).
-float iou(const NmsBox& a, const NmsBox& b) {
-  if (a.area <= 0 || b.area <= 0) return 0;
-  const float ih = std::max(0.0f, std::min(a.y1, b.y1) - std::max(a.y0, b.y0));
-  const float iw = std::max(0.0f, std::min(a.x1, b.x1) - std::max(a.x0, b.x0));
-  const float inter = ih * iw;
-  return inter / (a.area + b.area - inter);
-}
-
-// Greedy NMS: candidates above the score threshold leave a heap best first (ties: the lower index, as TensorFlow's
-// priority queue), and one is kept when it overlaps no kept box by more than the IoU threshold. Only the candidates
-// looked at are ordered, not all boxes.
-std::vector<int32_t> greedyNms(const float* boxes, const float* scores, int64_t n, int64_t maxOut, float iouThreshold,
-                               float scoreThreshold) {
-  std::vector<std::pair<float, int32_t>> heap;
-  for (int64_t i = 0; i < n; ++i)
-    if (scores[i] > scoreThreshold) heap.emplace_back(scores[i], static_cast<int32_t>(i));
-  auto later = [](const std::pair<float, int32_t>& a, const std::pair<float, int32_t>& b) {
-    return a.first < b.first || (a.first == b.first && a.second > b.second);
-  };
-  std::make_heap(heap.begin(), heap.end(), later);
-  std::vector<int32_t> selected;
-  std::vector<NmsBox> kept;
-  while (!heap.empty() && static_cast<int64_t>(selected.size()) < maxOut) {
-    std::pop_heap(heap.begin(), heap.end(), later);
-    const int32_t i = heap.back().second;
-    heap.pop_back();
-    const NmsBox box = nmsBox(boxes + 4 * static_cast<int64_t>(i));
-    bool keep = true;
-    for (size_t k = 0; k < kept.size() && keep; ++k) keep = iou(box, kept[k]) <= iouThreshold;
-    if (!keep) continue;
-    selected.push_back(i);
-    kept.push_back(box);
-  }
-  return selected;
-}
-
-Status nonMaxSuppression(KernelContext& ctx) {
-  const Tensor& boxes = ctx.inputs[0];
-  const Tensor& scores = ctx.inputs[1];
-  int64_t maxOut;
-  if (boxes.dtype() != DType::kFloat || boxes.shape().rank() != 2 || boxes.shape().dim(1) != 4)
-    return ctx.error("boxes must be float32 [n, 4]");
-  const int64_t n = boxes.shape().dim(0);
-  if (scores.dtype() != DType::kFloat || scores.shape().rank() != 1 || scores.shape().dim(0) != n)
-    return ctx.error("scores must be float32 [" + std::to_string(n) + "], one per box; got " +
-                     scores.shape().toString());
-  if (!scalarInt(ctx.inputs[2], &maxOut) || maxOut < 0)
-    return ctx.error("max_output_size must be a non-negative scalar");
-  for (int k = 3; k < 6; ++k)
-    if (ctx.inputs[k].dtype() != DType::kFloat || ctx.inputs[k].numElements() != 1)
-      return ctx.error("iou_threshold, score_threshold and soft_nms_sigma must be float32 scalars");
-  const float iouThreshold = ctx.inputs[3].data<float>()[0], scoreThreshold = ctx.inputs[4].data<float>()[0];
-  if (ctx.inputs[5].data<float>()[0] != 0.0f) return ctx.error("soft-NMS (sigma > 0) is not supported");
-  const float* s = scores.data<float>();
-  const std::vector<int32_t> selected = greedyNms(boxes.data<float>(), s, n, maxOut, iouThreshold, scoreThreshold);
-  const bool pad = attrBool(ctx.node, "pad_to_max_output_size", false);
-  const auto count = static_cast<int64_t>(selected.size());
-  const int64_t len = pad ? maxOut : count;
-  Tensor idx(DType::kInt32, Shape{len}), sc(DType::kFloat, Shape{len});
-  for (int64_t i = 0; i < count; ++i) {
-    idx.data<int32_t>()[i] = selected[static_cast<size_t>(i)];
-    sc.data<float>()[i] = s[selected[static_cast<size_t>(i)]];
-  }
-  ctx.outputs[0] = std::move(idx);
-  ctx.outputs[1] = std::move(sc);
-  ctx.outputs[2] = Tensor::scalar<int32_t>(DType::kInt32, static_cast<int32_t>(count));
-  return Status::ok();
-}
-
 }  // namespace
 
 void registerImageKernels(KernelTable& r) {
   r.addFn("ResizeBilinear", resize<true>);
   r.addFn("ResizeNearestNeighbor", resize<false>);
-  r.addFn("NonMaxSuppressionV5", nonMaxSuppression);
 }
 
 }  // namespace flowscope
