@@ -14,6 +14,7 @@
 #include "ir/verify.h"
 #include "ops/op_registry.h"
 #include "ops/shape_inference.h"
+#include "workflow/example_inputs.h"
 
 namespace flowscope {
 namespace {
@@ -131,11 +132,15 @@ const Signature* chooseSignature(const Model& model, const std::string& name, St
   return nullptr;
 }
 
-Expected<Tensor> tensorFromSpec(const std::string& spec, const InputSlot& slot, uint64_t seed) {
+Expected<Tensor> tensorFromSpec(const Model& model, const std::string& spec, const InputSlot& slot, uint64_t seed) {
   if (spec == "random") {
     Shape shape = slot.shape.hasUnknownRank() ? Shape{} : slot.shape;
     std::vector<int64_t> dims = shape.dims();
     for (auto& d : dims) d = d < 0 ? 1 : d;
+    if (slot.dtype == DType::kString && dims.size() <= 1)  // a batch of records, when the graph parses them
+      if (auto examples =
+              randomExamples(model, slot.tensor, Shape(dims.empty() ? std::vector<int64_t>{1} : dims), seed))
+        return std::move(examples).value();
     return randomTensor(slot.dtype, Shape(dims), seed);
   }
   if (endsWith(spec, ".npy")) return readNpy(spec);
@@ -178,9 +183,7 @@ Expected<Tensor> parseTensorLiteral(const std::string& text, DType hint) {
 }
 
 Expected<Tensor> randomTensor(DType dtype, const Shape& shape, uint64_t seed) {
-  if (dtype == DType::kString)
-    return invalidArgument(
-        "cannot make random input for a string tensor; feed it with --input NAME=FILE.npy or feed a later tensor");
+  if (dtype == DType::kString) return Tensor(dtype, shape);  // empty strings: each one a valid, empty tf.Example
   auto bytes = Tensor::checkedByteSize(dtype, shape, size_t{1} << 32);
   if (!bytes) return bytes.status().withContext("random input: ");
   std::mt19937_64 gen(seed);
@@ -292,7 +295,7 @@ Status feedNamedTensors(const Model& model, const std::map<std::string, std::str
       slot.dtype = info->dtype;
       slot.shape = info->shape;
     }
-    auto value = tensorFromSpec(spec, slot, seed++);
+    auto value = tensorFromSpec(model, spec, slot, seed++);
     if (!value) return value.status().withContext("input '" + name + "': ");
     request.feeds.emplace_back(name.find(':') == std::string::npos ? name + ":0" : name, std::move(value).value());
   }
@@ -327,7 +330,7 @@ Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& op
         break;
       }
     }
-    auto value = tensorFromSpec(spec, slot, seed++);
+    auto value = tensorFromSpec(model, spec, slot, seed++);
     if (!value) return value.status().withContext("input '" + slot.label + "': ");
     request.feeds.emplace_back(slot.tensor, std::move(value).value());
   }

@@ -35,13 +35,14 @@ struct RunInput {
 /// graph's placeholders.
 Expected<std::vector<RunInput>> runInputs(const Model& model, const std::string& signature = "");
 
-/// SPEC is a .npy path, "random", or a literal such as 3, [[1,2],[3,4]], [true,false], with an optional
-/// ":int32"-style dtype suffix. Placeholders without a spec get "random" (unknown dims become 1).
+/// SPEC is a .npy path, "random" (values of the input's dtype), or a literal such as 3, [[1,2],[3,4]], [true,false],
+/// with an optional ":int32"-style dtype suffix. Placeholders without a spec get "random" (unknown dims become 1).
 Expected<RunRequest> makeRunRequest(const Model& model, const RunSpecOptions& options);
 
 /// A literal like "[[1,2],[3,4]]:float32"; without a suffix the dtype is `hint` (or int32/float32 by syntax).
 Expected<Tensor> parseTensorLiteral(const std::string& text, DType hint);
-/// Seeded random values: floats uniform in [0, 1), integers in [0, 10), bools fair.
+/// Seeded random values: floats uniform in [0, 1), integers in [0, 10), bools fair, strings empty. (Random string
+/// inputs of a model that parses tf.Examples get Examples: workflow/example_inputs.h.)
 Expected<Tensor> randomTensor(DType dtype, const Shape& shape, uint64_t seed);
 
 }  // namespace flowscope

@@ -19,6 +19,19 @@ class TestCliRunInputs : public QObject {
   Q_OBJECT
 
  private slots:
+  // regress_x_to_y reads tf_example:0 (string) through ParseExample: random input is a serialized tf.Example with
+  // the dense features x and x2 (random floats in [0, 1)), so y = 0.5 x + 2 lies in [2, 2.5).
+  void randomStringInputsAreExamples() {
+    if (!haveShared(kHalfPlusTwo)) QSKIP("../shared/graphs lacks half_plus_two");
+    for (const char* signature : {"regress_x_to_y", "classify_x_to_y"}) {
+      CliRun r = runFlowscope({"run", sharedGraph(kHalfPlusTwo), "--signature", signature});
+      QVERIFY2(r.code == 0, qPrintable(r.err));
+      QVERIFY2(r.out.contains("(y:0): float32 [1,1]  min 2."), qPrintable(r.out));
+    }
+    CliRun y2 = runFlowscope({"run", sharedGraph(kHalfPlusTwo), "--signature", "regress_x_to_y2", "--seed", "3"});
+    QVERIFY2(y2.code == 0 && y2.out.contains("outputs (y2:0): float32 [1,1]  min 3."), qPrintable(y2.out + y2.err));
+  }
+
   // A method name picks its signature when only one has it, and names the candidates otherwise.
   void signatureByMethodName() {
     if (!haveShared(kHalfPlusTwo)) QSKIP("../shared/graphs lacks half_plus_two");

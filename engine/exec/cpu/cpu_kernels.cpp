@@ -26,6 +26,7 @@ KernelTable buildCpuKernelTable() {
   registerImageKernels(table);
   registerDetectionKernels(table);
   registerCombinedNmsKernels(table);
+  registerParseExampleKernels(table);
   registerControlKernels(table);
   registerVariableKernels(table);
   registerTensorArrayKernels(table);

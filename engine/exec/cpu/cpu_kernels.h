@@ -26,6 +26,7 @@ void registerNnKernels(KernelTable& registry);
 void registerImageKernels(KernelTable& registry);
 void registerDetectionKernels(KernelTable& registry);
 void registerCombinedNmsKernels(KernelTable& registry);
+void registerParseExampleKernels(KernelTable& registry);
 void registerControlKernels(KernelTable& registry);
 void registerVariableKernels(KernelTable& registry);
 void registerTensorArrayKernels(KernelTable& registry);
