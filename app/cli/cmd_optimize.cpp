@@ -44,7 +44,9 @@ int fail(const std::string& message, int code) {
 
 // One .pbtxt per pass that changed the graph: "03_constant_folding.pbtxt" (number = position in the pipeline).
 Status dumpPasses(const PipelineResult& result, const std::string& dir) {
-  std::filesystem::create_directories(dir);
+  std::error_code ec;
+  if (std::filesystem::create_directories(dir, ec), ec)
+    return invalidArgument(dir + ": cannot create the dump directory: " + ec.message());
   FS_RETURN_IF_ERROR(writeGraph(*result.input, (std::filesystem::path(dir) / "00_input.pbtxt").string()));
   for (size_t i = 0; i < result.records.size(); ++i) {
     const PassRecord& t = result.records[i];

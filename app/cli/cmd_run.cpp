@@ -18,7 +18,12 @@ int runRun(const Args& args) {
     return kExitBadInput;
   }
   auto outDir = args.value("--output");
-  if (outDir) std::filesystem::create_directories(*outDir);
+  std::error_code ec;
+  if (outDir && (std::filesystem::create_directories(*outDir, ec), ec)) {
+    std::fprintf(stderr, "flowscope run: %s: cannot create the output directory: %s\n", outDir->c_str(),
+                 ec.message().c_str());
+    return kExitBadInput;
+  }
   for (size_t i = 0; i < outputs->size(); ++i) {
     const std::string& name = prepared.request.fetches[i];
     const std::string& label = prepared.request.fetchLabels[i];

@@ -1,9 +1,11 @@
 // `flowscope screenshot FILE --out PNG`: renders the graph canvas without a display (Qt's offscreen platform).
+#include <QBuffer>
 #include <QGuiApplication>
 #include <QImage>
 #include <cstdio>
 #include <memory>
 
+#include "base/atomic_file.h"
 #include "base/strings.h"
 #include "canvas/scene_painter.h"
 #include "cli/command.h"
@@ -110,7 +112,12 @@ int render(const Args& args, const ShownGraph& shown, const NodeOverlay& profile
     addRooflineShares(overlay, **scene, profiled.rooflineShares, profiled.seconds);
   QImage image = renderScene(**scene, size.width(), size.height(), colours, &overlay, &stats);
   const std::string out = *args.value("--out");
-  if (!image.save(QString::fromStdString(out))) return fail("cannot write " + out, kExitBadInput);
+  QByteArray png;
+  QBuffer buffer(&png);
+  if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
+    return fail(out + ": cannot encode the PNG", kExitBadInput);
+  if (Status s = writeFileAtomically(out, std::string_view(png.constData(), static_cast<size_t>(png.size()))); !s)
+    return fail(s.message(), kExitBadInput);
   size_t groups = 0;
   for (const auto& item : (*scene)->items) groups += item.kind == SceneItem::Kind::kGroup;
   std::printf("%s: %dx%d, %zu items (%zu groups), %zu edges drawn\n", out.c_str(), size.width(), size.height(),

@@ -11,36 +11,62 @@
 #include <filesystem>
 
 namespace flowscope {
+namespace {
 
-Status writeFileAtomically(const std::string& path, std::string_view content) {
-  namespace fs = std::filesystem;
-  fs::path target(path);
-  fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-  int fd = mkstemp(tmpl.data());
-  if (fd < 0)
-    return invalidArgument(path + ": cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
+// Writes all of `content` to `fd`; the errno text on failure.
+bool writeAll(int fd, std::string_view content, std::string* reason) {
   const char* data = content.data();
   size_t left = content.size();
   while (left > 0) {
     ssize_t written = ::write(fd, data, left);
     if (written < 0) {
       if (errno == EINTR) continue;
-      std::string reason = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      return dataLoss(path + ": write failed: " + reason);
+      *reason = std::strerror(errno);
+      return false;
     }
     data += written;
     left -= static_cast<size_t>(written);
   }
+  return true;
+}
+
+// A device or a pipe (/dev/stdout, /dev/full, a FIFO) cannot be replaced by a rename: it is written in place.
+Status writeInPlace(const std::string& path, std::string_view content) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (fd < 0) return invalidArgument(path + ": cannot open for writing: " + std::strerror(errno));
+  std::string reason;
+  const bool ok = writeAll(fd, content, &reason);
+  if (::close(fd) != 0 && ok) reason = std::strerror(errno);
+  if (!ok || !reason.empty()) return dataLoss(path + ": write failed: " + reason);
+  return Status::ok();
+}
+
+}  // namespace
+
+Status writeFileAtomically(const std::string& path, std::string_view content) {
+  namespace fs = std::filesystem;
+  struct stat existing {};
+  if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode) && !S_ISDIR(existing.st_mode))
+    return writeInPlace(path, content);
+  fs::path target(path);
+  fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  int fd = mkstemp(tmpl.data());
+  if (fd < 0)
+    return invalidArgument(path + ": cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
+  std::string reason;
+  if (!writeAll(fd, content, &reason)) {
+    ::close(fd);
+    ::unlink(tmpl.c_str());
+    return dataLoss(path + ": write failed: " + reason);
+  }
   if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0 || ::close(fd) != 0) {
-    std::string reason = std::strerror(errno);
+    reason = std::strerror(errno);
     ::unlink(tmpl.c_str());
     return dataLoss(path + ": could not flush the file: " + reason);
   }
   if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
-    std::string reason = std::strerror(errno);
+    reason = std::strerror(errno);
     ::unlink(tmpl.c_str());
     return dataLoss(path + ": could not replace the file: " + reason);
   }

@@ -8,7 +8,8 @@
 
 namespace flowscope {
 
-/// Either the whole new content is at `path` afterwards, or the old file is untouched.
+/// Either the whole new content is at `path` afterwards, or the old file is untouched. An existing device or pipe
+/// (/dev/stdout, a FIFO) is written in place instead, as it cannot be replaced. Errors name the path and the cause.
 Status writeFileAtomically(const std::string& path, std::string_view content);
 
 }  // namespace flowscope

@@ -1,6 +1,8 @@
 // File access for loaders.
 #include "io/source.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -24,7 +26,7 @@ Expected<Source> Source::open(const std::string& path) {
   source.m_size = fs::file_size(path, ec);
   if (ec) return invalidArgument(path + ": cannot read its size: " + ec.message());
   std::ifstream in(path, std::ios::binary);
-  if (!in) return invalidArgument(path + ": cannot open for reading");
+  if (!in) return invalidArgument(path + ": cannot open for reading: " + std::strerror(errno));
   source.m_head.resize(static_cast<size_t>(std::min<uint64_t>(source.m_size, kHeadBytes)));
   in.read(source.m_head.data(), static_cast<std::streamsize>(source.m_head.size()));
   source.m_head.resize(static_cast<size_t>(in.gcount()));
@@ -45,7 +47,7 @@ Expected<std::string> readFile(const std::string& path, uint64_t limit) {
   if (size > limit)
     return outOfRange(path + ": file is " + formatBytes(size) + ", more than the " + formatBytes(limit) + " supported");
   std::ifstream in(path, std::ios::binary);
-  if (!in) return notFound(path + ": cannot open for reading");
+  if (!in) return notFound(path + ": cannot open for reading: " + std::strerror(errno));
   std::string data(static_cast<size_t>(size), '\0');
   in.read(data.data(), static_cast<std::streamsize>(size));
   if (static_cast<uint64_t>(in.gcount()) != size) return dataLoss(path + ": short read");
