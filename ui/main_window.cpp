@@ -20,6 +20,7 @@
 #include "canvas/scene_painter.h"
 #include "io/model_summary.h"
 #include "panels/compare_panel.h"
+#include "panels/graph_compare_panel.h"
 #include "panels/graph_view.h"
 #include "panels/inspector_panel.h"
 #include "panels/node_list_panel.h"
@@ -41,6 +42,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_graph(new GraphView(m_session, this)),
       m_stepper(new PassStepper(m_session, this)),
       m_compare(new ComparePanel(&m_session->worker(), this)),
+      m_graphCompare(new GraphComparePanel(m_session, this)),
       m_nodes(new NodeListPanel(m_session, this)),
       m_inspector(new InspectorPanel(m_session, this)),
       m_profile(new ProfilePanel(m_session, this)),
@@ -63,6 +65,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_tabs->addTab(m_graph, tr("Graph"));
   m_tabs->addTab(m_stepper, tr("Passes"));
   m_tabs->addTab(m_compare, tr("Eager vs Graph"));
+  m_tabs->addTab(m_graphCompare, tr("Compare graphs"));
   m_tabs->addTab(m_source, tr("Source"));
   layout->addWidget(m_tabs, 1);
   setCentralWidget(central);
@@ -74,6 +77,8 @@ MainWindow::MainWindow(QWidget* parent)
   connect(m_session, &Session::openFailed, this, &MainWindow::onOpenFailed);
   connect(m_session, &Session::statusMessage, statusBar(),
           [this](const QString& text) { statusBar()->showMessage(text); });
+  connect(m_graphCompare, &GraphComparePanel::failed, statusBar(),
+          [this](const QString& message) { statusBar()->showMessage(message); });
   connect(m_compare, &ComparePanel::failed, statusBar(),
           [this](const QString& text) { statusBar()->showMessage(text); });
   connect(canvas(), &GraphCanvas::layoutFailed, statusBar(),
@@ -142,11 +147,18 @@ void MainWindow::buildFileMenu() {
     Status s = m_session->exportProfile(path);
     statusBar()->showMessage(s ? tr("Wrote %1").arg(path) : QString::fromStdString(s.message()));
   });
-  file->addAction(tr("&Import Chrome trace..."), this, [this] {
-    QString path = QFileDialog::getOpenFileName(this, tr("Import Chrome trace"), {}, tr("Chrome trace (*.json)"));
+  file->addAction(tr("&Import profile..."), this, [this] {
+    QString path = QFileDialog::getOpenFileName(
+        this, tr("Import profile"), {},
+        tr("Profiles (*.json *.json.gz *.pb *tfevents*);;TensorFlow profiler (*.xplane.pb);;TensorBoard events "
+           "(*tfevents*);;ONNX Runtime or Chrome trace (*.json *.json.gz);;All files (*)"));
     if (path.isEmpty()) return;
     Status s = m_session->importProfile(path);
-    statusBar()->showMessage(s ? tr("Imported %1").arg(path) : QString::fromStdString(s.message()));
+    statusBar()->showMessage(s ? tr("Importing %1...").arg(path) : QString::fromStdString(s.message()));
+  });
+  file->addAction(tr("Compare &with..."), this, [this] {
+    QString path = QFileDialog::getOpenFileName(this, tr("Compare with"), {}, tr("Graphs (*.pb *.pbtxt *.json);;All (*)"));
+    if (!path.isEmpty()) compareWith(path);
   });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -268,7 +280,19 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 
 void MainWindow::dropEvent(QDropEvent* event) {
   const auto urls = event->mimeData()->urls();
-  if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
+  if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+  const QString path = urls.first().toLocalFile();
+  if (model() && Session::looksLikeProfile(path)) {  // a profile dropped on the open graph
+    Status s = m_session->importProfile(path);
+    statusBar()->showMessage(s ? tr("Importing %1...").arg(path) : QString::fromStdString(s.message()));
+    return;
+  }
+  openFile(path);
+}
+
+void MainWindow::compareWith(const QString& path) {
+  m_tabs->setCurrentWidget(m_graphCompare);
+  m_graphCompare->compareWith(path);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

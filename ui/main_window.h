@@ -17,6 +17,7 @@ namespace flowscope {
 class BreadcrumbBar;
 class ComparePanel;
 class GraphCanvas;
+class GraphComparePanel;
 class GraphView;
 class InspectorPanel;
 class NodeListPanel;
@@ -57,6 +58,9 @@ class MainWindow : public QMainWindow {
   ProfilePanel* profilePanel() const { return m_profile; }
   OutlinePanel* outline() const { return m_outline; }
   ComparePanel* comparePanel() const { return m_compare; }
+  GraphComparePanel* graphComparePanel() const { return m_graphCompare; }
+  /// File > Compare with...: the opened graph beside `path`'s in the Compare graphs tab.
+  void compareWith(const QString& path);
   ScriptPanel* scriptPanel() const { return m_script; }
   ScriptSourceView* sourceView() const { return m_source; }
   QPlainTextEdit* scriptOutput() const { return m_scriptOutput; }
@@ -93,6 +97,7 @@ class MainWindow : public QMainWindow {
   GraphView* m_graph;
   PassStepper* m_stepper;
   ComparePanel* m_compare;
+  GraphComparePanel* m_graphCompare;
   NodeListPanel* m_nodes;
   InspectorPanel* m_inspector;
   ProfilePanel* m_profile;

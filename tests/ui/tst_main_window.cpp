@@ -128,7 +128,9 @@ class TestMainWindow : public QObject {
     // Chrome trace out and back in.
     QTemporaryDir dir;
     QVERIFY(window.session().exportProfile(dir.filePath("trace.json")).isOk());
-    QVERIFY(window.session().importProfile(dir.filePath("trace.json")).isOk());
+    QSignalSpy imported(&window.session(), &Session::profiled);
+    QVERIFY(window.session().importProfile(dir.filePath("trace.json")).isOk());  // on the worker
+    QVERIFY(imported.wait(20000));
     QCOMPARE(panel->timeline()->events().size(), size_t(18));
     // Exports and theme.
     QVERIFY(window.exportCanvas(dir.filePath("graph.png")).isOk());

@@ -7,6 +7,7 @@
 #include "base/atomic_file.h"
 #include "io/loader.h"
 #include "profile/chrome_trace.h"
+#include "session/profile_import.h"
 #include "workflow/optimize_model.h"
 #include "workflow/prepared_run.h"
 
@@ -220,19 +221,23 @@ void Session::showProfile(std::shared_ptr<const ProfileView> view) {
 }
 
 Status Session::importProfile(const QString& path) {
-  if (!model()) return invalidArgument("open the graph the profile belongs to first");
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return notFound("cannot read " + path.toStdString());
-  auto profile = fromChromeTraceJson(file.readAll().toStdString());
-  if (!profile) return profile.status().withContext(path.toStdString() + ": ");
-  auto view = std::make_shared<ProfileView>();
-  view->times = nodeTimes(*profile, model()->graph);
-  view->profile = std::make_shared<const RunProfile>(std::move(profile).value());
-  view->source = path;
-  view->imported = true;
-  showProfile(std::move(view));
+  auto model = this->model();
+  if (!model) return invalidArgument("open the graph the profile belongs to first");
+  using Result = Expected<std::shared_ptr<const ProfileView>>;
+  const quint64 ticket = ++m_profileTicket;
+  m_worker->submit<Result>(
+      "profile", tr("Importing %1").arg(QFileInfo(path).fileName()), this,
+      [model, path](JobControl&) -> Result { return importedProfileView(path.toStdString(), model->graph); },
+      [this, model, ticket](Result result) {
+        if (model != this->model() || ticket != m_profileTicket) return;
+        if (!result) return emit profileFailed(QString::fromStdString(result.status().message()));
+        showProfile(std::move(result).value());
+        emit profiled();
+      });
   return Status::ok();
 }
+
+bool Session::looksLikeProfile(const QString& path) { return isProfileFile(path.toStdString()); }
 
 Status Session::exportProfile(const QString& path) const {
   if (!m_profile) return invalidArgument("there is no profile to export yet");

@@ -70,8 +70,12 @@ class Session : public QObject {
   void cancelProfile();
   bool isProfiling() const;
   const ProfileView* profileView() const { return m_profile.get(); }
-  /// Shows a Chrome trace (from a file) as the profile.
+  /// Imports another tool's profile (profile/import/importer.h: TensorFlow profiler, TensorBoard, ONNX Runtime,
+  /// Chrome/PyTorch traces) on the worker, matches its events to the opened graph and shows it as the profile
+  /// (profiled() or profileFailed() follow). An error only when no graph is open.
   Status importProfile(const QString& path);
+  /// Whether a file is better read as a profile than opened as a graph (for drag and drop).
+  static bool looksLikeProfile(const QString& path);
   /// Writes the shown profile as Chrome trace JSON.
   Status exportProfile(const QString& path) const;
   void setOverlayMode(OverlayMode mode);
