@@ -157,7 +157,8 @@ void MainWindow::buildFileMenu() {
     statusBar()->showMessage(s ? tr("Importing %1...").arg(path) : QString::fromStdString(s.message()));
   });
   file->addAction(tr("Compare &with..."), this, [this] {
-    QString path = QFileDialog::getOpenFileName(this, tr("Compare with"), {}, tr("Graphs (*.pb *.pbtxt *.json);;All (*)"));
+    QString path =
+        QFileDialog::getOpenFileName(this, tr("Compare with"), {}, tr("Graphs (*.pb *.pbtxt *.json);;All (*)"));
     if (!path.isEmpty()) compareWith(path);
   });
   file->addSeparator();

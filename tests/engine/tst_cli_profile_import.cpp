@@ -55,7 +55,7 @@ class TestCliProfileImport : public QObject {
   void ortProfileWithoutItsGraph() {
     // mobilenet_v2.onnx does not load until the ONNX loader lands: the tables print, unmatched, with the reason.
     Run r = cli({"profile", q(sharedProfile("mobilenet_v2.onnx")), "--import",
-                       q(sharedProfile("ort_mobilenet_v2_profile.json")), "--json"});
+                 q(sharedProfile("ort_mobilenet_v2_profile.json")), "--json"});
     QCOMPARE(r.code, 0);
     auto j = jsonOf(r);
     QCOMPARE(j["format"].get<std::string>(), std::string("ONNX Runtime profile"));
@@ -68,7 +68,7 @@ class TestCliProfileImport : public QObject {
 
   void kinetoText() {
     Run r = cli({"profile", q(sharedProfile("mobilenet_v2.onnx")), "--import",
-                       q(sharedProfile("torch_mobilenet_v2_cuda_trace.json.gz"))});
+                 q(sharedProfile("torch_mobilenet_v2_cuda_trace.json.gz"))});
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.find("PyTorch (Kineto) Chrome trace") != std::string::npos);
     QVERIFY(r.out.find("in 3 runs") != std::string::npos);
@@ -96,7 +96,7 @@ class TestCliProfileImport : public QObject {
 
   void notAProfile() {
     Run r = cli({"profile", graph("tensorflow-rust/examples/addition/model.pb"), "--import",
-                       graph("tensorflow-rust/examples/addition/model.pb")});
+                 graph("tensorflow-rust/examples/addition/model.pb")});
     QCOMPARE(r.code, 1);
     QVERIFY(r.err.find("not a profile Flowscope can import") != std::string::npos);
   }

@@ -3,8 +3,8 @@
 // differences selecting on both canvases.
 #include <QListWidget>
 #include <QProcess>
-#include <QTabWidget>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -67,8 +67,7 @@ class TestImportAndCompare : public QObject {
   }
 
   void comparesWithTheOptimizedForm() {
-    const QString model =
-        QString(FLOWSCOPE_SHARED_GRAPHS) + "/tensorflow-onnx/tests/models/fc-layers/frozen.pb";
+    const QString model = QString(FLOWSCOPE_SHARED_GRAPHS) + "/tensorflow-onnx/tests/models/fc-layers/frozen.pb";
     QProcess optimize;
     optimize.start(FLOWSCOPE_BINARY, {"optimize", model, "--out", m_dir.filePath("opt.pb")});
     QVERIFY(optimize.waitForFinished(60000) && optimize.exitCode() == 0);
