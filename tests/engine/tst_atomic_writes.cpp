@@ -23,19 +23,20 @@ QByteArray digest(const QString& path) {
 bool writing(const QDir& dir) { return !dir.entryList({".out.pbtxt.tmp-*"}, QDir::Hidden | QDir::Files).isEmpty(); }
 
 // Starts `flowscope convert IN DIR/out.pbtxt --force` and kills it (SIGKILL: no handler, no cleanup) `delayMs` after
-// the start, or with `afterWriteStarts` that long after its temporary file appears; true when it was killed.
-bool convertKilled(const QString& in, const QDir& dir, int delayMs, bool afterWriteStarts) {
+// the start, or with `afterWriteStarts` that long after its temporary file appears. 1 when it was killed, 0 when it
+// finished first, -1 when it did not start.
+int convertKilled(const QString& in, const QDir& dir, int delayMs, bool afterWriteStarts) {
   QProcess p;
   p.start(FLOWSCOPE_BINARY, {"convert", in, dir.filePath("out.pbtxt"), "--force"});
-  if (!p.waitForStarted()) return false;
+  if (!p.waitForStarted()) return -1;
   QElapsedTimer timer;
   timer.start();
   while (afterWriteStarts && !writing(dir) && p.state() == QProcess::Running && timer.elapsed() < 60000)
     QThread::usleep(200);
-  if (p.waitForFinished(delayMs)) return false;
+  if (p.waitForFinished(delayMs)) return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0 ? 0 : -1;
   p.kill();
   p.waitForFinished();
-  return true;
+  return 1;
 }
 
 int nodeCount(const QString& path) {
@@ -92,8 +93,9 @@ class TestAtomicWrites : public QObject {
       f.write(old);
     }
     const int delay = delayMs < 0 ? m_convertMs * -delayMs / 100 : delayMs;
-    const bool killed = convertKilled(m_input, dir, delay, afterWriteStarts);
-    m_killedWhileWriting += killed && writing(dir);
+    const int killed = convertKilled(m_input, dir, delay, afterWriteStarts);
+    QVERIFY2(killed >= 0, "convert did not start, or failed on its own");
+    m_killedWhileWriting += killed == 1 && writing(dir);
     QCOMPARE(digest(m_input), m_inputDigest);  // the input is never written
     if (!QFile::exists(out)) {
       QVERIFY2(!existing, "the old destination disappeared");
