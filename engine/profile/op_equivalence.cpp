@@ -41,7 +41,7 @@ const std::unordered_map<std::string, std::set<std::string>>& atenTable() {
       {"sigmoid", {"sigmoid"}},
       {"tanh", {"tanh"}},
       {"cat", {"concat", "concatv2"}},
-      {"dropout", {"dropout", "identity"}},
+      {"dropout", {"dropout"}},
   };
   return table;
 }

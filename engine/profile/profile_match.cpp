@@ -105,15 +105,29 @@ RunEvents eventsByRun(const ImportedProfile& profile) {
   return runs;
 }
 
+// Ops exporters fold into the node before them (batch norm into the convolution, dropout away in inference):
+// without a node of their own, their time lands on the previous event's node.
+bool foldsIntoPrevious(const std::string& op) {
+  return op == "aten::batch_norm" || op == "aten::dropout" || op == "aten::dropout_";
+}
+
 // Within one run: unmatched events take the next unclaimed node of a compatible op in dependency order.
 void matchByOrder(const Context& ctx, const std::vector<size_t>& events, ImportedProfile* profile) {
   std::set<std::string> claimed;
   for (size_t i : events)
     for (const std::string& n : profile->events[i].nodes) claimed.insert(n);
   size_t cursor = 0;  // events run in dependency order: search from after the last order match first
+  const ImportedEvent* previous = nullptr;
   for (size_t i : events) {
     ImportedEvent& e = profile->events[i];
+    const ImportedEvent* before = previous;
+    previous = &e;
     if (!e.nodes.empty() || e.event.op.empty()) continue;
+    if (foldsIntoPrevious(e.event.op) && before && !before->nodes.empty()) {
+      e.nodes = {before->nodes.front()};
+      e.matchedBy = "folded";
+      continue;
+    }
     for (size_t pass = 0; pass < 2 && e.nodes.empty(); ++pass)
       for (size_t k = pass == 0 ? cursor : 0; k < (pass == 0 ? ctx.order.size() : cursor); ++k) {
         const Node& n = ctx.graph.node(ctx.order[k]);

@@ -1,6 +1,7 @@
 // Matching an imported profile's events to the nodes of a graph: by name, by output tensor name (walking back over
 // what the tool fused into the node it timed), by op order and shapes within each run, and by fusion (nodes with no
-// event of their op that only feed on a timed node are covered by its event). Kernels share their launcher's match.
+// event of their op that only feed on a timed node are covered by its event; a batch norm an exporter folded
+// into the convolution before it times that node). Kernels share their launcher's match.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +16,7 @@ namespace flowscope {
 struct MatchSummary {
   size_t nodeEvents = 0;  ///< events about nodes (sessions and runtime calls are not)
   size_t matched = 0;
-  std::map<std::string, size_t> byMethod;  ///< "name", "output", "order", "parent" -> events
+  std::map<std::string, size_t> byMethod;  ///< "name", "output", "order", "folded", "parent" -> events
   size_t nodesCovered = 0;                 ///< distinct graph nodes with at least one event
   size_t unmatched() const { return nodeEvents - matched; }
 };

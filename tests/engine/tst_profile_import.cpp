@@ -4,10 +4,12 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "base/crc32c.h"
+#include "engine/onnx_nodes_for_test.h"
 #include "engine/profile_test_files.h"
 #include "engine/test_paths.h"
 #include "profile/import/importer.h"
@@ -112,6 +114,38 @@ class TestProfileImport : public QObject {
              std::string("/features/features.17/conv/conv.2/Conv"));
   }
 
+  void ortOnMobilenetStructure() {
+    // Until .onnx loads: the real graph's structure read by a test-only reader (names, ops, edges, output names).
+    auto graph = onnxGraphForTest(sharedProfile("mobilenet_v2.onnx"));
+    QVERIFY2(graph, graph ? "" : graph.status().message().c_str());
+    auto p = importProfile(sharedProfile("ort_mobilenet_v2_profile.json"));
+    QVERIFY(p);
+    MatchSummary m = matchProfileToGraph(*graph, &*p);
+    QCOMPARE(m.nodeEvents, size_t{280});
+    QCOMPARE(m.matched, size_t{275});  // 55 of 56 node events per run; ReorderOutput is ORT's own
+    for (size_t i : p->unmatched()) QCOMPARE(p->events[i].event.op, std::string("ReorderOutput"));
+    // Known answers for Conv nodes: the first Conv+Clip, a depthwise block's, a projection Conv with its residual Add.
+    QCOMPARE(nodesOf(*p, "/features/features.0/features.0.2/Clip_output_0_nchwc_kernel_time"),
+             (std::vector<std::string>{"/features/features.0/features.0.0/Conv",
+                                       "/features/features.0/features.0.2/Clip"}));
+    QCOMPARE(nodesOf(*p, "/features/features.5/conv/conv.1/conv.1.2/Clip_output_0_nchwc_kernel_time").front(),
+             std::string("/features/features.5/conv/conv.1/conv.1.0/Conv"));
+    QCOMPARE(nodesOf(*p, "/features/features.3/conv/conv.2/Conv_output_0_nchwc_kernel_time"),
+             (std::vector<std::string>{"/features/features.3/conv/conv.2/Conv", "/features/features.3/Add"}));
+    size_t convs = 0;
+    for (size_t i = 0; i < graph->size(); ++i) convs += graph->node(i).op == "Conv";
+    QCOMPARE(convs, size_t{52});
+    // Every compute node has its time: 52 Conv, 35 Clip, 10 Add, GlobalAveragePool, Flatten, Gemm. Left: 70
+    // Constant and 39 Identity nodes ORT folds away, the 67 initializers and the input.
+    std::set<std::string> covered;
+    for (const auto& e : p->events) covered.insert(e.nodes.begin(), e.nodes.end());
+    std::set<std::string> uncoveredOps;
+    for (size_t i = 0; i < graph->size(); ++i)
+      if (!covered.count(graph->node(i).name)) uncoveredOps.insert(graph->node(i).op);
+    QCOMPARE(m.nodesCovered, size_t{100});
+    QCOMPARE(uncoveredOps, (std::set<std::string>{"Const", "Constant", "Identity", "Placeholder"}));
+  }
+
   void kinetoRealFile() {
     auto p = importProfile(sharedProfile("torch_mobilenet_v2_cuda_trace.json.gz"));
     QVERIFY2(p, p ? "" : p.status().message().c_str());
@@ -129,6 +163,25 @@ class TestProfileImport : public QObject {
       }
     QCOMPARE(linked, kernels);
     QCOMPARE(kernels, size_t{471});
+  }
+
+  void kinetoOnMobilenetStructure() {
+    // PyTorch's run of the same network has no node names: operators take the graph's nodes in order.
+    auto graph = onnxGraphForTest(sharedProfile("mobilenet_v2.onnx"));
+    QVERIFY(graph);
+    auto p = importProfile(sharedProfile("torch_mobilenet_v2_cuda_trace.json.gz"));
+    QVERIFY(p);
+    MatchSummary m = matchProfileToGraph(*graph, &*p);
+    QCOMPARE(m.nodeEvents, size_t{3081});
+    QCOMPARE(m.matched, size_t{3081});
+    QCOMPARE(m.byMethod["order"], size_t{300});   // per run: 52 conv2d, 35 hardtanh_, 10 add, pool, flatten, linear
+    QCOMPARE(m.byMethod["folded"], size_t{159});  // 52 batch_norm folded into their Conv, and dropout, per run
+    QCOMPARE(m.byMethod["parent"], size_t{2622});  // nested aten ops and the GPU kernels they launched
+    int convs = 0;
+    for (const auto& e : p->events)
+      if (e.event.run == 2 && e.parent < 0 && e.label == "aten::conv2d" && ++convs == 52)
+        QCOMPARE(e.nodes.front(), std::string("/features/features.18/features.18.0/Conv"));
+    QCOMPARE(convs, 52);
   }
 
   void kinetoMatchesByOrder() {
