@@ -125,9 +125,9 @@ class TestProfileImport : public QObject {
     QCOMPARE(m.matched, size_t{275});  // 55 of 56 node events per run; ReorderOutput is ORT's own
     for (size_t i : p->unmatched()) QCOMPARE(p->events[i].event.op, std::string("ReorderOutput"));
     // Known answers for Conv nodes: the first Conv+Clip, a depthwise block's, a projection Conv with its residual Add.
-    QCOMPARE(nodesOf(*p, "/features/features.0/features.0.2/Clip_output_0_nchwc_kernel_time"),
-             (std::vector<std::string>{"/features/features.0/features.0.0/Conv",
-                                       "/features/features.0/features.0.2/Clip"}));
+    QCOMPARE(
+        nodesOf(*p, "/features/features.0/features.0.2/Clip_output_0_nchwc_kernel_time"),
+        (std::vector<std::string>{"/features/features.0/features.0.0/Conv", "/features/features.0/features.0.2/Clip"}));
     QCOMPARE(nodesOf(*p, "/features/features.5/conv/conv.1/conv.1.2/Clip_output_0_nchwc_kernel_time").front(),
              std::string("/features/features.5/conv/conv.1/conv.1.0/Conv"));
     QCOMPARE(nodesOf(*p, "/features/features.3/conv/conv.2/Conv_output_0_nchwc_kernel_time"),
@@ -174,8 +174,8 @@ class TestProfileImport : public QObject {
     MatchSummary m = matchProfileToGraph(*graph, &*p);
     QCOMPARE(m.nodeEvents, size_t{3081});
     QCOMPARE(m.matched, size_t{3081});
-    QCOMPARE(m.byMethod["order"], size_t{300});   // per run: 52 conv2d, 35 hardtanh_, 10 add, pool, flatten, linear
-    QCOMPARE(m.byMethod["folded"], size_t{159});  // 52 batch_norm folded into their Conv, and dropout, per run
+    QCOMPARE(m.byMethod["order"], size_t{300});    // per run: 52 conv2d, 35 hardtanh_, 10 add, pool, flatten, linear
+    QCOMPARE(m.byMethod["folded"], size_t{159});   // 52 batch_norm folded into their Conv, and dropout, per run
     QCOMPARE(m.byMethod["parent"], size_t{2622});  // nested aten ops and the GPU kernels they launched
     int convs = 0;
     for (const auto& e : p->events)
