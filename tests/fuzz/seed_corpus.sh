@@ -6,6 +6,34 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="$1"
 shared="$root/../shared/graphs"
 mkdir -p "$out"/{graphdef_binary,graphdef_text,metagraph,savedmodel,tfjs}
+mkdir -p "$out"/{profile_xplane,profile_tfevents,profile_ort,profile_chrome_trace}
+profiles="$root/../shared/profiles"
+if [ -d "$profiles" ]; then  # the real profiles; the gzip trace inflated (its events are what matters)
+  cp "$profiles/jax_mlp.xplane.pb" "$out/profile_xplane/"
+  head -c 65536 "$profiles/ort_mobilenet_v2_profile.json" > "$out/profile_ort/head.json"
+  python3 -c "import json,sys; sys.stdout.write(json.dumps(json.load(open(sys.argv[1]))[:40]))" \
+    "$profiles/ort_mobilenet_v2_profile.json" > "$out/profile_ort/first40.json"
+  python3 -c "import gzip,json,sys; d=json.load(gzip.open(sys.argv[1])); d['traceEvents']=d['traceEvents'][:300]; \
+sys.stdout.write(json.dumps(d))" "$profiles/torch_mobilenet_v2_cuda_trace.json.gz" > "$out/profile_chrome_trace/kineto.json"
+fi
+# A small TensorBoard event file: file_version, then one record of garbage (the importer's framing and Event path).
+python3 - "$out/profile_tfevents/seed" <<'PY'
+import struct, sys
+def crc32c(data):
+    crc = 0xffffffff
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
+    return crc ^ 0xffffffff
+def mask(c):
+    return (((c >> 15) | (c << 17)) + 0xa282ead8) & 0xffffffff
+def record(data):
+    head = struct.pack('<Q', len(data))
+    return head + struct.pack('<I', mask(crc32c(head))) + data + struct.pack('<I', mask(crc32c(data)))
+event = b'\x1a\x0dbrain.Event:2'
+open(sys.argv[1], 'wb').write(record(event) + record(b'\x22\x04\x0a\x02\x0a\x00'))
+PY
 cp "$root"/tests/data/*.pbtxt "$out/graphdef_text/"
 cp "$root"/resources/examples/*.pb "$out/graphdef_binary/"
 # Two-file targets take a 4-byte little-endian length of the first file, then both files.
