@@ -80,6 +80,54 @@ AttrValue strings(std::vector<std::string> v) {
 
 using Builder = std::function<void(Case&)>;
 
+// Ops that whole vision models need: resizes (every coordinate mode, up and down), strided slices (masks, negative
+// strides), inference batch norms.
+void addModelCases(std::map<std::string, Builder>& c) {
+  struct Mode {
+    const char* name;
+    bool align, half;
+  };
+  struct Size {
+    const char* name;
+    std::vector<int32_t> hw;
+  };
+  for (const char* op : {"ResizeBilinear", "ResizeNearestNeighbor"})
+    for (const Mode& m :
+         {Mode{"", false, false}, Mode{"/align_corners", true, false}, Mode{"/half_pixel", false, true}})
+      for (const Size& s : {Size{"", {11, 7}}, Size{"/down", {3, 2}}})
+        c[std::string(op) + m.name + s.name] = [op, m, s](Case& k) {
+          k.op(op, {k.input("x", {2, 5, 4, 3}), k.ints("size", s.hw)},
+               {{"align_corners", AttrValue::fromBool(m.align)}, {"half_pixel_centers", AttrValue::fromBool(m.half)}});
+        };
+  auto slice = [](std::vector<int32_t> begin, std::vector<int32_t> end, std::vector<int32_t> strides,
+                  std::map<std::string, int64_t> masks) {
+    return [=](Case& k) {
+      std::map<std::string, AttrValue> attrs{{"Index", AttrValue::fromType(DType::kInt32)}};
+      for (const auto& [name, bits] : masks) attrs[name] = AttrValue::fromInt(bits);
+      k.op("StridedSlice",
+           {k.input("x", {4, 5, 6}), k.ints("begin", begin), k.ints("end", end), k.ints("strides", strides)}, attrs);
+    };
+  };
+  c["StridedSlice"] = slice({1, 0, 1}, {3, 5, 6}, {1, 2, 2}, {});
+  c["StridedSlice/negative_strides"] = slice({-1, 4, 0}, {0, 0, 6}, {-1, -2, 1}, {{"end_mask", 1}});
+  c["StridedSlice/shrink"] = slice({2, 0, -1}, {3, 5, 0}, {1, 1, 1}, {{"shrink_axis_mask", 5}, {"end_mask", 2}});
+  c["StridedSlice/ellipsis_new_axis"] =
+      slice({0, 0, 1}, {0, 0, 4}, {1, 1, 1}, {{"ellipsis_mask", 1}, {"new_axis_mask", 2}});
+  for (const char* op : {"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"})
+    for (const char* format : {"NHWC", "NCHW"})
+      c[std::string(op) + (std::string(format) == "NHWC" ? "" : "/NCHW")] = [op, format](Case& k) {
+        k.positive = true;  // the variance
+        const Shape channels{std::string(format) == "NHWC" ? 5 : 3};
+        k.op(op,
+             {k.input("x", {2, 3, 4, 5}), k.weights("scale", channels), k.weights("offset", channels),
+              k.weights("mean", channels), k.weights("variance", channels)},
+             {{"is_training", AttrValue::fromBool(false)},
+              {"epsilon", AttrValue::fromFloat(1e-3f)},
+              {"data_format", AttrValue::fromString(format)},
+              {"U", AttrValue::fromType(DType::kFloat)}});
+      };
+}
+
 std::map<std::string, Builder> cases() {
   std::map<std::string, Builder> c;
   for (const char* op : {"Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "Maximum", "Minimum", "SquaredDifference"})
@@ -160,6 +208,7 @@ std::map<std::string, Builder> cases() {
          {k.input("a", {2, 3, 4}), k.input("b", {2, 1, 4}), k.weights("c", {2, 2, 4}), k.ints("axis", {1}, Shape{})},
          {{"N", AttrValue::fromInt(3)}});
   };
+  addModelCases(c);
   return c;
 }
 

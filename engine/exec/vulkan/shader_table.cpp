@@ -31,13 +31,20 @@ const uint32_t kSoftmax[] =
 const uint32_t kGather[] =
 #include "gather.comp.inc"
     ;
+const uint32_t kResize[] =
+#include "resize.comp.inc"
+    ;
+const uint32_t kBatchNorm[] =
+#include "batch_norm.comp.inc"
+    ;
 
 const ShaderCode kTable[] = {
-    {"binary", kBinary, sizeof(kBinary), 3},     {"unary", kUnary, sizeof(kUnary), 2},
-    {"bias_act", kBiasAct, sizeof(kBiasAct), 3}, {"matmul", kMatMul, sizeof(kMatMul), 4},
-    {"conv2d", kConv2D, sizeof(kConv2D), 4},     {"pool", kPool, sizeof(kPool), 2},
-    {"reduce", kReduce, sizeof(kReduce), 2},     {"softmax", kSoftmax, sizeof(kSoftmax), 2},
-    {"gather", kGather, sizeof(kGather), 2},
+    {"binary", kBinary, sizeof(kBinary), 3},           {"unary", kUnary, sizeof(kUnary), 2},
+    {"bias_act", kBiasAct, sizeof(kBiasAct), 3},       {"matmul", kMatMul, sizeof(kMatMul), 4},
+    {"conv2d", kConv2D, sizeof(kConv2D), 4},           {"pool", kPool, sizeof(kPool), 2},
+    {"reduce", kReduce, sizeof(kReduce), 2},           {"softmax", kSoftmax, sizeof(kSoftmax), 2},
+    {"gather", kGather, sizeof(kGather), 2},           {"resize", kResize, sizeof(kResize), 2},
+    {"batch_norm", kBatchNorm, sizeof(kBatchNorm), 6},
 };
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(ShaderId::kCount));
 

@@ -6,7 +6,20 @@
 
 namespace flowscope::vk {
 
-enum class ShaderId { kBinary, kUnary, kBiasAct, kMatMul, kConv2D, kPool, kReduce, kSoftmax, kGather, kCount };
+enum class ShaderId {
+  kBinary,
+  kUnary,
+  kBiasAct,
+  kMatMul,
+  kConv2D,
+  kPool,
+  kReduce,
+  kSoftmax,
+  kGather,
+  kResize,
+  kBatchNorm,
+  kCount
+};
 
 struct ShaderCode {
   const char* name;

@@ -8,40 +8,13 @@
 #include <map>
 
 #include "exec/kernel_util.h"
+#include "exec/vulkan/lowering_util.h"
 
 namespace flowscope::vk {
 namespace {
 
-constexpr uint32_t kMaxGroups = 65535;
-
 // Activation codes of activation.glsl.
 enum Act : uint32_t { kNone = 0, kRelu = 1, kRelu6 = 2, kElu = 3, kLeakyRelu = 4, kTanh = 5, kSigmoid = 6 };
-
-uint32_t bitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
-// 1D work of `count` invocations in workgroups of `local`, folded into x and y (x is capped at 65535 groups).
-void spread(Dispatch& d, uint64_t count, uint32_t local) {
-  const uint64_t groups = std::max<uint64_t>(1, (count + local - 1) / local);
-  d.groups[0] = static_cast<uint32_t>(std::min<uint64_t>(groups, kMaxGroups));
-  d.groups[1] = static_cast<uint32_t>((groups + kMaxGroups - 1) / kMaxGroups);
-}
-
-Dispatch make(ShaderId shader, std::vector<Operand> buffers, std::initializer_list<uint32_t> push) {
-  Dispatch d;
-  d.shader = shader;
-  d.buffers = std::move(buffers);
-  std::copy(push.begin(), push.end(), d.push.begin());
-  return d;
-}
-
-Operand in(int i) { return {false, i}; }
-Operand out(int i) { return {true, i}; }
-
-Status fail(const NodeView& v, const std::string& what) { return invalidArgument(nodeLabel(v.node) + what); }
 
 // ---- elementwise ----
 
@@ -351,30 +324,6 @@ Expected<LoweredNode> lowerSoftmax(const NodeView& v) {
 
 // ---- data movement: the gather shader ----
 
-// A gather over `iter` dims: reads input `input` at inOffset + (c - padBefore).inStride, writes output 0 at
-// outOffset + c.outStride.
-Dispatch gather(int input, const std::vector<int64_t>& iter, const std::vector<int64_t>& inStride,
-                const std::vector<int64_t>& outStride, int64_t inOffset, int64_t outOffset,
-                const std::vector<int64_t>& padBefore, const std::vector<int64_t>& inDims, float padValue) {
-  Dispatch d = make(ShaderId::kGather, {in(input), out(0)}, {});
-  int64_t count = 1;
-  for (int64_t n : iter) count *= n;
-  d.push[0] = static_cast<uint32_t>(iter.size());
-  d.push[1] = static_cast<uint32_t>(count);
-  d.push[2] = static_cast<uint32_t>(inOffset);
-  d.push[3] = static_cast<uint32_t>(outOffset);
-  d.push[4] = bitsOf(padValue);
-  for (size_t k = 0; k < iter.size(); ++k) {
-    d.push[5 + k] = static_cast<uint32_t>(iter[k]);
-    d.push[10 + k] = static_cast<uint32_t>(inStride[k]);
-    d.push[15 + k] = static_cast<uint32_t>(outStride[k]);
-    d.push[20 + k] = static_cast<uint32_t>(padBefore.empty() ? 0 : padBefore[k]);
-    d.push[25 + k] = static_cast<uint32_t>(inDims.empty() ? iter[k] : inDims[k]);
-  }
-  spread(d, static_cast<uint64_t>(count), 256);
-  return d;
-}
-
 Expected<LoweredNode> lowerTranspose(const NodeView& v) {
   const Shape& x = v.inputShapes[0];
   const std::vector<int64_t> perm = intValues(*v.constInputs[1]);
@@ -485,12 +434,38 @@ const std::map<std::string, OpEntry>& table() {
     m["Pad"] = {lowerPad, {1}};
     m["PadV2"] = {lowerPad, {1, 2}};
     m["ConcatV2"] = {lowerConcat, {}, true};
+    m["ResizeBilinear"] = {lowerResize, {1}};
+    m["ResizeNearestNeighbor"] = {lowerResize, {1}};
+    m["StridedSlice"] = {lowerStridedSlice, {1, 2, 3}};
+    for (const char* op : {"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"}) m[op] = {lowerFusedBatchNorm, {}};
     return m;
   }();
   return t;
 }
 
 }  // namespace
+
+Dispatch gather(int input, const std::vector<int64_t>& iter, const std::vector<int64_t>& inStride,
+                const std::vector<int64_t>& outStride, int64_t inOffset, int64_t outOffset,
+                const std::vector<int64_t>& padBefore, const std::vector<int64_t>& inDims, float padValue) {
+  Dispatch d = make(ShaderId::kGather, {in(input), out(0)}, {});
+  int64_t count = 1;
+  for (int64_t n : iter) count *= n;
+  d.push[0] = static_cast<uint32_t>(iter.size());
+  d.push[1] = static_cast<uint32_t>(count);
+  d.push[2] = static_cast<uint32_t>(inOffset);
+  d.push[3] = static_cast<uint32_t>(outOffset);
+  d.push[4] = bitsOf(padValue);
+  for (size_t k = 0; k < iter.size(); ++k) {
+    d.push[5 + k] = static_cast<uint32_t>(iter[k]);
+    d.push[10 + k] = static_cast<uint32_t>(inStride[k]);
+    d.push[15 + k] = static_cast<uint32_t>(outStride[k]);
+    d.push[20 + k] = static_cast<uint32_t>(padBefore.empty() ? 0 : padBefore[k]);
+    d.push[25 + k] = static_cast<uint32_t>(inDims.empty() ? iter[k] : inDims[k]);
+  }
+  spread(d, static_cast<uint64_t>(count), 256);
+  return d;
+}
 
 bool isParameterInput(const std::string& op, size_t input, size_t inputCount) {
   auto it = table().find(op);

@@ -1,0 +1,54 @@
+// Helpers shared by the Vulkan op lowerings (vulkan_ops.cpp and the lower_*.cpp files): dispatch construction,
+// workgroup spreading, errors naming the node, and the strided gather dispatch; plus the lowerings kept in their own
+// files.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "exec/kernel_util.h"
+#include "exec/vulkan/vulkan_ops.h"
+
+namespace flowscope::vk {
+
+inline uint32_t bitsOf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+/// 1D work of `count` invocations in workgroups of `local`, folded into x and y (x is capped at 65535 groups).
+inline void spread(Dispatch& d, uint64_t count, uint32_t local) {
+  constexpr uint64_t kMaxGroups = 65535;
+  const uint64_t groups = std::max<uint64_t>(1, (count + local - 1) / local);
+  d.groups[0] = static_cast<uint32_t>(std::min<uint64_t>(groups, kMaxGroups));
+  d.groups[1] = static_cast<uint32_t>((groups + kMaxGroups - 1) / kMaxGroups);
+}
+
+inline Dispatch make(ShaderId shader, std::vector<Operand> buffers, std::initializer_list<uint32_t> push) {
+  Dispatch d;
+  d.shader = shader;
+  d.buffers = std::move(buffers);
+  std::copy(push.begin(), push.end(), d.push.begin());
+  return d;
+}
+
+inline Operand in(int i) { return {false, i}; }
+inline Operand out(int i) { return {true, i}; }
+
+inline Status fail(const NodeView& v, const std::string& what) { return invalidArgument(nodeLabel(v.node) + what); }
+
+/// A gather over `iter` dims (rank <= 5): reads input `input` at inOffset + (c - padBefore).inStride, writes output
+/// 0 at outOffset + c.outStride. Strides may be negative (unsigned arithmetic wraps to the right element).
+Dispatch gather(int input, const std::vector<int64_t>& iter, const std::vector<int64_t>& inStride,
+                const std::vector<int64_t>& outStride, int64_t inOffset, int64_t outOffset,
+                const std::vector<int64_t>& padBefore, const std::vector<int64_t>& inDims, float padValue);
+
+Expected<LoweredNode> lowerResize(const NodeView& v);          ///< lower_resize.cpp
+Expected<LoweredNode> lowerStridedSlice(const NodeView& v);    ///< lower_strided_slice.cpp
+Expected<LoweredNode> lowerFusedBatchNorm(const NodeView& v);  ///< lower_batch_norm.cpp
+
+}  // namespace flowscope::vk
