@@ -4,7 +4,9 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -316,6 +318,61 @@ class TestProfileImport : public QObject {
     QCOMPARE(odd->unmatched().size(), size_t{4});
     auto gz = importProfile(writeBytes(tmp("cut.json.gz"), std::string("\x1f\x8b\x08\x00\x00\x00", 6)));
     QVERIFY(!gz);
+  }
+
+  void mutatedFilesNeverCrash() {
+    // Truncations and flipped bytes of every kind of file: each imports or fails with a message, and what imports
+    // matches and sums (the fuzz targets do this at length; this keeps a deterministic slice in every test run).
+    const std::vector<std::pair<std::string, std::string>> files = {
+        {"m.xplane.pb", readAll(sharedProfile("jax_mlp.xplane.pb"))},
+        {"s.xplane.pb", xspaceBytes()},
+        {"ort.json", ortProfileJson(2)},
+        {"trace.json.gz", readAll(sharedProfile("torch_mobilenet_v2_cuda_trace.json.gz")).substr(0, 4096)},
+        {"events.out.tfevents.m", reframedWithFlip(tfEventsFile(2), SIZE_MAX)}};
+    const Graph graph = onnxLikeMobilenetHead();
+    size_t imported = 0, failed = 0;
+    for (const auto& [name, bytes] : files)
+      for (size_t k = 1; k <= 60; ++k) {
+        const size_t at = bytes.size() * k / 61;
+        std::string flipped =
+            name.find("tfevents") != std::string::npos ? reframedWithFlip(tfEventsFile(2), at) : bytes;
+        if (name.find("tfevents") == std::string::npos) flipped[at] = static_cast<char>(flipped[at] ^ 0xa5);
+        for (const std::string& variant : {bytes.substr(0, at), flipped}) {
+          auto p = importProfile(writeBytes(tmp(name), variant));
+          if (!p) {
+            QVERIFY(!p.status().message().empty());
+            ++failed;
+            continue;
+          }
+          ++imported;
+          matchProfileToGraph(p->graph ? p->graph->graph : graph, &*p);
+          (void)p->toRunProfile().byOp();
+        }
+      }
+    QVERIFY(imported > 0 && failed > 0);
+  }
+
+ private:
+  static std::string readAll(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  // The event file's records with one byte of their data (at `at` counted over all of them) flipped, framed again
+  // with good CRCs so that the Event parser sees the damage.
+  static std::string reframedWithFlip(const std::string& file, size_t at) {
+    auto records = readTfRecords(file);
+    std::string out;
+    size_t seen = 0;
+    for (std::string_view r : records->records) {
+      std::string data(r);
+      if (at >= seen && at - seen < data.size()) data[at - seen] = static_cast<char>(data[at - seen] ^ 0xa5);
+      seen += data.size();
+      out += tfRecord(data);
+    }
+    return out;
   }
 };
 
