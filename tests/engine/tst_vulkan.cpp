@@ -6,12 +6,14 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <set>
 
 #include "exec/model_runner.h"
 #include "exec/vulkan/vulkan_device.h"
 #include "exec/vulkan/vulkan_ops.h"
 #include "io/loader.h"
 #include "profile/run_profile.h"
+#include "workflow/optimize_model.h"
 #include "workflow/run_request.h"
 
 using namespace flowscope;
@@ -376,6 +378,36 @@ class TestVulkan : public QObject {
       const double error = relativeError(expected->at(i), got->at(i));
       QVERIFY2(error < 1e-3, qPrintable(QString("output %1: relative error %2").arg(i).arg(error)));
     }
+  }
+  // cpm_model optimized as `flowscope run` does runs in one Vulkan cluster: nothing but the fed image on the CPU.
+  void cpmModelRunsInOneCluster() {
+    const QString path = QString(FLOWSCOPE_SHARED_GRAPHS) + "/pose-estimation-for-mobile/release/cpm_model/model.pb";
+    if (!QFileInfo::exists(path)) QSKIP(qPrintable(path + " is absent (../shared/graphs is not beside the checkout)"));
+    auto loaded = loadModel(path.toStdString());
+    QVERIFY2(loaded, loaded.status().message().c_str());
+    auto request = makeRunRequest(*loaded, RunSpecOptions{});
+    QVERIFY2(request, request.status().message().c_str());
+    std::vector<std::string> feeds;
+    for (const auto& [name, value] : request->feeds) feeds.push_back(name);
+    auto optimized = optimizeModel(std::make_shared<const Model>(std::move(loaded).value()),
+                                   withKernelEvaluator(PipelineOptions{}), feeds, request->fetches);
+    QVERIFY2(optimized, optimized.status().message().c_str());
+    ModelRunner cpu(optimized->model);
+    RunnerOptions options;
+    options.backend = vulkanBackend();
+    ModelRunner gpu(optimized->model, options);
+    auto expected = cpu.run(request->feeds, request->fetches);
+    auto got = gpu.run(request->feeds, request->fetches);
+    QVERIFY(expected && got);
+    std::set<std::string> clusters;
+    for (const auto& [node, where] : gpu.placement()) {
+      if (where.rfind("vulkan", 0) == 0)
+        clusters.insert(where);
+      else
+        QVERIFY2(where == "cpu: fed", qPrintable(QString::fromStdString(node + " stayed on the " + where)));
+    }
+    QCOMPARE(clusters.size(), size_t{1});
+    QVERIFY(relativeError(expected->at(0), got->at(0)) < 1e-3);
   }
 };
 
