@@ -32,7 +32,7 @@ ModelRunner::ModelRunner(std::shared_ptr<const Model> model, RunnerOptions optio
   for (const auto& v : m_model->variables) {
     if (v.node.empty() || !v.value.isValid()) continue;
     if (const Node* node = m_model->graph.findNode(v.node))
-      m_resources.assignVariable(variableResourceKey(*node), v.value);
+      resources().assignVariable(variableResourceKey(*node), v.value);
   }
 }
 
@@ -116,7 +116,7 @@ Expected<std::vector<Tensor>> ModelRunner::run(const std::vector<std::pair<std::
   setIntraOpThreads(threads);
   m_cancelled = false;
   ExecContext ctx;
-  ctx.resources = &m_resources;
+  ctx.resources = &resources();
   ctx.functions = &m_functions;
   ctx.profile = profile;
   ctx.run = runIndex;
@@ -134,7 +134,7 @@ Expected<std::vector<Tensor>> ModelRunner::run(const std::vector<std::pair<std::
     planned.choice.record(interOpRun, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   m_mode = !interOpRun ? (wide && planned.choice.trials < 3 ? "op by op (trying both)" : "op by op")
                        : "independent ops at once";
-  m_resources.endRun();
+  resources().endRun();
   if (!s.isOk()) return s;
   return outputs;
 }

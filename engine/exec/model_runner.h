@@ -28,6 +28,9 @@ struct RunnerOptions {
   int interOpThreads = 0;
   uint64_t seed = 0x5eed;
   const std::atomic<bool>* cancelled = nullptr;  ///< an outside flag that also stops runs (a job's Cancel)
+  /// Variables and other resources from outside (the eager context's, so traced functions update the variables
+  /// eager code reads); null: the runner's own, loaded from the model's checkpoint.
+  ResourceManager* resources = nullptr;
 };
 
 class ModelRunner {
@@ -43,7 +46,7 @@ class ModelRunner {
 
   const Model& model() const { return *m_model; }
   const Backend& backend() const { return *m_backend; }
-  ResourceManager& resources() { return m_resources; }
+  ResourceManager& resources() { return m_options.resources ? *m_options.resources : m_resources; }
   /// Asks a running run() to stop at the next node; the run returns a Cancelled status.
   void cancel() { m_cancelled = true; }
   /// How the last run ran: "op by op", "independent ops at once", or "op by op (trying both)" while deciding.

@@ -21,10 +21,10 @@ struct Traced {
 
 // Traces `fn` into a new graph under the current one; `loopVars` become its first placeholders. The outputs are
 // not set yet: the caller may add pass-through values first.
-Traced traceInto(const std::string& name, const std::vector<Tensor>& loopVars,
+Traced traceInto(const std::string& name, const std::string& nameScope, const std::vector<Tensor>& loopVars,
                  const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& fn) {
   auto outer = currentGraph();
-  auto graph = std::make_shared<FuncGraph>(name, outer, outer->sharedLibrary());
+  auto graph = std::make_shared<FuncGraph>(name, outer, outer->sharedLibrary(), nameScope);
   TracingScope scope(graph);
   std::vector<Tensor> args;
   for (size_t i = 0; i < loopVars.size(); ++i)
@@ -57,15 +57,9 @@ std::vector<std::string> alignedInputs(FuncGraph& g, size_t leading, const std::
     if (it != placeholderOf.end())
       order.push_back(it->second);
     else
-      order.push_back(g.addInput("unused_capture", t.dtype(), t.shape()).ref().node);
+      order.push_back(g.addInput("placeholder", t.dtype(), t.shape()).ref().node);
   }
   return order;
-}
-
-std::vector<std::string> retNames(size_t n) {
-  std::vector<std::string> names;
-  for (size_t k = 0; k < n; ++k) names.push_back(k == 0 ? "identity" : "identity_" + std::to_string(k));
-  return names;
 }
 
 void addToLibrary(FuncGraph& g, const std::string& name, const std::vector<std::string>& inputOrder,
@@ -75,7 +69,7 @@ void addToLibrary(FuncGraph& g, const std::string& name, const std::vector<std::
     g.setOutputs(outputs);
   }
   g.setInputOrder(inputOrder);
-  auto f = g.toFunctionDef(name, retNames(g.outputs().size()));
+  auto f = g.toFunctionDef(name, g.outputArgNames());
   if (!f) throw Error(f.status().code(), f.status().message());
   g.library().add(std::move(f).value());
 }
@@ -92,6 +86,17 @@ AttrValue shapeList(const std::vector<Tensor>& ts) {
   return AttrValue::fromList(list);
 }
 
+// The outputs of an If or While node seen through Identity nodes named "<node>/Identity", "<node>/Identity_1", ...,
+// as TensorFlow's cond_v2 and while_v2 leave them.
+std::vector<Tensor> identitiesOf(FuncGraph& graph, const std::vector<Tensor>& outputs) {
+  std::vector<Tensor> seen;
+  for (const auto& out : outputs) {
+    Tensor identity = graph.addOp("Identity", {out}, {}, out.ref().node + "/Identity").at(0);
+    seen.push_back(Tensor::symbolic(identity.graph(), identity.ref(), out.dtype(), out.shape()));
+  }
+  return seen;
+}
+
 }  // namespace
 
 std::vector<Tensor> cond(const Tensor& pred, const Branch& thenBranch, const Branch& elseBranch) {
@@ -99,8 +104,8 @@ std::vector<Tensor> cond(const Tensor& pred, const Branch& thenBranch, const Bra
   if (!outer) return truthy(pred) ? thenBranch() : elseBranch();
   const int uid = nextFunctionUid();
   auto noArgs = [](const Branch& b) { return [&b](const std::vector<Tensor>&) { return b(); }; };
-  Traced thenTraced = traceInto("cond_true_" + std::to_string(uid), {}, noArgs(thenBranch));
-  Traced elseTraced = traceInto("cond_false_" + std::to_string(uid), {}, noArgs(elseBranch));
+  Traced thenTraced = traceInto("cond_true_" + std::to_string(uid), "cond/", {}, noArgs(thenBranch));
+  Traced elseTraced = traceInto("cond_false_" + std::to_string(uid), "cond/", {}, noArgs(elseBranch));
   auto& thenGraph = thenTraced.graph;
   auto& elseGraph = elseTraced.graph;
   const auto& a = thenTraced.outputs;
@@ -131,7 +136,7 @@ std::vector<Tensor> cond(const Tensor& pred, const Branch& thenBranch, const Bra
   auto outputs = outer->addOp(stateful ? "If" : "StatelessIf", inputs, attrs, "cond");
   for (size_t k = 0; k < outputs.size(); ++k)
     outputs[k] = Tensor::symbolic(outputs[k].graph(), outputs[k].ref(), merged[k].dtype(), merged[k].shape());
-  return outputs;
+  return identitiesOf(*outer, outputs);
 }
 
 Tensor cond(const Tensor& pred, const std::function<Tensor()>& thenBranch, const std::function<Tensor()>& elseBranch) {
@@ -150,8 +155,8 @@ std::vector<Tensor> whileLoop(const LoopCondition& condition, const LoopBody& bo
   }
   const int uid = nextFunctionUid();
   const size_t n = loopVars.size();
-  Traced bodyTraced = traceInto("while_body_" + std::to_string(uid), loopVars, body);
-  Traced condTraced = traceInto("while_cond_" + std::to_string(uid), loopVars,
+  Traced bodyTraced = traceInto("while_body_" + std::to_string(uid), "while/", loopVars, body);
+  Traced condTraced = traceInto("while_cond_" + std::to_string(uid), "while/", loopVars,
                                 [&](const std::vector<Tensor>& vars) { return std::vector<Tensor>{condition(vars)}; });
   auto& bodyGraph = bodyTraced.graph;
   auto& condGraph = condTraced.graph;
@@ -193,7 +198,7 @@ std::vector<Tensor> whileLoop(const LoopCondition& condition, const LoopBody& bo
   outputs.resize(n);
   for (size_t k = 0; k < n; ++k)
     outputs[k] = Tensor::symbolic(outputs[k].graph(), outputs[k].ref(), shapes[k].dtype(), shapes[k].shape());
-  return outputs;
+  return identitiesOf(*outer, outputs);
 }
 
 }  // namespace flowscope::tf

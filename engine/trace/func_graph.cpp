@@ -1,8 +1,11 @@
 // FuncGraph: building graphs while tracing, captures, and conversion to FunctionDef.
 #include "trace/func_graph.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 
+#include "exec/resource_manager.h"
 #include "ir/verify.h"
 #include "ops/op_registry.h"
 #include "ops/shape_functions.h"
@@ -11,6 +14,19 @@ namespace flowscope::tf {
 namespace {
 
 thread_local std::vector<std::shared_ptr<FuncGraph>> tTracingStack;
+
+// The name of the op's argument that input `index` of `count` feeds ("y" of Greater); list arguments (N inputs)
+// take the list's name.
+std::string inputArgName(const OpDef& def, size_t index, size_t count) {
+  size_t at = 0;
+  for (const auto& arg : def.inputs) {
+    const bool list = !arg.numberAttr.empty() || !arg.typeListAttr.empty();
+    const size_t n = list ? (count >= def.inputs.size() ? count - (def.inputs.size() - 1) : 0) : 1;
+    if (index < at + n) return arg.name;
+    at += n;
+  }
+  return "input";
+}
 
 }  // namespace
 
@@ -24,8 +40,9 @@ int nextFunctionUid() {
   return uid++;
 }
 
-FuncGraph::FuncGraph(std::string name, std::shared_ptr<FuncGraph> parent, std::shared_ptr<FunctionLibrary> library)
-    : m_name(std::move(name)), m_parent(std::move(parent)), m_library(std::move(library)) {
+FuncGraph::FuncGraph(std::string name, std::shared_ptr<FuncGraph> parent, std::shared_ptr<FunctionLibrary> library,
+                     std::string scope)
+    : m_name(std::move(name)), m_scope(std::move(scope)), m_parent(std::move(parent)), m_library(std::move(library)) {
   if (!m_library) m_library = std::make_shared<FunctionLibrary>();
   m_graph.versions.present = true;
   m_graph.versions.producer = 1205;
@@ -51,16 +68,19 @@ Tensor FuncGraph::addInput(const std::string& name, DType dtype, const Shape& sh
   return Tensor::symbolic(shared_from_this(), TensorRef{placed, 0, ""}, dtype, shape);
 }
 
+Tensor FuncGraph::addConst(const Tensor& t, const std::string& name) {
+  Node c{uniqueName(m_scope + name), "Const", "", {}, {}, {}, {}, {}};
+  c.attrs["dtype"] = AttrValue::fromType(t.dtype());
+  c.attrs["value"] = AttrValue::fromTensor(t.value());
+  std::string placed = c.name;
+  m_graph.addNode(std::move(c));
+  return Tensor::symbolic(shared_from_this(), TensorRef{placed, 0, ""}, t.dtype(), t.shape());
+}
+
 Tensor FuncGraph::capture(const Tensor& t) {
   if (!t.isValid()) throw Error(ErrorCode::kInvalidArgument, "an empty tf::Tensor was passed to an op");
-  if (!t.isSymbolic()) {  // an eager value: a constant of this graph
-    Node c{uniqueName("Const"), "Const", "", {}, {}, {}, {}, {}};
-    c.attrs["dtype"] = AttrValue::fromType(t.dtype());
-    c.attrs["value"] = AttrValue::fromTensor(t.value());
-    std::string name = c.name;
-    m_graph.addNode(std::move(c));
-    return Tensor::symbolic(shared_from_this(), TensorRef{name, 0, ""}, t.dtype(), t.shape());
-  }
+  if (!t.isSymbolic())  // an eager value: a constant of this graph; a resource (a variable) is fed instead
+    return t.dtype() == DType::kResource ? captureResource(t) : addConst(t, "Const");
   auto owner = t.graph();
   if (owner.get() == this) return t;
   if (!owner)
@@ -73,11 +93,38 @@ Tensor FuncGraph::capture(const Tensor& t) {
                                                  "' cannot be used in '" + m_name + "' (it is not an enclosing graph)");
   const std::string key = owner->name() + "/" + t.ref().toString();
   if (auto it = m_captureByRef.find(key); it != m_captureByRef.end()) return it->second;
-  Tensor outer = m_parent->capture(t);  // through every graph in between
-  Tensor inner = addInput("capture", t.dtype(), t.shape());
+  Tensor outer = m_parent->capture(t);       // through every graph in between
+  const std::string& source = t.ref().node;  // named after the outer node, as TensorFlow names captures
+  Tensor inner = addInput(source.substr(source.find_last_of('/') + 1), t.dtype(), t.shape());
   m_captures.emplace_back(outer, inner.ref().node);
   m_captureByRef.emplace(key, inner);
   return inner;
+}
+
+Tensor FuncGraph::captureResource(const Tensor& handle) {
+  const std::string key = "resource/" + ResourceManager::handleOf(handle.value());
+  if (auto it = m_captureByRef.find(key); it != m_captureByRef.end()) return it->second;
+  Tensor outer = m_parent ? m_parent->capture(handle) : handle;  // the outermost graph is fed the handle itself
+  Tensor inner = addInput("resource", DType::kResource, Shape{});
+  m_captures.emplace_back(outer, inner.ref().node);
+  m_captureByRef.emplace(key, inner);
+  return inner;
+}
+
+// Automatic control dependencies, as tf.function adds them: ops on the same resource run in program order (a read
+// after an assign sees the new value), and stateful ops without a resource (prints) keep their order too.
+void FuncGraph::orderEffects(Node& node, const OpDef& def, const std::vector<Tensor>& local) {
+  std::vector<std::string> keys;
+  for (const auto& in : local)
+    if (in.dtype() == DType::kResource) keys.push_back(in.ref().node);
+  if (keys.empty() && def.isStateful) keys.push_back("<stateful>");
+  for (const auto& key : keys) {
+    auto it = m_lastEffect.find(key);
+    if (it != m_lastEffect.end() && it->second != node.name &&
+        std::find(node.controlInputs.begin(), node.controlInputs.end(), it->second) == node.controlInputs.end())
+      node.controlInputs.push_back(it->second);
+    m_lastEffect[key] = node.name;
+  }
 }
 
 std::vector<Tensor> FuncGraph::addOp(const std::string& op, const std::vector<Tensor>& inputs, const AttrMap& attrs,
@@ -85,10 +132,13 @@ std::vector<Tensor> FuncGraph::addOp(const std::string& op, const std::vector<Te
   const OpLookup lookup = OpRegistry::global().lookupWith(m_library.get());
   const OpDef* def = lookup(op);
   if (!def) throw Error(ErrorCode::kNotFound, "op '" + op + "' is not registered");
-  Node node{uniqueName(nameHint.empty() ? op : nameHint), op, "", {}, {}, attrs, {}, {}};
+  Node node{uniqueName(m_scope + (nameHint.empty() ? op : nameHint)), op, "", {}, {}, attrs, {}, {}};
   std::vector<Tensor> local;
-  for (const auto& in : inputs) {
-    local.push_back(capture(in));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    // An eager value becomes a Const named after the op and its input, as TensorFlow names it ("Greater/y").
+    local.push_back(inputs[i].isValid() && !inputs[i].isSymbolic()
+                        ? addConst(inputs[i], node.name + "/" + inputArgName(*def, i, inputs.size()))
+                        : capture(inputs[i]));
     node.inputs.push_back(local.back().ref());
   }
   // Type attrs from the inputs, as an eager op infers them.
@@ -119,6 +169,7 @@ std::vector<Tensor> FuncGraph::addOp(const std::string& op, const std::vector<Te
   }
   for (DType t : types) shapes.outputs.push_back(TensorInfo{t, Shape::unknownRank()});
   runShapeFunction(shapes);
+  orderEffects(node, *def, local);
   const std::string name = node.name;
   if (def->isStateful) m_stateful.push_back(name);
   m_graph.addNode(std::move(node));
@@ -133,12 +184,22 @@ void FuncGraph::setOutputs(const std::vector<Tensor>& outputs) {
   m_outputs.clear();
   for (const auto& out : outputs) {
     Tensor local = capture(out);
-    Node identity{uniqueName("Identity"), "Identity", "", {local.ref()}, {}, {}, {}, {}};
+    Node identity{uniqueName(m_scope + "Identity"), "Identity", "", {local.ref()}, {}, {}, {}, {}};
     identity.attrs["T"] = AttrValue::fromType(local.dtype());
     std::string name = identity.name;
     m_graph.addNode(std::move(identity));
     m_outputs.push_back(Tensor::symbolic(shared_from_this(), TensorRef{name, 0, ""}, local.dtype(), local.shape()));
   }
+}
+
+std::vector<std::string> FuncGraph::outputArgNames() const {
+  std::vector<std::string> names;
+  for (const auto& out : m_outputs) {
+    std::string name = out.ref().node;
+    for (char& c : name) c = c == '/' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    names.push_back(name);
+  }
+  return names;
 }
 
 Expected<FunctionDef> FuncGraph::toFunctionDef(const std::string& name,

@@ -9,13 +9,16 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "ir/op_def.h"
 #include "trace/tensor.h"
 
 namespace flowscope::tf {
 
 class FuncGraph : public std::enable_shared_from_this<FuncGraph> {
  public:
-  FuncGraph(std::string name, std::shared_ptr<FuncGraph> parent, std::shared_ptr<FunctionLibrary> library);
+  /// `scope` prefixes the names of the nodes ops add ("cond/" in a cond's branches, as TensorFlow's name scopes).
+  FuncGraph(std::string name, std::shared_ptr<FuncGraph> parent, std::shared_ptr<FunctionLibrary> library,
+            std::string scope = "");
 
   const std::string& name() const { return m_name; }
   Graph& graph() { return m_graph; }
@@ -31,6 +34,8 @@ class FuncGraph : public std::enable_shared_from_this<FuncGraph> {
                             const std::string& nameHint = "");
   /// Makes `t` usable here: itself, a Const for an eager value, or a placeholder fed by the outer graph.
   Tensor capture(const Tensor& t);
+  /// A Const node holding the eager value `t`, named `name` (made unique).
+  Tensor addConst(const Tensor& t, const std::string& name);
   /// The outputs: each goes through an Identity named Identity, Identity_1, ... as tf.function does.
   void setOutputs(const std::vector<Tensor>& outputs);
   /// Reorders the inputs (a permutation of inputs(), which may have grown since).
@@ -42,13 +47,19 @@ class FuncGraph : public std::enable_shared_from_this<FuncGraph> {
   const std::vector<std::pair<Tensor, std::string>>& captures() const { return m_captures; }
   const std::vector<std::string>& statefulNodes() const { return m_stateful; }
 
+  /// The output names TensorFlow gives a branch or body function: its output Identity nodes' names in lower case,
+  /// '/' as '_' ("cond_identity", "cond_identity_1").
+  std::vector<std::string> outputArgNames() const;
   /// Converts to a FunctionDef named `name` (placeholders -> args, outputs -> rets, stateful ops -> control rets).
   Expected<FunctionDef> toFunctionDef(const std::string& name, const std::vector<std::string>& outputNames) const;
 
  private:
   std::string uniqueName(const std::string& base);
+  Tensor captureResource(const Tensor& handle);
+  void orderEffects(Node& node, const OpDef& def, const std::vector<Tensor>& local);
 
   std::string m_name;
+  std::string m_scope;
   std::shared_ptr<FuncGraph> m_parent;
   std::shared_ptr<FunctionLibrary> m_library;
   Graph m_graph;
@@ -58,6 +69,7 @@ class FuncGraph : public std::enable_shared_from_this<FuncGraph> {
   std::map<std::string, Tensor> m_captureByRef;  // "<graph>/<ref>" -> inner placeholder tensor
   std::vector<std::string> m_stateful;
   std::map<std::string, int> m_nameCounts;
+  std::map<std::string, std::string> m_lastEffect;  // resource placeholder (or "<stateful>") -> last node using it
 };
 
 /// The innermost graph being traced on this thread, or null (eager).

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <sstream>
 
+#include "exec/eager.h"
 #include "exec/model_runner.h"
 #include "trace/func_graph.h"
 #include "workflow/optimize_model.h"
@@ -123,14 +124,16 @@ bool functionsRunEagerly() { return gRunEagerly; }
 
 ConcreteFunction::ConcreteFunction(std::string name, FunctionType type, std::vector<std::string> argNames, Graph graph,
                                    std::vector<std::string> inputs, std::vector<TensorSpec> outputs,
-                                   std::vector<std::string> stateful)
+                                   std::vector<std::string> stateful,
+                                   std::vector<std::pair<std::string, flowscope::Tensor>> capturedFeeds)
     : m_name(std::move(name)),
       m_type(std::move(type)),
       m_argNames(std::move(argNames)),
       m_graph(std::move(graph)),
       m_inputs(std::move(inputs)),
       m_outputs(std::move(outputs)),
-      m_stateful(std::move(stateful)) {}
+      m_stateful(std::move(stateful)),
+      m_capturedFeeds(std::move(capturedFeeds)) {}
 
 ConcreteFunction::~ConcreteFunction() = default;
 
@@ -143,16 +146,25 @@ std::vector<std::string> ConcreteFunction::outputNames() const {
 
 Expected<std::vector<flowscope::Tensor>> ConcreteFunction::run(const std::vector<Arg>& args, RunProfile* profile,
                                                                int runIndex) const {
-  std::vector<std::pair<std::string, flowscope::Tensor>> feeds;
-  size_t next = 0;
+  std::vector<flowscope::Tensor> values;
   for (size_t i = 0; i < args.size() && i < m_type.size(); ++i) {
     if (!m_type[i].isTensor) continue;
-    if (next >= m_inputs.size())
-      return internalError("concrete function '" + m_name + "' has fewer inputs than tensor arguments");
     Tensor t = args[i].toTensor();
     if (t.isSymbolic()) return invalidArgument("a graph tensor cannot be fed to '" + m_name + "'");
-    feeds.emplace_back(m_inputs[next++] + ":0", t.value());
+    values.push_back(t.value());
   }
+  return runTensors(values, profile, runIndex);
+}
+
+Expected<std::vector<flowscope::Tensor>> ConcreteFunction::runTensors(const std::vector<flowscope::Tensor>& values,
+                                                                      RunProfile* profile, int runIndex) const {
+  if (values.size() != m_inputs.size())
+    return invalidArgument("concrete function '" + m_name + "' takes " + std::to_string(m_inputs.size()) +
+                           " tensors, got " + std::to_string(values.size()));
+  std::vector<std::pair<std::string, flowscope::Tensor>> feeds;
+  feeds.reserve(values.size() + m_capturedFeeds.size());
+  for (size_t i = 0; i < values.size(); ++i) feeds.emplace_back(m_inputs[i] + ":0", values[i]);
+  for (const auto& [placeholder, value] : m_capturedFeeds) feeds.emplace_back(placeholder + ":0", value);
   std::lock_guard lock(m_mutex);
   if (!m_runner) {
     auto model = std::make_shared<Model>();
@@ -160,15 +172,27 @@ Expected<std::vector<flowscope::Tensor>> ConcreteFunction::run(const std::vector
     model->format = "traced function";
     model->graph = m_graph;
     std::vector<std::string> inputNames;
-    for (const auto& in : m_inputs) inputNames.push_back(in + ":0");
+    for (const auto& [name, value] : feeds) inputNames.push_back(name);
     PipelineOptions options;
     options.verify = false;  // the traced graph was built op by op from schemas
     std::vector<std::string> keep = outputNames();
     keep.insert(keep.end(), m_stateful.begin(), m_stateful.end());  // prints and other effects run on every call
     auto optimized = optimizeModel(model, options, inputNames, keep);
-    m_runner = std::make_unique<ModelRunner>(optimized ? optimized->model : std::shared_ptr<const Model>(model));
+    RunnerOptions runnerOptions;
+    runnerOptions.resources = &EagerContext::global().resources();  // the variables eager code reads and writes
+    m_runner = std::make_unique<ModelRunner>(optimized ? optimized->model : std::shared_ptr<const Model>(model),
+                                             runnerOptions);
   }
   return m_runner->run(feeds, outputNames(), m_stateful, profile, runIndex);
+}
+
+Graph ConcreteFunction::graphDef() const {
+  Graph graph = m_graph;
+  FunctionLibrary library;
+  for (const auto& f : m_graph.library.functions())
+    if (f.signature.name != m_name) library.add(f);
+  graph.library = std::move(library);
+  return graph;
 }
 
 std::string ConcreteFunction::prettySignature(const std::string& functionName) const {
@@ -194,6 +218,28 @@ std::string ConcreteFunction::prettySignature(const std::string& functionName) c
     text += "]\n";
   }
   return text;
+}
+
+Expected<std::shared_ptr<ConcreteFunction>> makeConcreteFunction(const FuncGraph& graph, const std::string& name,
+                                                                 FunctionType type, std::vector<std::string> argNames,
+                                                                 std::vector<std::string> inputs, bool jit) {
+  std::vector<std::string> outputNames;
+  std::vector<TensorSpec> outputs;
+  for (size_t k = 0; k < graph.outputs().size(); ++k) {
+    outputNames.push_back(k == 0 ? "identity" : "identity_" + std::to_string(k));
+    outputs.push_back(TensorSpec{graph.outputs()[k].dtype(), graph.outputs()[k].shape(), ""});
+  }
+  FS_ASSIGN_OR_RETURN(FunctionDef inference, graph.toFunctionDef(name, outputNames));
+  if (jit) inference.attrs["_XlaMustCompile"] = AttrValue::fromBool(true);
+  Graph exported = graph.graph();
+  exported.library = *graph.sharedLibrary();
+  exported.library.add(std::move(inference));
+  std::vector<std::pair<std::string, flowscope::Tensor>> capturedFeeds;
+  for (const auto& [outer, placeholder] : graph.captures())
+    if (!outer.isSymbolic()) capturedFeeds.emplace_back(placeholder, outer.value());
+  return std::make_shared<ConcreteFunction>(name, std::move(type), std::move(argNames), std::move(exported),
+                                            std::move(inputs), std::move(outputs), graph.statefulNodes(),
+                                            std::move(capturedFeeds));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -278,19 +324,8 @@ Expected<std::shared_ptr<ConcreteFunction>> Function::trace(const FunctionType& 
   } catch (const Error& e) {
     return Status(e.code(), "while tracing " + m_options.name + ": " + e.what());
   }
-  std::vector<std::string> outputNames;
-  std::vector<TensorSpec> outputs;
-  for (size_t k = 0; k < graph->outputs().size(); ++k) {
-    outputNames.push_back(k == 0 ? "identity" : "identity_" + std::to_string(k));
-    outputs.push_back(TensorSpec{graph->outputs()[k].dtype(), graph->outputs()[k].shape(), ""});
-  }
-  FS_ASSIGN_OR_RETURN(FunctionDef inference, graph->toFunctionDef(name, outputNames));
-  if (m_options.jitCompile) inference.attrs["_XlaMustCompile"] = AttrValue::fromBool(true);
-  Graph exported = graph->graph();
-  exported.library = *graph->sharedLibrary();
-  exported.library.add(std::move(inference));
-  auto concrete = std::make_shared<ConcreteFunction>(name, type, m_options.argNames, std::move(exported), inputs,
-                                                     outputs, graph->statefulNodes());
+  FS_ASSIGN_OR_RETURN(auto concrete,
+                      makeConcreteFunction(*graph, name, type, m_options.argNames, inputs, m_options.jitCompile));
   m_traces.push_back(concrete);
   return concrete;
 }

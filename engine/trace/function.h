@@ -82,8 +82,10 @@ struct FunctionOptions {
 /// body functions) and how to run it.
 class ConcreteFunction {
  public:
+  /// `capturedFeeds`: placeholders fed the same eager value on every call (the handles of captured variables).
   ConcreteFunction(std::string name, FunctionType type, std::vector<std::string> argNames, Graph graph,
-                   std::vector<std::string> inputs, std::vector<TensorSpec> outputs, std::vector<std::string> stateful);
+                   std::vector<std::string> inputs, std::vector<TensorSpec> outputs, std::vector<std::string> stateful,
+                   std::vector<std::pair<std::string, flowscope::Tensor>> capturedFeeds = {});
   ~ConcreteFunction();
 
   const std::string& name() const { return m_name; }  ///< __inference_<fn>_<uid>
@@ -98,6 +100,11 @@ class ConcreteFunction {
   /// pipeline, as TensorFlow runs Grappler on function graphs), keeping inputs, outputs and stateful ops.
   Expected<std::vector<flowscope::Tensor>> run(const std::vector<Arg>& args, RunProfile* profile = nullptr,
                                                int runIndex = 0) const;
+  /// The same with the tensor arguments' values only, in order (what a Python call hands over).
+  Expected<std::vector<flowscope::Tensor>> runTensors(const std::vector<flowscope::Tensor>& values,
+                                                      RunProfile* profile = nullptr, int runIndex = 0) const;
+  /// The graph as TensorFlow's FuncGraph.as_graph_def() gives it: the library without this function itself.
+  Graph graphDef() const;
   /// The old-style signature text the guide prints ("my_relu(x)\n  Args:\n    x: float32 Tensor, shape=()...").
   std::string prettySignature(const std::string& functionName) const;
 
@@ -109,9 +116,18 @@ class ConcreteFunction {
   std::vector<std::string> m_inputs;  // placeholder per tensor argument, in argument order
   std::vector<TensorSpec> m_outputs;
   std::vector<std::string> m_stateful;
+  std::vector<std::pair<std::string, flowscope::Tensor>> m_capturedFeeds;
   mutable std::mutex m_mutex;
   mutable std::unique_ptr<ModelRunner> m_runner;
 };
+
+class FuncGraph;
+
+/// A traced graph made into a ConcreteFunction named `name` (its FunctionDef, with `_XlaMustCompile` when `jit`, added
+/// to the library beside the branch and body functions; captured eager values fed on every call).
+Expected<std::shared_ptr<ConcreteFunction>> makeConcreteFunction(const FuncGraph& graph, const std::string& name,
+                                                                 FunctionType type, std::vector<std::string> argNames,
+                                                                 std::vector<std::string> inputs, bool jit);
 
 namespace config {
 /// tf.config.run_functions_eagerly: every Function runs its callable eagerly (side effects on every call).

@@ -7,6 +7,7 @@
 
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/kernel_util.h"
+#include "exec/print_sink.h"
 
 namespace flowscope {
 namespace {
@@ -78,9 +79,7 @@ Status printV2(KernelContext& ctx) {
   const Tensor& s = ctx.inputs[0];
   if (!s.isStringLike() || s.numElements() != 1) return ctx.error("input must be a string scalar");
   std::string stream = attrString(ctx.node, "output_stream", "stderr");
-  std::FILE* f = stream == "stdout" || stream == "log(info)" ? stdout : stderr;
-  std::fprintf(f, "%s%s", s.strings()[0].c_str(), attrString(ctx.node, "end", "\n").c_str());
-  std::fflush(f);
+  printThroughSink(s.strings()[0] + attrString(ctx.node, "end", "\n"), stream != "stdout" && stream != "log(info)");
   return Status::ok();
 }
 
