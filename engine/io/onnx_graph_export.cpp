@@ -130,6 +130,16 @@ Status OnnxGraphExporter::exportAttributes(const Node& node, onnx::NodeProto* pr
   return Status::ok();
 }
 
+Shape OnnxGraphExporter::shapeOf(const std::string& tensor) const {
+  TensorRef ref;
+  const Node* node = parseTensorRef(tensor, true, &ref) ? m_graph.findNode(ref.node) : nullptr;
+  const AttrValue* shapes = node ? node->attr("_output_shapes") : nullptr;
+  if (!shapes || shapes->kind() != AttrValue::Kind::kList ||
+      static_cast<size_t>(ref.index) >= shapes->list().shape.size())
+    return Shape::unknownRank();
+  return shapes->list().shape[static_cast<size_t>(ref.index)];
+}
+
 Status OnnxGraphExporter::exportFunction(const FunctionDef& function, size_t captures, onnx::GraphProto* proto) {
   if (const AttrValue* name = function.attrs.count("_onnx_graph_name") ? &function.attrs.at("_onnx_graph_name") : nullptr)
     proto->set_name(name->s());
@@ -147,7 +157,7 @@ Status OnnxGraphExporter::exportFunction(const FunctionDef& function, size_t cap
     auto ret = function.ret.find(arg.name);
     if (ret == function.ret.end()) return invalidArgument("output '" + arg.name + "' has no value");
     FS_ASSIGN_OR_RETURN(std::string value, valueName(ret->second));
-    setValueInfo(value, arg.type, Shape::unknownRank(), proto->add_output());
+    setValueInfo(value, arg.type, shapeOf(ret->second), proto->add_output());
   }
   return Status::ok();
 }

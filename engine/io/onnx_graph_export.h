@@ -28,6 +28,8 @@ class OnnxGraphExporter {
 
  private:
   std::string nameOf(const std::string& node, int index) const;
+  /// The shape a body node declares for one of its outputs (`_output_shapes`); unknown when it declares none.
+  Shape shapeOf(const std::string& tensor) const;
   Status exportNode(const Node& node, onnx::GraphProto* proto);
   Status exportAttributes(const Node& node, onnx::NodeProto* proto);
   void addInput(const Node& node, onnx::GraphProto* proto) const;

@@ -198,7 +198,13 @@ Status OnnxGraphImporter::convertAttributes(const onnx::NodeProto& proto, Node& 
     subgraphs.push_back({*function, child.captures()});
     return function;
   };
-  for (const auto& attribute : proto.attribute()) {
+  // In name order, as the IR keeps attributes: subgraphs then join the library in the same order however the file
+  // orders them, so that a written model reads back equal.
+  std::vector<const onnx::AttributeProto*> sorted;
+  for (const auto& attribute : proto.attribute()) sorted.push_back(&attribute);
+  std::stable_sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->name() < b->name(); });
+  for (const auto* attributePtr : sorted) {
+    const auto& attribute = *attributePtr;
     if (attribute.name().empty() || attribute.name()[0] == '_')
       return invalidArgument("attribute name '" + attribute.name() + "' is empty or starts with '_'");
     if (node.attrs.count(attribute.name()))

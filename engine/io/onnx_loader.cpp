@@ -106,7 +106,7 @@ class OnnxLoader : public Loader {
   Expected<Model> load(const Source& source, const LoadOptions&) const override {
     FS_ASSIGN_OR_RETURN(std::string data, source.readAll());
     onnx::ModelProto proto;
-    FS_RETURN_IF_ERROR(parseBinaryProto(data, &proto, source.path()));
+    FS_RETURN_IF_ERROR(parseBinaryProtoStrict(data, &proto, source.path()));
     data.clear();
     auto model = modelFromOnnx(std::move(proto), source.path());
     if (!model) return model.status().withContext(source.path() + ": ");

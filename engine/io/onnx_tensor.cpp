@@ -6,27 +6,10 @@
 
 #include "base/strings.h"
 #include "io/source.h"
+#include "ops/onnx_dtypes.h"
 
 namespace flowscope {
 namespace {
-
-using OnnxType = onnx::TensorProto::DataType;
-
-struct TypePair {
-  OnnxType onnx;
-  DType dtype;
-};
-
-constexpr TypePair kTypes[] = {
-    {onnx::TensorProto::FLOAT, DType::kFloat},          {onnx::TensorProto::UINT8, DType::kUInt8},
-    {onnx::TensorProto::INT8, DType::kInt8},            {onnx::TensorProto::UINT16, DType::kUInt16},
-    {onnx::TensorProto::INT16, DType::kInt16},          {onnx::TensorProto::INT32, DType::kInt32},
-    {onnx::TensorProto::INT64, DType::kInt64},          {onnx::TensorProto::STRING, DType::kString},
-    {onnx::TensorProto::BOOL, DType::kBool},            {onnx::TensorProto::FLOAT16, DType::kHalf},
-    {onnx::TensorProto::DOUBLE, DType::kDouble},        {onnx::TensorProto::UINT32, DType::kUInt32},
-    {onnx::TensorProto::UINT64, DType::kUInt64},        {onnx::TensorProto::COMPLEX64, DType::kComplex64},
-    {onnx::TensorProto::COMPLEX128, DType::kComplex128}, {onnx::TensorProto::BFLOAT16, DType::kBFloat16},
-};
 
 // The external data entry of a tensor: where, from which byte, how many.
 struct ExternalRef {
@@ -148,17 +131,9 @@ Expected<Shape> shapeOfTensor(const onnx::TensorProto& proto) {
 
 }  // namespace
 
-std::optional<DType> dtypeFromOnnx(int32_t type) {
-  for (const auto& pair : kTypes)
-    if (pair.onnx == type) return pair.dtype;
-  return std::nullopt;
-}
+std::optional<DType> dtypeFromOnnx(int32_t type) { return dtypeFromOnnxCode(type); }
 
-int32_t onnxTypeFromDType(DType dtype) {
-  for (const auto& pair : kTypes)
-    if (pair.dtype == dtype) return pair.onnx;
-  return onnx::TensorProto::UNDEFINED;
-}
+int32_t onnxTypeFromDType(DType dtype) { return onnxCodeOf(dtype); }
 
 Shape shapeFromOnnx(const onnx::TensorShapeProto& proto, std::vector<std::string>* names) {
   std::vector<int64_t> dims;
