@@ -161,7 +161,7 @@ class TestOnnxConformance : public QObject {
   }
 
  private:
-  static constexpr double kListedFloor = 0.0;
+  static constexpr double kListedFloor = 0.85;  // measured: 368 of 433
 };
 
 QTEST_GUILESS_MAIN(TestOnnxConformance)

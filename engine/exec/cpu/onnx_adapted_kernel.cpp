@@ -107,6 +107,7 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxConvKernels(table);
   registerOnnxQuantKernels(table);
   registerOnnxRecurrentKernels(table);
+  registerOnnxControlKernels(table);
 }
 
 }  // namespace flowscope

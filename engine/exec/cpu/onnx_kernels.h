@@ -19,6 +19,7 @@ void registerOnnxNnKernels(KernelTable& table);
 void registerOnnxConvKernels(KernelTable& table);
 void registerOnnxQuantKernels(KernelTable& table);
 void registerOnnxRecurrentKernels(KernelTable& table);
+void registerOnnxControlKernels(KernelTable& table);
 
 /// Registers every family above (the CPU table calls this once).
 void registerOnnxKernels(KernelTable& table);

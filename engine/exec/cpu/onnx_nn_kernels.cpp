@@ -242,6 +242,10 @@ Status layerNorm(KernelContext& ctx) {
   if (scale.numElements() != len || (bias && bias->numElements() != len))
     return ctx.error("Scale and B must have " + std::to_string(len) + " values (broadcast Scale is not supported)");
   Tensor out = Tensor::uninitialized(DType::kFloat, x.shape());
+  std::vector<int64_t> statDims = x.shape().dims();  // Mean and InvStdDev: the reduced axes kept as 1
+  for (size_t i = static_cast<size_t>(axis); i < statDims.size(); ++i) statDims[i] = 1;
+  Tensor means = Tensor::uninitialized(DType::kFloat, Shape(statDims));
+  Tensor invStd = Tensor::uninitialized(DType::kFloat, Shape(statDims));
   parallelFor(rows, len * 3, [&](int64_t b, int64_t e) {
     for (int64_t r = b; r < e; ++r) {
       const float* in = x.data<float>() + r * len;
@@ -251,11 +255,15 @@ Status layerNorm(KernelContext& ctx) {
       mean /= static_cast<double>(len);
       for (int64_t i = 0; i < len; ++i) var += (in[i] - mean) * (in[i] - mean);
       const auto inv = static_cast<float>(1.0 / std::sqrt(var / static_cast<double>(len) + eps));
+      means.data<float>()[r] = static_cast<float>(mean);
+      invStd.data<float>()[r] = inv;
       for (int64_t i = 0; i < len; ++i)
         o[i] = static_cast<float>(in[i] - mean) * inv * scale.data<float>()[i] + (bias ? bias->data<float>()[i] : 0);
     }
   });
   ctx.outputs[0] = std::move(out);
+  if (ctx.outputs.size() > 1) ctx.outputs[1] = std::move(means);
+  if (ctx.outputs.size() > 2) ctx.outputs[2] = std::move(invStd);
   return Status::ok();
 }
 
@@ -275,7 +283,6 @@ void registerOnnxNnKernels(KernelTable& r) {
   r.addFn("onnx::LogSoftmax", softmax<true>);
   r.addFn("onnx::BatchNormalization", batchNorm);
   r.addFn("onnx::LayerNormalization", layerNorm);
-  r.add("onnx::If", sameAs("If"));
 }
 
 }  // namespace flowscope

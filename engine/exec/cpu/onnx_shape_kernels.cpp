@@ -42,8 +42,10 @@ Status reshape(KernelContext& ctx) {
 
 Status flatten(KernelContext& ctx) {
   const Tensor& x = ctx.inputs[0];
-  int64_t axis = 0;
-  if (!normalizeAxis(attrInt(ctx.node, "axis", 1), x.shape().rank() + 1, &axis)) return ctx.error("axis out of range");
+  const int rank = x.shape().rank();
+  int64_t axis = attrInt(ctx.node, "axis", 1);
+  if (axis < 0) axis += rank;  // axis is in [-rank, rank]
+  if (axis < 0 || axis > rank) return ctx.error("axis out of range");
   int64_t outer = 1;
   for (int i = 0; i < axis; ++i) outer *= x.shape().dim(i);
   ctx.outputs[0] = x.reshaped(Shape{outer, outer ? x.numElements() / outer : 0});
