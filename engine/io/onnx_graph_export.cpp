@@ -141,7 +141,8 @@ Shape OnnxGraphExporter::shapeOf(const std::string& tensor) const {
 }
 
 Status OnnxGraphExporter::exportFunction(const FunctionDef& function, size_t captures, onnx::GraphProto* proto) {
-  if (const AttrValue* name = function.attrs.count("_onnx_graph_name") ? &function.attrs.at("_onnx_graph_name") : nullptr)
+  if (const AttrValue* name =
+          function.attrs.count("_onnx_graph_name") ? &function.attrs.at("_onnx_graph_name") : nullptr)
     proto->set_name(name->s());
   if (auto doc = function.attrs.find("_onnx_doc"); doc != function.attrs.end()) proto->set_doc_string(doc->second.s());
   const size_t formal = function.signature.inputs.size() - captures;

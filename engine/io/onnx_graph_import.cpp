@@ -216,7 +216,7 @@ Status OnnxGraphImporter::convertAttributes(const onnx::NodeProto& proto, Node& 
 }
 
 Status OnnxGraphImporter::addCaptures(const std::vector<Subgraph>& subgraphs, Node& node,
-                                       std::vector<std::string>& inputValues) {
+                                      std::vector<std::string>& inputValues) {
   std::vector<std::string> values;  // the union, in first-use order
   for (const auto& s : subgraphs)
     for (const auto& [value, arg] : s.captures)

@@ -157,7 +157,8 @@ void shapeToOnnx(const Shape& shape, const std::vector<std::string>& names, onnx
 
 Expected<Tensor> tensorFromOnnx(const onnx::TensorProto& proto, const ExternalDataRoot& root) {
   auto dtype = dtypeFromOnnx(proto.data_type());
-  if (!dtype) return invalidArgument("has element type " + std::to_string(proto.data_type()) + ", not an ONNX 1.12 type");
+  if (!dtype)
+    return invalidArgument("has element type " + std::to_string(proto.data_type()) + ", not an ONNX 1.12 type");
   if (proto.has_segment()) return unimplemented("is a segment of a larger tensor (not supported)");
   FS_ASSIGN_OR_RETURN(Shape shape, shapeOfTensor(proto));
   if (*dtype == DType::kString) return stringTensor(proto, shape);

@@ -58,7 +58,8 @@ Expected<std::string> readFileRange(const std::string& path, uint64_t offset, ui
   in.seekg(static_cast<std::streamoff>(offset));
   std::string data(static_cast<size_t>(length), '\0');
   in.read(data.data(), static_cast<std::streamsize>(length));
-  if (static_cast<uint64_t>(in.gcount()) != length) return dataLoss(path + ": short read at offset " + std::to_string(offset));
+  if (static_cast<uint64_t>(in.gcount()) != length)
+    return dataLoss(path + ": short read at offset " + std::to_string(offset));
   return data;
 }
 

@@ -46,11 +46,14 @@ std::vector<AttrDef> activationAttrs(std::vector<AttrDef> attrs) {
 }
 
 std::vector<ContribRow> contribRows() {
-  const std::vector<OnnxFormal> qBinary = {
-      {"A", "T", {}, "first operand"},   {"A_scale", "tensor(float)", {}, "A's scale"},
-      {"A_zero_point", "T", kOptional, "A's zero point"}, {"B", "T", {}, "second operand"},
-      {"B_scale", "tensor(float)", {}, "B's scale"},      {"B_zero_point", "T", kOptional, "B's zero point"},
-      {"C_scale", "tensor(float)", {}, "C's scale"},      {"C_zero_point", "T", kOptional, "C's zero point"}};
+  const std::vector<OnnxFormal> qBinary = {{"A", "T", {}, "first operand"},
+                                           {"A_scale", "tensor(float)", {}, "A's scale"},
+                                           {"A_zero_point", "T", kOptional, "A's zero point"},
+                                           {"B", "T", {}, "second operand"},
+                                           {"B_scale", "tensor(float)", {}, "B's scale"},
+                                           {"B_zero_point", "T", kOptional, "B's zero point"},
+                                           {"C_scale", "tensor(float)", {}, "C's scale"},
+                                           {"C_zero_point", "T", kOptional, "C's zero point"}};
   const std::vector<OnnxFormal> gemmAttrsInputs = {
       {"A", "T", {}, "input A"}, {"B", "T", {}, "input B"}, {"C", "T", kOptional, "input C"}};
   std::vector<AttrDef> gemmAttrs = {attr("alpha", "float", AttrValue::fromFloat(1), "scale of A * B"),
@@ -58,9 +61,17 @@ std::vector<ContribRow> contribRows() {
                                     attr("transA", "int", AttrValue::fromInt(0), "transpose A"),
                                     attr("transB", "int", AttrValue::fromInt(0), "transpose B")};
   return {
-      {"QLinearAdd", OpCategory::kElementwise, qBinary, {{"C", "T", {}, "the quantized sum"}}, {},
+      {"QLinearAdd",
+       OpCategory::kElementwise,
+       qBinary,
+       {{"C", "T", {}, "the quantized sum"}},
+       {},
        "Adds two quantized tensors with NumPy broadcasting: C = quantize(dequantize(A) + dequantize(B))."},
-      {"QLinearMul", OpCategory::kElementwise, qBinary, {{"C", "T", {}, "the quantized product"}}, {},
+      {"QLinearMul",
+       OpCategory::kElementwise,
+       qBinary,
+       {{"C", "T", {}, "the quantized product"}},
+       {},
        "Multiplies two quantized tensors with NumPy broadcasting: C = quantize(dequantize(A) * dequantize(B))."},
       {"QLinearGlobalAveragePool",
        OpCategory::kPooling,
@@ -74,13 +85,19 @@ std::vector<ContribRow> contribRows() {
        "Global average pooling of a quantized tensor: the mean over the spatial axes, requantized."},
       {"FusedConv",
        OpCategory::kConvolution,
-       {{"X", "T", {}, "input"}, {"W", "T", {}, "weights"}, {"B", "T", kOptional, "bias"},
+       {{"X", "T", {}, "input"},
+        {"W", "T", {}, "weights"},
+        {"B", "T", kOptional, "bias"},
         {"Z", "T", kOptional, "added to the result before the activation"}},
        {{"Y", "T", {}, "output"}},
        activationAttrs(convAttrs()),
        "Conv followed by an activation, computed in one pass."},
-      {"FusedGemm", OpCategory::kMatMul, gemmAttrsInputs, {{"Y", "T", {}, "output"}},
-       activationAttrs(gemmAttrs), "Gemm followed by an activation, computed in one pass."},
+      {"FusedGemm",
+       OpCategory::kMatMul,
+       gemmAttrsInputs,
+       {{"Y", "T", {}, "output"}},
+       activationAttrs(gemmAttrs),
+       "Gemm followed by an activation, computed in one pass."},
   };
 }
 

@@ -21,8 +21,8 @@ namespace flowscope {
 /// The prefix of the default ONNX domain ("" or "ai.onnx" in files).
 inline constexpr std::string_view kOnnxDefaultPrefix = "onnx";
 
-inline constexpr const char* kOnnxInTypesAttr = "_Tin";    ///< list(type): the dtype of each present input
-inline constexpr const char* kOnnxOutTypesAttr = "_Tout";  ///< list(type): the dtype of each output slot
+inline constexpr const char* kOnnxInTypesAttr = "_Tin";       ///< list(type): the dtype of each present input
+inline constexpr const char* kOnnxOutTypesAttr = "_Tout";     ///< list(type): the dtype of each output slot
 inline constexpr const char* kOnnxOpsetAttr = "_onnx_opset";  ///< int: the node's domain version in the model
 /// list(int): formal input positions the file leaves empty ("" in NodeProto.input); absent when there are none.
 inline constexpr const char* kOnnxAbsentInputsAttr = "_onnx_absent_inputs";

@@ -13,7 +13,8 @@ namespace flowscope {
 namespace {
 
 // Ops whose two inputs commute (CSE compares them as a set) and ops that draw random numbers (never merged, folded).
-const std::set<std::string_view> kCommutative = {"Add", "Mul", "And", "Or", "Xor", "Equal", "Max", "Min", "Sum", "Mean"};
+const std::set<std::string_view> kCommutative = {"Add",   "Mul", "And", "Or",  "Xor",
+                                                 "Equal", "Max", "Min", "Sum", "Mean"};
 const std::set<std::string_view> kStateful = {"RandomNormal",      "RandomUniform", "RandomNormalLike",
                                               "RandomUniformLike", "Multinomial",   "Bernoulli"};
 

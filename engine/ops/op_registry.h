@@ -8,8 +8,8 @@
 #include "ir/graph.h"
 #include "ir/op_def.h"
 #include "ir/verify.h"
-#include "ops/op_category.h"
 #include "ops/onnx_op_set.h"
+#include "ops/op_category.h"
 
 namespace flowscope {
 

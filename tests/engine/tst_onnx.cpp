@@ -180,8 +180,9 @@ class TestOnnx : public QObject {
 
     g->mutable_node(0)->mutable_attribute(0)->mutable_g()->mutable_node(0)->set_input(0, "missing");
     writeBytes(path, m.SerializeAsString());
-    expectLoadError(path, "'missing' names no value of the graph (no node output, graph input or initializer here "
-                          "or in an enclosing graph)");
+    expectLoadError(path,
+                    "'missing' names no value of the graph (no node output, graph input or initializer here "
+                    "or in an enclosing graph)");
   }
 
   void newerOpsetStillOpens() {
@@ -242,7 +243,9 @@ class TestOnnx : public QObject {
         continue;
       }
       Shape shape = in.key == "state" ? Shape{2, 1, 128} : in.shape.rank() == 2 ? Shape{1, 512} : Shape{1, 3, 224, 224};
-      feeds.emplace_back(in.tensorName, formulaTensor(shape, in.key == "state" ? 0.1f : which == "silero_vad" ? 0.5f : 1.0f));
+      feeds.emplace_back(in.tensorName, formulaTensor(shape, in.key == "state"       ? 0.1f
+                                                             : which == "silero_vad" ? 0.5f
+                                                                                     : 1.0f));
     }
     std::vector<std::string> fetches;
     for (const auto& out : sig.outputs) fetches.push_back(out.tensorName);

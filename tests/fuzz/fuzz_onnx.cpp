@@ -4,7 +4,6 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const auto loader = flowscope::makeOnnxLoader();
-  return flowscope::fuzz::loadFromScratch(loader, "model.onnx", data, size, [](const flowscope::Model& model) {
-    (void)flowscope::serializeOnnx(model);
-  });
+  return flowscope::fuzz::loadFromScratch(loader, "model.onnx", data, size,
+                                          [](const flowscope::Model& model) { (void)flowscope::serializeOnnx(model); });
 }

@@ -54,8 +54,8 @@ class ConvKernel : public OpKernel {
     }
     m_src.set_data_handle(const_cast<float*>(x.data<float>()));
     m_dst.set_data_handle(out.data<float>());
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, m_src}, {DNNL_ARG_WEIGHTS, m_weightMem},
-                                               {DNNL_ARG_DST, m_dst}};
+    std::unordered_map<int, dnnl::memory> args{
+        {DNNL_ARG_SRC, m_src}, {DNNL_ARG_WEIGHTS, m_weightMem}, {DNNL_ARG_DST, m_dst}};
     if (b) {
       m_bias.set_data_handle(const_cast<float*>(b->data<float>()));
       args.emplace(DNNL_ARG_BIAS, m_bias);
@@ -89,11 +89,12 @@ class ConvKernel : public OpKernel {
     for (int64_t d : win->dilations) dil.push_back(d - 1);
     const auto kind = dnnl::prop_kind::forward_inference;
     const auto algo = dnnl::algorithm::convolution_direct;
-    auto desc = hasBias ? dnnl::convolution_forward::desc(kind, algo, srcDesc, anyWeights, biasDesc, dstDesc,
-                                                          dimsOf(win->strides), dimsOf(dil), dimsOf(win->padBegin),
-                                                          dimsOf(win->padEnd))
-                        : dnnl::convolution_forward::desc(kind, algo, srcDesc, anyWeights, dstDesc, dimsOf(win->strides),
-                                                          dimsOf(dil), dimsOf(win->padBegin), dimsOf(win->padEnd));
+    auto desc =
+        hasBias
+            ? dnnl::convolution_forward::desc(kind, algo, srcDesc, anyWeights, biasDesc, dstDesc, dimsOf(win->strides),
+                                              dimsOf(dil), dimsOf(win->padBegin), dimsOf(win->padEnd))
+            : dnnl::convolution_forward::desc(kind, algo, srcDesc, anyWeights, dstDesc, dimsOf(win->strides),
+                                              dimsOf(dil), dimsOf(win->padBegin), dimsOf(win->padEnd));
     dnnl::primitive_attr attr;
     dnnl::post_ops ops;
     FS_RETURN_IF_ERROR(activationOps(ctx.node, &ops).withContext(nodeLabel(ctx.node)));
@@ -155,16 +156,15 @@ class PoolKernel : public OpKernel {
     std::vector<int64_t> outDims{x.dim(0), x.dim(1)};
     outDims.insert(outDims.end(), win->out.begin(), win->out.end());
     const bool includePad = attrInt(ctx.node, "count_include_pad", 0) != 0;
-    const auto algo = m_max       ? dnnl::algorithm::pooling_max
+    const auto algo = m_max        ? dnnl::algorithm::pooling_max
                       : includePad ? dnnl::algorithm::pooling_avg_include_padding
                                    : dnnl::algorithm::pooling_avg_exclude_padding;
     using namespace dnnl_util;
     auto srcDesc = dense(x.dims(), DType::kFloat);
     auto dstDesc = dense(outDims, DType::kFloat);
     try {
-      dnnl::pooling_forward::desc desc(dnnl::prop_kind::forward_inference, algo, srcDesc, dstDesc,
-                                       dimsOf(win->strides), dimsOf(win->kernel), dimsOf(win->padBegin),
-                                       dimsOf(win->padEnd));
+      dnnl::pooling_forward::desc desc(dnnl::prop_kind::forward_inference, algo, srcDesc, dstDesc, dimsOf(win->strides),
+                                       dimsOf(win->kernel), dimsOf(win->padBegin), dimsOf(win->padEnd));
       m_primitive = dnnl::pooling_forward(dnnl::pooling_forward::primitive_desc(desc, engine()));
     } catch (const dnnl::error& e) {
       return ctx.error(std::string("oneDNN could not create the pooling: ") + e.what());

@@ -205,8 +205,10 @@ Status mish(KernelContext& ctx) {
   return floatMap(ctx, [](float v) { return v * std::tanh(std::log1p(std::exp(v))); });
 }
 
-#define FS_ONNX_UNARY(name, expr) \
-  Status name(KernelContext& ctx) { return floatMap(ctx, [](float v) { return expr; }); }
+#define FS_ONNX_UNARY(name, expr)                       \
+  Status name(KernelContext& ctx) {                     \
+    return floatMap(ctx, [](float v) { return expr; }); \
+  }
 FS_ONNX_UNARY(acos, std::acos(v))
 FS_ONNX_UNARY(asin, std::asin(v))
 FS_ONNX_UNARY(sinh, std::sinh(v))

@@ -114,7 +114,8 @@ void im2col(const Tensor& x, int32_t zx, int64_t n, int64_t c0, int64_t cg, cons
 }
 
 Status qlinearConv(KernelContext& ctx) {
-  if (ctx.inputs.size() < 8) return ctx.error("needs x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zp");
+  if (ctx.inputs.size() < 8)
+    return ctx.error("needs x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zp");
   const Tensor &x = ctx.inputs[0], &w = ctx.inputs[3], &yzp = ctx.inputs[7];
   if (x.shape().rank() != 4 || w.shape().rank() != 4) return ctx.error("runs 2-D convolutions only");
   if (!isQuantType(x.dtype()) || !isQuantType(w.dtype()) || !isQuantType(yzp.dtype()))
@@ -177,7 +178,8 @@ Status qlinearMatMul(KernelContext& ctx) {
         const int32_t zb = quantAt(bZp, bZp.numElements() == 1 ? 0 : j);
         int32_t acc = 0;
         for (int64_t kk = 0; kk < kdim; ++kk) acc += (quantAt(a, r * kdim + kk) - za) * (quantAt(b, kk * n + j) - zb);
-        storeQuant(out, r * n + j, requantize(static_cast<float>(acc) * (aScale * bScale.data<float>()[q] / yScale), zy));
+        storeQuant(out, r * n + j,
+                   requantize(static_cast<float>(acc) * (aScale * bScale.data<float>()[q] / yScale), zy));
       }
   });
   ctx.outputs[0] = std::move(out);

@@ -58,8 +58,8 @@ void lstmDirection(const KernelContext& ctx, const RnnShapes& s, int64_t d, bool
   const float clip = attrFloat(ctx.node, "clip", 0.0f);
   std::vector<float> b(static_cast<size_t>(g4), 0.0f);
   if (bias)
-    for (int64_t j = 0; j < g4; ++j) b[static_cast<size_t>(j)] = bias->data<float>()[d * 2 * g4 + j] +
-                                                                  bias->data<float>()[d * 2 * g4 + g4 + j];
+    for (int64_t j = 0; j < g4; ++j)
+      b[static_cast<size_t>(j)] = bias->data<float>()[d * 2 * g4 + j] + bias->data<float>()[d * 2 * g4 + g4 + j];
   std::vector<float> xw(static_cast<size_t>(s.seq * s.batch * g4)), hr(static_cast<size_t>(s.batch * g4));
   matmulTransposed(ctx.inputs[0].data<float>(), s.seq * s.batch, s.input, w, g4, b.data(), xw.data());
   const float* p = peep ? peep->data<float>() + d * 3 * hs : nullptr;

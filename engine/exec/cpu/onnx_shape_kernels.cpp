@@ -142,8 +142,9 @@ Status constant(KernelContext& ctx) {
     ctx.outputs[0] = std::move(t);
     return Status::ok();
   }
-  return ctx.error("has no value, value_float, value_floats, value_int or value_ints attr (sparse and string "
-                   "constants are not run)");
+  return ctx.error(
+      "has no value, value_float, value_floats, value_int or value_ints attr (sparse and string "
+      "constants are not run)");
 }
 
 Status constantOfShape(KernelContext& ctx) {

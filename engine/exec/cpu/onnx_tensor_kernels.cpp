@@ -123,8 +123,8 @@ Expected<TfEquivalent> padMapping(const Node& node) {
     Tensor padTensor = int64Vector(paddings).reshaped(Shape{rank, 2});
     if (mode == "reflect") return std::vector<Tensor>{x, padTensor};
     const Tensor* value = attrPads ? nullptr : onnxInput(ctx, 2);
-    Tensor constant = value && value->numElements() == 1 ? value->reshaped(Shape{})
-                                                         : scalarOf(x.dtype(), attrPads ? valueAttr : 0.0);
+    Tensor constant =
+        value && value->numElements() == 1 ? value->reshaped(Shape{}) : scalarOf(x.dtype(), attrPads ? valueAttr : 0.0);
     return std::vector<Tensor>{x, padTensor, constant};
   };
   return tf;
@@ -173,7 +173,8 @@ Expected<SliceDims> sliceDims(const KernelContext& ctx) {
     const auto a = static_cast<size_t>(axis);
     d.start[a] = s;
     d.step[a] = step;
-    d.count[a] = step > 0 ? std::max<int64_t>(0, (e - s + step - 1) / step) : std::max<int64_t>(0, (s - e - step - 1) / -step);
+    d.count[a] =
+        step > 0 ? std::max<int64_t>(0, (e - s + step - 1) / step) : std::max<int64_t>(0, (s - e - step - 1) / -step);
   }
   return d;
 }
