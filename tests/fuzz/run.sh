@@ -8,7 +8,7 @@ build="$root/build-fuzz"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DFLOWSCOPE_BUILD_UI=OFF -DFLOWSCOPE_BUILD_TESTS=OFF -DFLOWSCOPE_FUZZ=ON -DFLOWSCOPE_VULKAN=OFF \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined" >/dev/null
-cmake --build "$build" -j"$(nproc)" --target fuzz_graphdef_binary fuzz_graphdef_text fuzz_metagraph fuzz_savedmodel fuzz_tfjs
+cmake --build "$build" -j"$(nproc)" --target fuzz_graphdef_binary fuzz_graphdef_text fuzz_metagraph fuzz_savedmodel fuzz_tfjs fuzz_onnx
 seeds="$build/seeds"
 rm -rf "$seeds"
 "$root/tests/fuzz/seed_corpus.sh" "$seeds"
@@ -27,5 +27,5 @@ for target in graphdef_binary graphdef_text metagraph savedmodel tfjs; do
     grep -E "stat::number_of_executed_units|cov:" "$build/fuzz_$target.log" | tail -2
   fi
 done
-[ $status -eq 0 ] && echo "fuzz: 5 targets ran ${seconds}s each without a crash"
+[ $status -eq 0 ] && echo "fuzz: 6 targets ran ${seconds}s each without a crash"
 exit $status
