@@ -1,4 +1,5 @@
-// `flowscope convert IN OUT`: .pb <-> .pbtxt, SavedModel / TF.js -> frozen GraphDef.
+// `flowscope convert IN OUT`: .pb <-> .pbtxt, SavedModel / TF.js -> frozen GraphDef, ONNX -> .onnx (or a GraphDef of
+// the ONNX op set, for reading).
 #include <cstdio>
 #include <filesystem>
 
@@ -6,6 +7,7 @@
 #include "io/freeze.h"
 #include "io/graph_writer.h"
 #include "io/loader.h"
+#include "io/onnx_writer.h"
 
 namespace flowscope::cli {
 
@@ -28,6 +30,15 @@ int runConvert(const Args& args) {
   if (!model) {
     std::fprintf(stderr, "flowscope convert: %s\n", model.status().message().c_str());
     return kExitBadInput;
+  }
+  if (fs::path(out).extension() == ".onnx") {
+    Status written = writeOnnx(*model, out);
+    if (!written) {
+      std::fprintf(stderr, "flowscope convert: %s\n", written.message().c_str());
+      return kExitBadInput;
+    }
+    std::printf("%s (%s, %zu nodes) -> %s\n", in.c_str(), model->format.c_str(), model->graph.size(), out.c_str());
+    return kExitOk;
   }
   auto frozen = freezeModel(*model);
   if (!frozen) {

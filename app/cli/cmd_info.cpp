@@ -31,6 +31,11 @@ json infoJson(const Model& model, const ModelSummary& s) {
   json j;
   j["path"] = model.path;
   j["format"] = model.format;
+  if (!model.metadata.empty()) {
+    json metadata = json::object();
+    for (const auto& [key, value] : model.metadata) metadata[key] = value;
+    j["metadata"] = metadata;
+  }
   j["producer"] = model.graph.versions.present ? json(model.graph.versions.producer) : json(nullptr);
   j["min_consumer"] = model.graph.versions.minConsumer;
   j["node_count"] = s.nodeCount;
@@ -76,8 +81,10 @@ void printText(const Model& model, const ModelSummary& s) {
   std::printf("\n");
   if (model.graph.versions.present)
     std::printf("Producer:   %d (min consumer %d)\n", model.graph.versions.producer, model.graph.versions.minConsumer);
-  else
+  else if (model.metadata.empty())
     std::printf("Producer:   (no versions field)\n");
+  for (const auto& [key, value] : model.metadata)  // what an ONNX file says about itself: producer, opsets, ...
+    std::printf("  %-14s %s\n", (key + ":").c_str(), value.substr(0, 100).c_str());
   std::printf("Nodes:      %zu", s.nodeCount);
   if (!s.functions.empty()) std::printf(", plus %zu in %zu functions", s.functionNodeCount, s.functions.size());
   std::printf("\nOps:        %zu types\n", s.opHistogram.size());

@@ -36,6 +36,6 @@ std::unique_ptr<Loader> makeGraphDefTextLoader();
 std::unique_ptr<Loader> makeMetaGraphLoader();
 std::unique_ptr<Loader> makeSavedModelLoader();
 std::unique_ptr<Loader> makeTfjsLoader();
-std::unique_ptr<Loader> makeOnnxRecognizer();
+std::unique_ptr<Loader> makeOnnxLoader();
 
 }  // namespace flowscope

@@ -11,7 +11,7 @@ const std::vector<std::unique_ptr<Loader>>& loaders() {
     t.push_back(makeGraphDefBinaryLoader());
     t.push_back(makeGraphDefTextLoader());
     t.push_back(makeTfjsLoader());
-    t.push_back(makeOnnxRecognizer());
+    t.push_back(makeOnnxLoader());
     return t;
   }();
   return table;
@@ -34,8 +34,8 @@ Expected<Model> loadModel(const std::string& path, const LoadOptions& options) {
           path + ": directory is neither a SavedModel (no saved_model.pb) nor a TF.js model (no model.json)");
     if (source.size() == 0) return invalidArgument(path + ": file is empty");
     return invalidArgument(path +
-                           ": unrecognized format; expected a GraphDef (.pb/.pbtxt), MetaGraphDef, SavedModel or "
-                           "TF.js model.json");
+                           ": unrecognized format; expected a GraphDef (.pb/.pbtxt), MetaGraphDef, SavedModel, "
+                           "TF.js model.json or ONNX model");
   }
   return best->load(source, options);
 }

@@ -205,6 +205,16 @@ Status parseBinaryProto(std::string_view data, google::protobuf::Message* messag
   return invalidArgument(path + ": not a valid binary " + typeName + " (the protobuf parser rejected it)");
 }
 
+Status parseBinaryProtoStrict(std::string_view data, google::protobuf::Message* message, const std::string& path) {
+  FS_RETURN_IF_ERROR(parseBinaryProto(data, message, path));
+  WireWalker walker(data);
+  const std::string typeName = message->GetDescriptor()->name();
+  if (!walker.walk(message->GetDescriptor(), 0, data.size(), typeName, 0))
+    return invalidArgument(path + ": malformed protobuf at byte offset " + std::to_string(walker.errorOffset()) +
+                           " in " + walker.error() + " (expected a binary " + typeName + ")");
+  return Status::ok();
+}
+
 Status parseTextProto(std::string_view text, google::protobuf::Message* message, const std::string& path) {
   silenceProtobufLogging();
   TextErrorCollector errors;

@@ -15,6 +15,9 @@ namespace flowscope {
 /// Parses binary protobuf. On failure the message names the file, the byte offset, the field path
 /// (e.g. GraphDef.node[3].attr) and what the wire format should have held there.
 Status parseBinaryProto(std::string_view data, google::protobuf::Message* message, const std::string& path);
+/// The same, and a field whose wire type does not match the schema is an error too (the protobuf parser keeps such
+/// fields as unknown ones and succeeds). Walks the whole message once more.
+Status parseBinaryProtoStrict(std::string_view data, google::protobuf::Message* message, const std::string& path);
 /// Parses text format; errors carry line and column.
 Status parseTextProto(std::string_view text, google::protobuf::Message* message, const std::string& path);
 

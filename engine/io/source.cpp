@@ -54,4 +54,15 @@ Expected<std::string> readFile(const std::string& path, uint64_t limit) {
   return data;
 }
 
+Expected<std::string> readFileRange(const std::string& path, uint64_t offset, uint64_t length) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return notFound(path + ": cannot open for reading");
+  in.seekg(static_cast<std::streamoff>(offset));
+  std::string data(static_cast<size_t>(length), '\0');
+  in.read(data.data(), static_cast<std::streamsize>(length));
+  if (static_cast<uint64_t>(in.gcount()) != length)
+    return dataLoss(path + ": short read at offset " + std::to_string(offset));
+  return data;
+}
+
 }  // namespace flowscope

@@ -35,5 +35,7 @@ class Source {
 
 /// Reads a whole file (used for sibling files: shards, variables). Errors name the path.
 Expected<std::string> readFile(const std::string& path, uint64_t limit = Source::kMaxFileBytes);
+/// Reads `length` bytes from `offset` (ONNX external data); the caller checks the range against the file's size.
+Expected<std::string> readFileRange(const std::string& path, uint64_t offset, uint64_t length);
 
 }  // namespace flowscope

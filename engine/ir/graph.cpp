@@ -20,7 +20,11 @@ void FunctionLibrary::add(FunctionDef function) {
 }
 
 Graph::Graph(const Graph& other)
-    : versions(other.versions), library(other.library), debugInfo(other.debugInfo), m_nodes(other.m_nodes) {
+    : versions(other.versions),
+      library(other.library),
+      debugInfo(other.debugInfo),
+      tensorNames(other.tensorNames),
+      m_nodes(other.m_nodes) {
   setIndex(other.index());
 }
 
@@ -35,6 +39,7 @@ Graph& Graph::operator=(const Graph& other) {
   versions = other.versions;
   library = other.library;
   debugInfo = other.debugInfo;
+  tensorNames = other.tensorNames;
   m_nodes = other.m_nodes;
   std::lock_guard lock(m_indexMutex);
   setIndex(std::move(shared));
@@ -45,6 +50,7 @@ Graph::Graph(Graph&& other) noexcept
     : versions(std::move(other.versions)),
       library(std::move(other.library)),
       debugInfo(std::move(other.debugInfo)),
+      tensorNames(std::move(other.tensorNames)),
       m_nodes(std::move(other.m_nodes)) {
   setIndex(std::move(other.m_index));
   other.setIndex(nullptr);
@@ -54,6 +60,7 @@ Graph& Graph::operator=(Graph&& other) noexcept {
   versions = std::move(other.versions);
   library = std::move(other.library);
   debugInfo = std::move(other.debugInfo);
+  tensorNames = std::move(other.tensorNames);
   m_nodes = std::move(other.m_nodes);
   setIndex(std::move(other.m_index));
   other.setIndex(nullptr);

@@ -91,6 +91,9 @@ class Graph {
   VersionInfo versions;
   FunctionLibrary library;
   std::string debugInfo;  ///< serialized GraphDebugInfo, kept opaque so round trips lose nothing
+  /// ONNX: the file's names of node outputs ("node:k" -> "input.4"; "" for an output the file leaves empty), so that
+  /// writing back keeps them. Outputs without an entry get a name from their node. Empty for TensorFlow graphs.
+  std::map<std::string, std::string> tensorNames;
 
  private:
   using NameIndex = std::unordered_map<std::string, size_t>;

@@ -237,6 +237,10 @@ uint64_t hashGraph(const Graph& graph, NodeHashCache* cache) {
     h.str(g.gradientFunc);
   }
   h.str(graph.debugInfo);
+  for (const auto& [tensor, name] : graph.tensorNames) {
+    h.str(tensor);
+    h.str(name);
+  }
   return h.value();
 }
 

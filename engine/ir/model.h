@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/graph.h"
@@ -44,6 +45,11 @@ struct Model {
   std::vector<std::string> warnings;        ///< things that loaded but deserve a note (unknown ops, ...)
   std::vector<std::string> problems;        ///< verifier findings (dangling inputs, cycles, type mismatches)
   std::vector<std::string> missingWeights;  ///< Const nodes whose values were not in the files (show, not run)
+  /// What the file says about itself beyond the graph, in file order: ("producer", "pytorch 2.1"), ("opset", ...).
+  std::vector<std::pair<std::string, std::string>> metadata;
+  /// ONNX: the ModelProto as read, less its graph's nodes and tensors (ir_version, opsets, metadata, doc strings, the
+  /// symbolic dims of inputs and outputs), serialized, so that writing the model back loses nothing. Empty otherwise.
+  std::string onnxHeader;
 
   const Signature* findSignature(const std::string& key) const {
     for (const auto& s : signatures)

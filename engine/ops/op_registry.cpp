@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "base/strings.h"
+#include "ops/onnx_schemas.h"
 
 namespace flowscope {
 namespace {
@@ -170,6 +171,7 @@ OpSchema buildSchema(const OpRow& row) {
 
 OpRegistry::OpRegistry() {
   for (const auto& row : kOpTable) m_schemas.push_back(buildSchema(row));
+  for (auto& schema : onnxSchemas()) m_schemas.push_back(std::move(schema));
   for (size_t i = 0; i < m_schemas.size(); ++i) m_sorted.emplace_back(m_schemas[i].def.name, i);
   std::sort(m_sorted.begin(), m_sorted.end());
 }
@@ -231,7 +233,7 @@ void fillDefaultsIn(Graph& graph, const FunctionLibrary& library) {
   const OpRegistry& registry = OpRegistry::global();
   for (size_t i = 0; i < graph.size(); ++i) {
     const Node& node = graph.node(i);
-    if (library.find(node.op)) continue;  // functions carry no defaults
+    if (library.find(node.op) || isOnnxOp(node.op)) continue;  // functions and ONNX nodes carry no defaults
     const OpSchema* schema = registry.find(node.op);
     if (!schema) continue;
     bool missing = std::any_of(schema->def.attrs.begin(), schema->def.attrs.end(),

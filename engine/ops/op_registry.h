@@ -1,12 +1,14 @@
 // The op schema registry: one table of OpDef-like schemas parsed from a compact notation at first use.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "ir/graph.h"
 #include "ir/op_def.h"
 #include "ir/verify.h"
+#include "ops/onnx_op_set.h"
 #include "ops/op_category.h"
 
 namespace flowscope {
@@ -15,11 +17,13 @@ namespace flowscope {
 struct OpSchema {
   OpDef def;
   OpCategory category = OpCategory::kOther;
+  std::shared_ptr<const OnnxSchemaInfo> onnx;  ///< ONNX ops only: formal parameters and type constraints
 };
 
 class OpRegistry {
  public:
-  /// The process-wide registry (built once, thread-safe).
+  /// The process-wide registry (built once, thread-safe): TensorFlow's ops from op_table.inc and the ONNX op set
+  /// ("onnx::Conv", ...) from libonnx's schemas.
   static const OpRegistry& global();
 
   const OpSchema* find(const std::string& op) const;

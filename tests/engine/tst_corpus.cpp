@@ -7,6 +7,7 @@
 #include "io/freeze.h"
 #include "io/graph_writer.h"
 #include "io/loader.h"
+#include "io/onnx_writer.h"
 #include "ir/hash.h"
 #include "ir/verify.h"
 #include "ops/op_registry.h"
@@ -55,9 +56,8 @@ const CorpusFile kCorpus[] = {
     {"tensorflow-tfjs/e2e/benchmarks/movenet/model.json", "TF.js graph model", 665, 2, 22, 1, 0, nullptr},
     {"tensorflow-tfjs/e2e/custom_module/universal_sentence_encoder/model.json", "TF.js graph model", 317, 0, 0, -1, 0,
      nullptr},
-    {"npm-ricky0123-vad-web/dist/silero_vad_v5.onnx", "", 0, 0, 0, 0, 0, "ONNX import is not supported yet"},
-    {"nnstreamer/tests/test_models/models/mobilenet_v2_quant.onnx", "", 0, 0, 0, 0, 0,
-     "ONNX import is not supported yet"},
+    {"npm-ricky0123-vad-web/dist/silero_vad_v5.onnx", "ONNX", 8, 50, 684, 1, 0, nullptr},
+    {"nnstreamer/tests/test_models/models/mobilenet_v2_quant.onnx", "ONNX", 420, 0, 0, 1, 0, nullptr},
 };
 
 std::string corpusPath(const char* relative) { return std::string(FLOWSCOPE_SHARED_GRAPHS) + "/" + relative; }
@@ -112,9 +112,11 @@ class TestCorpus : public QObject {
     auto model = loadModel(corpusPath(c.path));
     QVERIFY(model.hasValue());
     QTemporaryDir dir;
-    for (const char* name : {"round.pb", "round.pbtxt"}) {
+    const bool onnx = model->format == "ONNX";
+    for (const char* name : {"round.pb", "round.pbtxt", "round.onnx"}) {
+      if (onnx != (std::string(name) == "round.onnx")) continue;
       std::string out = dir.filePath(name).toStdString();
-      QVERIFY(writeGraph(model->graph, out).isOk());
+      QVERIFY(onnx ? writeOnnx(*model, out).isOk() : writeGraph(model->graph, out).isOk());
       auto again = loadModel(out);
       QVERIFY2(again.hasValue(), again.status().message().c_str());
       QCOMPARE(hashGraph(again->graph), hashGraph(model->graph));

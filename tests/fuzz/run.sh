@@ -7,14 +7,15 @@ seconds="${1:-20}"
 build="$root/build-fuzz"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DFLOWSCOPE_BUILD_UI=OFF -DFLOWSCOPE_BUILD_TESTS=OFF -DFLOWSCOPE_FUZZ=ON -DFLOWSCOPE_VULKAN=OFF \
+  -DFLOWSCOPE_PYTHON=OFF \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined" >/dev/null
-cmake --build "$build" -j"$(nproc)" --target fuzz_graphdef_binary fuzz_graphdef_text fuzz_metagraph fuzz_savedmodel fuzz_tfjs \
-  fuzz_profile_xplane fuzz_profile_tfevents fuzz_profile_ort fuzz_profile_chrome_trace
+cmake --build "$build" -j"$(nproc)" --target fuzz_graphdef_binary fuzz_graphdef_text fuzz_metagraph fuzz_savedmodel \
+  fuzz_tfjs fuzz_onnx fuzz_profile_xplane fuzz_profile_tfevents fuzz_profile_ort fuzz_profile_chrome_trace
 seeds="$build/seeds"
 rm -rf "$seeds"
 "$root/tests/fuzz/seed_corpus.sh" "$seeds"
 status=0
-targets="graphdef_binary graphdef_text metagraph savedmodel tfjs profile_xplane profile_tfevents profile_ort
+targets="graphdef_binary graphdef_text metagraph savedmodel tfjs onnx profile_xplane profile_tfevents profile_ort
   profile_chrome_trace"
 for target in $targets; do
   work="$build/corpus/$target"

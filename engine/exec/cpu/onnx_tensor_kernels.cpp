@@ -1,0 +1,246 @@
+// ONNX ops that move elements: Transpose, Concat, Split, Slice, Gather, Expand, Tile, Pad, Range, Dropout. Where
+// TensorFlow's kernel moves them the same way, the ONNX attributes become its inputs.
+#include <algorithm>
+#include <cstring>
+
+#include "exec/cpu/broadcast.h"
+#include "exec/cpu/move_by_size.h"
+#include "exec/cpu/onnx_kernels.h"
+#include "ops/onnx_op_set.h"
+
+namespace flowscope {
+namespace {
+
+Expected<TfEquivalent> transposeMapping(const Node& node) {
+  std::vector<int64_t> perm = attrInts(node, "perm");
+  TfEquivalent tf{"Transpose", {}, nullptr};
+  tf.adapt = [perm](const KernelContext& ctx) -> Expected<std::vector<Tensor>> {
+    std::vector<int64_t> p = perm;
+    if (p.empty())
+      for (int i = ctx.inputs[0].shape().rank(); i-- > 0;) p.push_back(i);
+    return std::vector<Tensor>{ctx.inputs[0], int64Vector(p)};
+  };
+  return tf;
+}
+
+Expected<TfEquivalent> concatMapping(const Node& node) {
+  const int64_t axis = attrInt(node, "axis", 0);
+  TfEquivalent tf{"ConcatV2", {}, nullptr};
+  tf.adapt = [axis](const KernelContext& ctx) -> Expected<std::vector<Tensor>> {
+    std::vector<Tensor> in;
+    for (const Tensor& t : ctx.inputs)
+      if (t.numElements() != 0 || ctx.inputs.size() == 1) in.push_back(t);  // ONNX allows empty parts of any rank
+    if (in.empty()) in.push_back(ctx.inputs[0]);
+    in.push_back(scalarOf(DType::kInt64, static_cast<double>(axis)));
+    return in;
+  };
+  return tf;
+}
+
+// Gather: ONNX indices may be negative (counted from the end).
+Expected<TfEquivalent> gatherMapping(const Node& node) {
+  const int64_t axis = attrInt(node, "axis", 0);
+  TfEquivalent tf{"GatherV2", {}, nullptr};
+  tf.adapt = [axis](const KernelContext& ctx) -> Expected<std::vector<Tensor>> {
+    const Tensor& data = ctx.inputs[0];
+    int64_t a = 0;
+    if (!normalizeAxis(axis, data.shape().rank(), &a)) return invalidArgument("axis out of range");
+    const int64_t limit = data.shape().dim(static_cast<int>(a));
+    std::vector<int64_t> idx = intValues(ctx.inputs[1]);
+    for (int64_t& i : idx)
+      if (i < 0) i += limit;
+    Tensor indices = int64Vector(idx).reshaped(ctx.inputs[1].shape());
+    return std::vector<Tensor>{data, indices, scalarOf(DType::kInt64, static_cast<double>(a))};
+  };
+  return tf;
+}
+
+// Split: sizes from input 1 (opset 13), the split attr (before), or equal parts.
+Expected<TfEquivalent> splitMapping(const Node& node) {
+  const int64_t axis = attrInt(node, "axis", 0);
+  const std::vector<int64_t> attrSplit = attrInts(node, "split");
+  TfEquivalent tf{"SplitV", {}, nullptr};
+  tf.adapt = [axis, attrSplit](const KernelContext& ctx) -> Expected<std::vector<Tensor>> {
+    const Tensor& x = ctx.inputs[0];
+    int64_t a = 0;
+    if (!normalizeAxis(axis, x.shape().rank(), &a)) return invalidArgument("axis out of range");
+    std::vector<int64_t> sizes = attrSplit;
+    if (const Tensor* s = onnxInput(ctx, 1)) sizes = intValues(*s);
+    const auto parts = static_cast<int64_t>(ctx.outputs.size());
+    const int64_t len = x.shape().dim(static_cast<int>(a));
+    if (sizes.empty()) {
+      const int64_t each = (len + parts - 1) / std::max<int64_t>(parts, 1);
+      for (int64_t k = 0; k < parts; ++k) sizes.push_back(std::max<int64_t>(0, std::min(each, len - k * each)));
+    }
+    return std::vector<Tensor>{x, int64Vector(sizes), scalarOf(DType::kInt64, static_cast<double>(a))};
+  };
+  return tf;
+}
+
+// Expand: the output shape is the two-way broadcast of the input's and the given shape.
+Expected<TfEquivalent> expandMapping(const Node&) {
+  TfEquivalent tf{"BroadcastTo", {}, nullptr};
+  tf.adapt = [](const KernelContext& ctx) -> Expected<std::vector<Tensor>> {
+    Shape out;
+    BroadcastPlan plan;
+    if (!planBroadcast({ctx.inputs[0].shape(), Shape(intValues(ctx.inputs[1]))}, &out, &plan))
+      return invalidArgument("shape " + ctx.inputs[0].shape().toString() + " does not broadcast to the given shape");
+    return std::vector<Tensor>{ctx.inputs[0], int64Vector(out.dims())};
+  };
+  return tf;
+}
+
+Expected<TfEquivalent> tileMapping(const Node&) { return TfEquivalent{"Tile", {}, nullptr}; }
+
+Expected<TfEquivalent> rangeMapping(const Node&) { return TfEquivalent{"Range", {}, nullptr}; }
+
+// Pad: pads [begin..., end...] (opset 11 inputs; attrs before), modes constant, reflect and edge.
+Expected<TfEquivalent> padMapping(const Node& node) {
+  const std::string mode = attrString(node, "mode", "constant");
+  if (mode != "constant" && mode != "reflect") return unimplemented("Pad mode '" + mode + "' is not supported");
+  const bool attrPads = onnxOpset(node, 11) < 11;
+  std::vector<int64_t> padsAttr = attrInts(node, "pads");
+  const float valueAttr = attrFloat(node, "value", 0.0f);
+  TfEquivalent tf{mode == "reflect" ? "MirrorPad" : "PadV2", {}, nullptr};
+  if (mode == "reflect") tf.attrs["mode"] = AttrValue::fromString("REFLECT");
+  tf.adapt = [=](const KernelContext& ctx) -> Expected<std::vector<Tensor>> {
+    const Tensor& x = ctx.inputs[0];
+    const int rank = x.shape().rank();
+    std::vector<int64_t> pads = attrPads ? padsAttr : intValues(ctx.inputs[1]);
+    std::vector<int64_t> axes;
+    if (const Tensor* a = attrPads ? nullptr : onnxInput(ctx, 3)) axes = intValues(*a);
+    if (axes.empty())
+      for (int i = 0; i < rank; ++i) axes.push_back(i);
+    if (pads.size() != 2 * axes.size()) return invalidArgument("pads must hold 2 values per padded axis");
+    std::vector<int64_t> paddings(2 * static_cast<size_t>(rank), 0);
+    for (size_t k = 0; k < axes.size(); ++k) {
+      int64_t axis = 0;
+      if (!normalizeAxis(axes[k], rank, &axis)) return invalidArgument("pad axis out of range");
+      if (pads[k] < 0 || pads[k + axes.size()] < 0) return unimplemented("negative pads (cropping) are not supported");
+      paddings[2 * static_cast<size_t>(axis)] = pads[k];
+      paddings[2 * static_cast<size_t>(axis) + 1] = pads[k + axes.size()];
+    }
+    Tensor padTensor = int64Vector(paddings).reshaped(Shape{rank, 2});
+    if (mode == "reflect") return std::vector<Tensor>{x, padTensor};
+    const Tensor* value = attrPads ? nullptr : onnxInput(ctx, 2);
+    Tensor constant =
+        value && value->numElements() == 1 ? value->reshaped(Shape{}) : scalarOf(x.dtype(), attrPads ? valueAttr : 0.0);
+    return std::vector<Tensor>{x, padTensor, constant};
+  };
+  return tf;
+}
+
+// Slice: the start, count and step of every dimension, clamped as ONNX (and NumPy) clamp them.
+struct SliceDims {
+  std::vector<int64_t> start, step, count;
+};
+
+Expected<SliceDims> sliceDims(const KernelContext& ctx) {
+  const Shape& shape = ctx.inputs[0].shape();
+  const int rank = shape.rank();
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (onnxOpset(ctx.node, 13) < 10) {
+    starts = attrInts(ctx.node, "starts");
+    ends = attrInts(ctx.node, "ends");
+    axes = attrInts(ctx.node, "axes");
+  } else {
+    if (ctx.inputs.size() < 3) return invalidArgument("needs starts and ends");
+    starts = intValues(ctx.inputs[1]);
+    ends = intValues(ctx.inputs[2]);
+    if (const Tensor* a = onnxInput(ctx, 3)) axes = intValues(*a);
+    if (const Tensor* s = onnxInput(ctx, 4)) steps = intValues(*s);
+  }
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    return invalidArgument("starts, ends, axes and steps differ in length");
+  SliceDims d;
+  for (int i = 0; i < rank; ++i) {
+    d.start.push_back(0);
+    d.step.push_back(1);
+    d.count.push_back(shape.dim(i));
+  }
+  for (size_t k = 0; k < starts.size(); ++k) {
+    int64_t axis = 0;
+    if (!normalizeAxis(axes[k], rank, &axis)) return invalidArgument("slice axis out of range");
+    const int64_t dim = shape.dim(static_cast<int>(axis)), step = steps[k];
+    if (step == 0) return invalidArgument("slice step 0");
+    int64_t s = starts[k] < 0 ? starts[k] + dim : starts[k];
+    int64_t e = ends[k] < 0 ? ends[k] + dim : ends[k];
+    s = step > 0 ? std::clamp<int64_t>(s, 0, dim) : std::clamp<int64_t>(s, 0, dim - 1);
+    e = step > 0 ? std::clamp<int64_t>(e, 0, dim) : std::clamp<int64_t>(e, -1, dim - 1);
+    const auto a = static_cast<size_t>(axis);
+    d.start[a] = s;
+    d.step[a] = step;
+    d.count[a] =
+        step > 0 ? std::max<int64_t>(0, (e - s + step - 1) / step) : std::max<int64_t>(0, (s - e - step - 1) / -step);
+  }
+  return d;
+}
+
+Status slice(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  auto dims = sliceDims(ctx);
+  if (!dims) return ctx.error(dims.status().message());
+  const SliceDims& d = *dims;
+  Tensor out = Tensor::uninitialized(x.dtype(), Shape(d.count));
+  const int rank = x.shape().rank();
+  const std::vector<int64_t> strides = stridesOf(x.shape());
+  if (out.numElements() == 0 || rank == 0) {
+    if (rank == 0) out = x;
+    ctx.outputs[0] = std::move(out);
+    return Status::ok();
+  }
+  FS_RETURN_IF_ERROR(moveBySize(ctx, x, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* in = x.data<T>();
+    T* o = out.data<T>();
+    const int64_t inner = d.count.back(), innerStep = d.step.back() * strides.back();
+    const int64_t rows = out.numElements() / inner;
+    std::vector<int64_t> coord(static_cast<size_t>(rank), 0);
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t src = 0;
+      for (int k = 0; k < rank; ++k) {
+        const auto ku = static_cast<size_t>(k);
+        src += (d.start[ku] + coord[ku] * d.step[ku]) * strides[ku];
+      }
+      for (int64_t j = 0; j < inner; ++j) o[r * inner + j] = in[src + j * innerStep];
+      for (int k = rank - 2; k >= 0; --k) {
+        const auto ku = static_cast<size_t>(k);
+        if (++coord[ku] < d.count[ku]) break;
+        coord[ku] = 0;
+      }
+    }
+  }));
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+// Dropout at inference: the input, and a mask of ones when asked for.
+Status dropout(KernelContext& ctx) {
+  ctx.outputs[0] = ctx.inputs[0];
+  if (ctx.outputs.size() > 1) {
+    Tensor mask(DType::kBool, ctx.inputs[0].shape());
+    std::fill_n(mask.data<uint8_t>(), mask.numElements(), uint8_t{1});
+    ctx.outputs[1] = std::move(mask);
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+void registerOnnxTensorKernels(KernelTable& r) {
+  r.add("onnx::Transpose", adaptedKernel(transposeMapping));
+  r.add("onnx::Concat", adaptedKernel(concatMapping));
+  r.add("onnx::Gather", adaptedKernel(gatherMapping));
+  r.add("onnx::Split", adaptedKernel(splitMapping));
+  r.add("onnx::Expand", adaptedKernel(expandMapping));
+  r.add("onnx::Tile", adaptedKernel(tileMapping));
+  r.add("onnx::Range", adaptedKernel(rangeMapping));
+  r.add("onnx::Pad", adaptedKernel(padMapping));
+  r.addFn("onnx::Slice", slice);
+  r.addFn("onnx::Dropout", dropout);
+}
+
+}  // namespace flowscope
