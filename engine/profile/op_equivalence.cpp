@@ -48,10 +48,14 @@ const std::unordered_map<std::string, std::set<std::string>>& atenTable() {
 
 }  // namespace
 
+std::string baseOpType(const std::string& op) {
+  return op.rfind("onnx::", 0) == 0 ? op.substr(6) : op;  // the ONNX loader names ops of the default domain so
+}
+
 bool opsCompatible(const std::string& eventOp, const std::string& nodeOp) {
   if (eventOp.empty()) return false;
-  const std::string node = lower(nodeOp);
-  std::string op = lower(eventOp);
+  const std::string node = lower(baseOpType(nodeOp));
+  std::string op = lower(baseOpType(eventOp));
   if (op == node) return true;
   if (op.rfind("aten::", 0) != 0) return false;
   op = op.substr(6);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 #include "ir/graph_algorithms.h"
 
@@ -15,24 +16,31 @@ struct Context {
   const Graph& graph;
   Fanout fanout;
   std::vector<size_t> order;  ///< topological
+  std::unordered_map<std::string, std::string> producers;  ///< file tensor names -> producing node
 };
 
-// The node whose output tensor `tensor` names: "n:0", "n_output_0" (PyTorch's ONNX exporter), or a name listed in
-// the node's "_output_names" attr (loaders that keep the file's tensor names). -1 when none.
-int64_t producerOfTensor(const Graph& graph, const std::string& tensor) {
+// The node whose output tensor `tensor` names: "n:0", a name the file gave the output (ONNX: Graph::tensorNames),
+// or "n_output_0" (PyTorch's ONNX exporter's spelling). -1 when none.
+int64_t producerOfTensor(const Context& ctx, const std::string& tensor) {
+  const Graph& graph = ctx.graph;
   std::string node;
   int index = 0;
   if (parseTensorName(tensor, &node, &index) && node != tensor && graph.find(node) >= 0) return graph.find(node);
+  if (auto it = ctx.producers.find(tensor); it != ctx.producers.end()) return graph.find(it->second);
   size_t at = tensor.rfind("_output_");
-  if (at != std::string::npos && at > 0 && graph.find(tensor.substr(0, at)) >= 0)
-    return graph.find(tensor.substr(0, at));
-  for (size_t i = 0; i < graph.size(); ++i) {
-    const AttrValue* names = graph.node(i).attr("_output_names");
-    if (!names || names->kind() != AttrValue::Kind::kList) continue;
-    for (const std::string& name : names->list().s)
-      if (name == tensor) return static_cast<int64_t>(i);
-  }
+  if (at != std::string::npos && at > 0 && graph.find(tensor.substr(0, at)) >= 0) return graph.find(tensor.substr(0, at));
   return -1;
+}
+
+// File tensor names -> the node that produces them.
+std::unordered_map<std::string, std::string> producersOf(const Graph& graph) {
+  std::unordered_map<std::string, std::string> out;
+  for (const auto& [ref, name] : graph.tensorNames) {
+    std::string node;
+    int index = 0;
+    if (!name.empty() && parseTensorName(ref, &node, &index)) out.emplace(name, node);
+  }
+  return out;
 }
 
 // From the node that produced the event's output back to the node of the event's op, over single-consumer data
@@ -69,7 +77,7 @@ void matchByName(const Context& ctx, ImportedEvent* e) {
     }
   }
   for (const std::string& c : e->candidates) {
-    int64_t i = producerOfTensor(ctx.graph, c);
+    int64_t i = producerOfTensor(ctx, c);
     if (i < 0) continue;
     e->nodes = namesOf(ctx.graph, fusedChain(ctx, static_cast<size_t>(i), e->event.op));
     e->matchedBy = "output";
@@ -143,7 +151,7 @@ void matchByOrder(const Context& ctx, const std::vector<size_t>& events, Importe
 
 bool fusible(const std::string& op) {
   static const std::set<std::string> ops = {"Add", "AddV2", "Sum", "Relu", "Relu6", "Clip", "BiasAdd", "Mul"};
-  return ops.count(op) > 0;
+  return ops.count(baseOpType(op)) > 0;
 }
 
 // Within one run: a fusible node with no event of its op, fed by a node an event covers, joins that event.
@@ -173,7 +181,7 @@ void coverFused(const Context& ctx, const std::vector<size_t>& events, ImportedP
 }  // namespace
 
 MatchSummary matchProfileToGraph(const Graph& graph, ImportedProfile* profile) {
-  Context ctx{graph, Fanout(graph), topologicalOrder(graph)};
+  Context ctx{graph, Fanout(graph), topologicalOrder(graph), producersOf(graph)};
   for (ImportedEvent& e : profile->events) {
     e.nodes.clear();
     e.matchedBy.clear();

@@ -27,5 +27,7 @@ MatchSummary matchProfileToGraph(const Graph& graph, ImportedProfile* profile);
 
 /// Whether an event's op (ONNX, TensorFlow, or PyTorch's aten::) may be a node of op type `nodeOp`.
 bool opsCompatible(const std::string& eventOp, const std::string& nodeOp);
+/// An op type without the ONNX default domain's "onnx::" prefix (the ONNX loader's spelling): "onnx::Conv" -> "Conv".
+std::string baseOpType(const std::string& op);
 
 }  // namespace flowscope
