@@ -21,6 +21,7 @@
 #include "io/model_summary.h"
 #include "panels/compare_panel.h"
 #include "panels/graph_compare_panel.h"
+#include "panels/side_by_side_panel.h"
 #include "panels/graph_view.h"
 #include "panels/inspector_panel.h"
 #include "panels/node_list_panel.h"
@@ -43,6 +44,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_stepper(new PassStepper(m_session, this)),
       m_compare(new ComparePanel(&m_session->worker(), this)),
       m_graphCompare(new GraphComparePanel(m_session, this)),
+      m_sideBySide(new SideBySidePanel(m_session, this)),
       m_nodes(new NodeListPanel(m_session, this)),
       m_inspector(new InspectorPanel(m_session, this)),
       m_profile(new ProfilePanel(m_session, this)),
@@ -66,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_tabs->addTab(m_stepper, tr("Passes"));
   m_tabs->addTab(m_compare, tr("Eager vs Graph"));
   m_tabs->addTab(m_graphCompare, tr("Compare graphs"));
+  m_tabs->addTab(m_sideBySide, tr("Theirs vs ours"));
   m_tabs->addTab(m_source, tr("Source"));
   layout->addWidget(m_tabs, 1);
   setCentralWidget(central);

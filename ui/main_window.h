@@ -18,6 +18,7 @@ class BreadcrumbBar;
 class ComparePanel;
 class GraphCanvas;
 class GraphComparePanel;
+class SideBySidePanel;
 class GraphView;
 class InspectorPanel;
 class NodeListPanel;
@@ -59,6 +60,7 @@ class MainWindow : public QMainWindow {
   OutlinePanel* outline() const { return m_outline; }
   ComparePanel* comparePanel() const { return m_compare; }
   GraphComparePanel* graphComparePanel() const { return m_graphCompare; }
+  SideBySidePanel* sideBySidePanel() const { return m_sideBySide; }
   /// File > Compare with...: the opened graph beside `path`'s in the Compare graphs tab.
   void compareWith(const QString& path);
   ScriptPanel* scriptPanel() const { return m_script; }
@@ -98,6 +100,7 @@ class MainWindow : public QMainWindow {
   PassStepper* m_stepper;
   ComparePanel* m_compare;
   GraphComparePanel* m_graphCompare;
+  SideBySidePanel* m_sideBySide;
   NodeListPanel* m_nodes;
   InspectorPanel* m_inspector;
   ProfilePanel* m_profile;

@@ -5,6 +5,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -12,6 +13,7 @@
 #include "engine/profile_test_files.h"
 #include "main_window.h"
 #include "panels/graph_compare_panel.h"
+#include "panels/side_by_side_panel.h"
 
 using namespace flowscope;
 
@@ -64,6 +66,51 @@ class TestImportAndCompare : public QObject {
     const QString shot = qEnvironmentVariable("FLOWSCOPE_IMPORT_SCREENSHOT", m_dir.filePath("imported.png"));
     QVERIFY(window.exportCanvas(shot).isOk());
     QVERIFY(QImage(shot).width() > 64);
+  }
+
+  void ortProfileOnMobilenet() {
+    MainWindow window;
+    QVERIFY(openAndLayOut(window, QString::fromStdString(testing::sharedProfile("mobilenet_v2.onnx"))));
+    QSignalSpy profiled(&window.session(), &Session::profiled);
+    QVERIFY(window.session()
+                .importProfile(QString::fromStdString(testing::sharedProfile("ort_mobilenet_v2_profile.json")))
+                .isOk());
+    QVERIFY(profiled.wait(20000));
+    const ProfileView* view = window.session().profileView();
+    QVERIFY(view->notes.front().find("matched 275 of 280 events to 100 nodes") != std::string::npos);
+    window.canvas()->setGroupExpanded("features", true);  // the blocks, each coloured by ORT's time in it
+    QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
+    QVERIFY(ready.count() > 0 || ready.wait(20000));
+    const QString shot = qEnvironmentVariable("FLOWSCOPE_ORT_SCREENSHOT", m_dir.filePath("ort.png"));
+    QVERIFY(window.exportCanvas(shot).isOk());
+  }
+
+  void theirsBesideOurs() {
+    const std::string graph = testing::writeBytes(m_dir.filePath("g2.pbtxt").toStdString(), kGraph);
+    const std::string events =
+        testing::writeBytes(m_dir.filePath("events.out.tfevents.2.app").toStdString(), testing::tfEventsFile(2));
+    MainWindow window;
+    QVERIFY(openAndLayOut(window, QString::fromStdString(graph)));
+    QSignalSpy profiled(&window.session(), &Session::profiled);
+    ProfileRequest ours;
+    ours.runs = 3;
+    ours.optimize = false;
+    ours.threads = 1;
+    window.session().profile(ours);
+    QVERIFY(profiled.wait(30000));
+    QVERIFY(window.session().importProfile(QString::fromStdString(events)).isOk());
+    QVERIFY(profiled.wait(20000));
+    QTableWidget* table = window.sideBySidePanel()->table();
+    QCOMPARE(table->rowCount(), 3);  // x, r and s: theirs 10 us each, ours beside them
+    int oursTimed = 0;  // r and s; the fed Placeholder runs no kernel here
+    for (int row = 0; row < 3; ++row) oursTimed += table->item(row, 3)->data(Qt::DisplayRole).toDouble() > 0;
+    QCOMPARE(oursTimed, 2);
+    QVERIFY(window.sideBySidePanel()->summary().contains("as loaded"));
+    table->setCurrentCell(1, 0);
+    QCOMPARE(window.session().selection().kind, Selection::Kind::kNode);
+    window.tabs()->setCurrentWidget(window.sideBySidePanel());
+    const QString shot = qEnvironmentVariable("FLOWSCOPE_SIDE_SCREENSHOT", m_dir.filePath("side.png"));
+    QVERIFY(window.grab().save(shot));
   }
 
   void comparesWithTheOptimizedForm() {

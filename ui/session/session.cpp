@@ -83,6 +83,7 @@ void Session::setDocument(std::shared_ptr<const Model> model) {
   m_pipelineModel.reset();
   m_currentPass = -1;
   m_profile.reset();
+  m_ownProfile.reset();
   broadcast([this](SessionViewer& v) { v.documentChanged(*this); });
   broadcast([this](SessionViewer& v) { v.selectionChanged(*this); });
   broadcast([this](SessionViewer& v) { v.passChanged(*this); });
@@ -216,6 +217,7 @@ void Session::cancelProfile() {
 bool Session::isProfiling() const { return m_worker->isBusy("profile"); }
 
 void Session::showProfile(std::shared_ptr<const ProfileView> view) {
+  if (!view->imported) m_ownProfile = view;  // kept beside imported profiles for the side-by-side table
   m_profile = std::move(view);
   broadcast([this](SessionViewer& v) { v.profileChanged(*this); });
 }

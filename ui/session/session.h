@@ -70,6 +70,8 @@ class Session : public QObject {
   void cancelProfile();
   bool isProfiling() const;
   const ProfileView* profileView() const { return m_profile.get(); }
+  /// The last profile our engine made of this document (shown or not), to compare an imported one with.
+  const ProfileView* ownProfileView() const { return m_ownProfile.get(); }
   /// Imports another tool's profile (profile/import/importer.h: TensorFlow profiler, TensorBoard, ONNX Runtime,
   /// Chrome/PyTorch traces) on the worker, matches its events to the opened graph and shows it as the profile
   /// (profiled() or profileFailed() follow). An error only when no graph is open.
@@ -115,6 +117,7 @@ class Session : public QObject {
   std::shared_ptr<const Model> m_pipelineModel;  // the document the pipeline ran (or runs) on
   int m_currentPass = -1;
   std::shared_ptr<const ProfileView> m_profile;
+  std::shared_ptr<const ProfileView> m_ownProfile;
   OverlayMode m_overlay = OverlayMode::kTime;
   std::mutex m_backendsMutex;  // opened on the worker, kept for later profiles
   std::map<std::string, std::shared_ptr<Backend>> m_backends;
