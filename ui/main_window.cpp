@@ -21,7 +21,6 @@
 #include "io/model_summary.h"
 #include "panels/compare_panel.h"
 #include "panels/graph_compare_panel.h"
-#include "panels/side_by_side_panel.h"
 #include "panels/graph_view.h"
 #include "panels/inspector_panel.h"
 #include "panels/node_list_panel.h"
@@ -30,6 +29,7 @@
 #include "panels/profile_panel.h"
 #include "panels/script_panel.h"
 #include "panels/script_source_view.h"
+#include "panels/side_by_side_panel.h"
 #include "panels/task_indicator.h"
 #include "script/script_process.h"
 

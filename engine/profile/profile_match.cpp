@@ -15,7 +15,7 @@ constexpr int kMaxFusedChain = 4;
 struct Context {
   const Graph& graph;
   Fanout fanout;
-  std::vector<size_t> order;  ///< topological
+  std::vector<size_t> order;                               ///< topological
   std::unordered_map<std::string, std::string> producers;  ///< file tensor names -> producing node
 };
 
@@ -28,7 +28,8 @@ int64_t producerOfTensor(const Context& ctx, const std::string& tensor) {
   if (parseTensorName(tensor, &node, &index) && node != tensor && graph.find(node) >= 0) return graph.find(node);
   if (auto it = ctx.producers.find(tensor); it != ctx.producers.end()) return graph.find(it->second);
   size_t at = tensor.rfind("_output_");
-  if (at != std::string::npos && at > 0 && graph.find(tensor.substr(0, at)) >= 0) return graph.find(tensor.substr(0, at));
+  if (at != std::string::npos && at > 0 && graph.find(tensor.substr(0, at)) >= 0)
+    return graph.find(tensor.substr(0, at));
   return -1;
 }
 

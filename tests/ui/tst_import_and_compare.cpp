@@ -102,7 +102,7 @@ class TestImportAndCompare : public QObject {
     QVERIFY(profiled.wait(20000));
     QTableWidget* table = window.sideBySidePanel()->table();
     QCOMPARE(table->rowCount(), 3);  // x, r and s: theirs 10 us each, ours beside them
-    int oursTimed = 0;  // r and s; the fed Placeholder runs no kernel here
+    int oursTimed = 0;               // r and s; the fed Placeholder runs no kernel here
     for (int row = 0; row < 3; ++row) oursTimed += table->item(row, 3)->data(Qt::DisplayRole).toDouble() > 0;
     QCOMPARE(oursTimed, 2);
     QVERIFY(window.sideBySidePanel()->summary().contains("as loaded"));

@@ -67,8 +67,8 @@ void SideBySidePanel::fill(const Graph& graph, const ProfileView& theirs, const 
     if (theirs.times.seconds[i] <= 0) continue;
     Row row{i, theirs.times.seconds[i] * 1e6, 0, 1};
     auto covers = theirs.covers.find(graph.node(i).name);
-    std::vector<std::string> nodes = covers == theirs.covers.end() ? std::vector<std::string>{graph.node(i).name}
-                                                                   : covers->second;
+    std::vector<std::string> nodes =
+        covers == theirs.covers.end() ? std::vector<std::string>{graph.node(i).name} : covers->second;
     row.covered = static_cast<int>(nodes.size());
     for (const std::string& n : nodes)
       if (int64_t k = graph.find(n); k >= 0 && static_cast<size_t>(k) < ours.times.seconds.size())
@@ -86,8 +86,9 @@ void SideBySidePanel::fill(const Graph& graph, const ProfileView& theirs, const 
     name->setData(Qt::UserRole, static_cast<qulonglong>(row.node));
     const int at = static_cast<int>(r);
     m_table->setItem(at, 0, name);
-    m_table->setItem(at, 1, new QTableWidgetItem(QString::fromStdString(n.op) +
-                                                 (row.covered > 1 ? QString("+%1").arg(row.covered - 1) : "")));
+    m_table->setItem(at, 1,
+                     new QTableWidgetItem(QString::fromStdString(n.op) +
+                                          (row.covered > 1 ? QString("+%1").arg(row.covered - 1) : "")));
     m_table->setItem(at, 2, number(row.theirs));
     m_table->setItem(at, 3, number(row.ours));
     m_table->setItem(at, 4, row.ours > 0 ? number(row.theirs / row.ours) : new QTableWidgetItem("–"));
@@ -96,14 +97,14 @@ void SideBySidePanel::fill(const Graph& graph, const ProfileView& theirs, const 
   }
   m_table->setSortingEnabled(true);
   m_table->resizeColumnsToContents();
-  m_summary->setText(tr("%1 nodes timed by %2: theirs %3 µs, ours %4 µs per run on them (ours: %5, %6)")
-                         .arg(rows.size())
-                         .arg(theirs.source)
-                         .arg(theirsTotal, 0, 'f', 1)
-                         .arg(oursTotal, 0, 'f', 1)
-                         .arg(QString::fromStdString(ours.device))
-                         .arg(ours.optimized ? tr("optimized first: names the optimizer removed have no time")
-                                             : tr("as loaded")));
+  m_summary->setText(
+      tr("%1 nodes timed by %2: theirs %3 µs, ours %4 µs per run on them (ours: %5, %6)")
+          .arg(rows.size())
+          .arg(theirs.source)
+          .arg(theirsTotal, 0, 'f', 1)
+          .arg(oursTotal, 0, 'f', 1)
+          .arg(QString::fromStdString(ours.device))
+          .arg(ours.optimized ? tr("optimized first: names the optimizer removed have no time") : tr("as loaded")));
 }
 
 }  // namespace flowscope
