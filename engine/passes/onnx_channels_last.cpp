@@ -25,8 +25,8 @@ using namespace onnx_nhwc;
 
 const std::set<std::string>& layoutFreeOps() {
   static const std::set<std::string> ops = {
-      "onnx::Relu", "onnx::Clip",      "onnx::Add",         "onnx::Sub",       "onnx::Mul",       "onnx::Div",
-      "onnx::Sigmoid", "onnx::Tanh",   "onnx::HardSigmoid", "onnx::HardSwish", "onnx::LeakyRelu", "onnx::Identity"};
+      "onnx::Relu",    "onnx::Clip", "onnx::Add",         "onnx::Sub",       "onnx::Mul",       "onnx::Div",
+      "onnx::Sigmoid", "onnx::Tanh", "onnx::HardSigmoid", "onnx::HardSwish", "onnx::LeakyRelu", "onnx::Identity"};
   return ops;
 }
 
@@ -85,8 +85,7 @@ class ChannelsLast {
       last = static_cast<size_t>(next);
       next = soleConsumer(last, 0);
     }
-    const std::string activation =
-        next >= 0 ? fusedActivation(m_graph, m_graph.node(static_cast<size_t>(next))) : "";
+    const std::string activation = next >= 0 ? fusedActivation(m_graph, m_graph.node(static_cast<size_t>(next))) : "";
     if (!activation.empty()) last = static_cast<size_t>(next);
     const std::string name = m_graph.node(last).name;
     if (last != i) m_absorbed.insert(conv.name);
@@ -155,8 +154,8 @@ TensorRef ChannelsLast::transposed(const TensorRef& ref, bool toNhwc, PassResult
   const Node* producer = m_graph.findNode(ref.node);
   const std::string device = producer ? producer->device : "";
   const std::string name = uniqueNodeName(m_graph, ref.node + (toNhwc ? "/to_nhwc" : "/to_nchw"));
-  m_graph.addNode(makeTranspose(m_graph, name, ref, toNhwc ? std::vector<int32_t>{0, 2, 3, 1}
-                                                             : std::vector<int32_t>{0, 3, 1, 2}, device));
+  m_graph.addNode(makeTranspose(m_graph, name, ref,
+                                toNhwc ? std::vector<int32_t>{0, 2, 3, 1} : std::vector<int32_t>{0, 3, 1, 2}, device));
   ++result.stats["transposes"];
   m_transposes.emplace(key, name);
   return TensorRef{name, 0, ""};

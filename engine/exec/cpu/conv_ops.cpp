@@ -75,8 +75,8 @@ struct ConvPrimitive {
   dnnl::memory weights;      // in oneDNN's layout
   dnnl::memory userWeights;  // our HWIO view
   dnnl::reorder weightReorder;
-  Tensor reorderedFrom;  // the filter tensor `weights` was made from (kept alive so its address is stable)
-  bool blockedIo = false;         // Winograd: src and dst go through oneDNN's blocked layout
+  Tensor reorderedFrom;    // the filter tensor `weights` was made from (kept alive so its address is stable)
+  bool blockedIo = false;  // Winograd: src and dst go through oneDNN's blocked layout
   dnnl::memory blockedSrc, blockedDst;
   dnnl::reorder srcToBlocked, dstFromBlocked;
 };

@@ -152,7 +152,8 @@ class ArgReduceKernel : public OpKernel {
     const bool last = attrInt(ctx.node, "select_last_index", 0) != 0;
     Tensor y;
     FS_RETURN_IF_ERROR(runTf(*m_inner, m_node, ctx,
-                             {last ? reversedAlong(x, axis) : x, scalarOf(DType::kInt64, static_cast<double>(axis))}, &y));
+                             {last ? reversedAlong(x, axis) : x, scalarOf(DType::kInt64, static_cast<double>(axis))},
+                             &y));
     if (last) {
       const int64_t end = x.shape().dim(static_cast<int>(axis)) - 1;
       for (int64_t i = 0; i < y.numElements(); ++i) y.data<int64_t>()[i] = end - y.data<int64_t>()[i];

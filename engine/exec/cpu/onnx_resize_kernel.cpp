@@ -36,8 +36,8 @@ double sourceCoordinate(const ResizeMode& m, double x, int64_t len, double scale
   if (m.transform == "tf_half_pixel_for_nn") return (x + 0.5) / scale;
   if (m.transform == "pytorch_half_pixel") return outWidth == 1 ? -0.5 : (x + 0.5) / scale - 0.5;
   if (m.transform == "tf_crop_and_resize")
-    return roiStart * last + (outWidth == 1 ? (roiEnd - roiStart) * last / 2 : x * (roiEnd - roiStart) * last /
-                                                                                     (outWidth - 1));
+    return roiStart * last +
+           (outWidth == 1 ? (roiEnd - roiStart) * last / 2 : x * (roiEnd - roiStart) * last / (outWidth - 1));
   return (x + 0.5) / scale - 0.5;  // half_pixel
 }
 
