@@ -3,17 +3,19 @@
 # seeded, opset 17; export_vision.py) run by `flowscope profile` (optimized, as users run it) and by ORT's CPU
 # provider (npm onnxruntime-node, ort_peer.mjs) at 1 thread and at all physical cores, in the same run. Checks
 # Flowscope's outputs against ORT's (relative error, target 1e-4) and prints medians and FS/ORT (target 0.8) with
-# onnx_report.py. On a shared machine the medians move with the load: take the best of a few invocations.
-# Usage: tests/bench/onnx_peers.sh [--runs N] [--node-modules DIR]   (DIR holds onnxruntime-node; default: npm
-# installs it once under build/bench/onnx/node)
+# onnx_report.py. On a shared machine the medians move with the load, so the two alternate for --rounds rounds and
+# each cell keeps its best median.
+# Usage: tests/bench/onnx_peers.sh [--runs N] [--rounds R] [--node-modules DIR]   (DIR holds onnxruntime-node;
+# default: npm installs it once under build/bench/onnx/node)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-runs=30; modules=""
+runs=30; rounds=3; modules=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift ;;
+    --rounds) rounds="$2"; shift ;;
     --node-modules) modules="$2"; shift ;;
-    *) echo "usage: onnx_peers.sh [--runs N] [--node-modules DIR]" >&2; exit 2 ;;
+    *) echo "usage: onnx_peers.sh [--runs N] [--rounds R] [--node-modules DIR]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -34,12 +36,15 @@ for name in $names; do
   "$flowscope" run "$out/models/$name.onnx" --input "x=$out/models/$name.input.npy" --output "$out/flowscope_$name" \
     > /dev/null
 done
-for t in $(echo 1 "$cores" | tr ' ' '\n' | sort -un); do
-  echo "threads $t" >&2
-  for name in $names; do
-    "$flowscope" profile "$out/models/$name.onnx" --json --runs "$runs" --input "x=$out/models/$name.input.npy" \
-      --threads "$t" > "$out/flowscope_${name}_t$t.json"
+rm -f "$out"/flowscope_*_t*_r*.json "$out"/ort_t*_r*.json
+for ((r = 1; r <= rounds; ++r)); do
+  for t in $(echo 1 "$cores" | tr ' ' '\n' | sort -un); do
+    echo "round $r, threads $t" >&2
+    for name in $names; do
+      "$flowscope" profile "$out/models/$name.onnx" --json --runs "$runs" --input "x=$out/models/$name.input.npy" \
+        --threads "$t" > "$out/flowscope_${name}_t${t}_r$r.json"
+    done
+    (cd "$out/node" && node ort_peer.mjs "$out/models" "$t" "$runs" --save) > "$out/ort_t${t}_r$r.json"
   done
-  (cd "$out/node" && node ort_peer.mjs "$out/models" "$t" "$runs" --save) > "$out/ort_t$t.json"
 done
 /usr/bin/python3 "$root/tests/bench/onnx_report.py" "$out" $names
