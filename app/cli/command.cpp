@@ -98,8 +98,9 @@ const std::vector<Command>& commands() {
        "                          [--json] [--no-verify] [--tag TAG]\n\n"
        "Prints one row per pass run (changed, nodes and edges before -> after, time, what it did). --passes gives\n"
        "the exact order (model_pruning, function_inlining, common_subgraph_elimination, constant_folding,\n"
-       "arithmetic_simplification, batch_norm_folding, remapper, dead_branch_removal, loop_invariant_motion,\n"
-       "dependency_optimization, or Grappler's short names), or +name/-name to change the default pipeline.\n"
+       "arithmetic_simplification, onnx_channels_last, batch_norm_folding, remapper, dead_branch_removal,\n"
+       "loop_invariant_motion, dependency_optimization, or Grappler's short names), or +name/-name to change the\n"
+       "default pipeline.\n"
        "--dump-after DIR writes 00_input.pbtxt and NN_<pass>.pbtxt for each pass that changed the graph. --out\n"
        "writes the optimized GraphDef (binary for .pb, text for .pbtxt); it never replaces the input.\n",
        {{"--passes", "--iterations", "--dump-after", "--out", "--tag"}, {"--json", "--no-verify", "--force"}, 1, 1},

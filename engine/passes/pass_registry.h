@@ -31,6 +31,7 @@ std::unique_ptr<Pass> createConstantFolding();
 std::unique_ptr<Pass> createArithmeticSimplification();
 std::unique_ptr<Pass> createBatchNormFolding();
 std::unique_ptr<Pass> createRemapper();
+std::unique_ptr<Pass> createOnnxChannelsLast();
 std::unique_ptr<Pass> createDeadBranchRemoval();
 std::unique_ptr<Pass> createLoopInvariantMotion();
 std::unique_ptr<Pass> createDependencyOptimization();

@@ -1,7 +1,7 @@
 // ONNX conformance: every node test of Debian's libonnx-testdata (a model, its inputs and expected outputs) loaded,
 // run on the CPU and compared as ONNX's backend tests compare (rtol 1e-3, atol 1e-7). Prints passed / failed /
 // not supported per operator, each failure with its reason, and holds the pass rate of the operators real models
-// use (issue 15's list) at or above the floor measured when the kernels landed.
+// use (issue 15's list) at or above the measured floor, every failure among them explained (kExplained).
 #include <QtTest>
 
 #include <onnx/onnx_pb.h>
@@ -106,6 +106,37 @@ const std::set<std::string> kListed = {"Conv",
                                        "ArgMin",
                                        "Dropout"};
 
+// Why each listed operator's node test that does not pass does not: the report prints it beside the failure, and a
+// failure missing here fails the test (a regression, or a gap to explain).
+const std::map<std::string, std::string> kExplained = {
+    {"test_batchnorm_epsilon_training_mode", "training mode (running statistics updated): inference engine"},
+    {"test_batchnorm_example_training_mode", "training mode (running statistics updated): inference engine"},
+    {"test_cast_BFLOAT16_to_FLOAT", "the test data stores bfloat16 tensors as uint16 (NumPy has no bfloat16)"},
+    {"test_cast_FLOAT_to_BFLOAT16", "the test data stores bfloat16 tensors as uint16 (NumPy has no bfloat16)"},
+    {"test_cast_FLOAT_to_STRING", "float <-> string casts (NumPy's repr formatting) are not implemented"},
+    {"test_cast_STRING_to_FLOAT", "float <-> string casts (NumPy's repr formatting) are not implemented"},
+    {"test_edge_pad", "Pad's edge mode has no kernel (constant and reflect have)"},
+    {"test_gru_batchwise", "GRU's layout=1 (batch first) has no kernel"},
+    {"test_lstm_batchwise", "LSTM's layout=1 (batch first) has no kernel"},
+    {"test_identity_opt", "optional inputs are not read"},
+    {"test_identity_sequence", "sequence inputs are not read"},
+    {"test_if_opt", "optional values in a subgraph are not read"},
+    {"test_if_seq", "sequence values (SequenceConstruct) have no kernel"},
+    {"test_loop13_seq", "sequence inputs are not read"},
+    {"test_loop16_seq_none", "optional sequence inputs are not read"},
+    {"test_max_float16", "float16 Max has no kernel"},
+    {"test_min_float16", "float16 Min has no kernel"},
+    {"test_maxpool_2d_dilations", "dilated pooling: oneDNN 2.6's pooling has no dilation"},
+    {"test_maxpool_2d_uint8", "MaxPool runs in float32 only"},
+    {"test_maxpool_with_argmax_2d_precomputed_pads", "MaxPool's Indices output is not computed"},
+    {"test_maxpool_with_argmax_2d_precomputed_strides", "MaxPool's Indices output is not computed"},
+    {"test_qlinearmatmul_3D", "QLinearMatMul runs 2-D operands only"},
+    {"test_training_dropout", "training-mode Dropout's mask comes from NumPy's random generator: not reproducible"},
+    {"test_training_dropout_default", "training-mode Dropout's mask comes from NumPy's random generator"},
+    {"test_training_dropout_default_mask", "training-mode Dropout's mask comes from NumPy's random generator"},
+    {"test_training_dropout_mask", "training-mode Dropout's mask comes from NumPy's random generator"},
+};
+
 std::string readAll(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
@@ -196,18 +227,20 @@ class TestOnnxConformance : public QObject {
     std::sort(cases.begin(), cases.end());
     std::map<std::string, std::array<int, 3>> perOp;
     std::vector<std::string> failures;
+    std::vector<std::string> unexplained;
     int listedPassed = 0, listedTotal = 0;
     for (const auto& dir : cases) {
-      const std::string op = operatorOf(dir);
+      const std::string op = operatorOf(dir), name = dir.filename().string();
       Result r = runCase(dir);
       perOp[op][static_cast<size_t>(r.outcome)]++;
       if (kListed.count(op)) {
         ++listedTotal;
         listedPassed += r.outcome == Outcome::kPassed;
+        if (r.outcome != Outcome::kPassed && !kExplained.count(name)) unexplained.push_back(name);
       }
       if (r.outcome != Outcome::kPassed)
-        failures.push_back(std::string(r.outcome == Outcome::kFailed ? "FAILED " : "unsupported ") +
-                           dir.filename().string() + ": " + r.why.substr(0, 240));
+        failures.push_back(std::string(r.outcome == Outcome::kFailed ? "FAILED " : "unsupported ") + name + ": " +
+                           r.why.substr(0, 240) + (kExplained.count(name) ? " [" + kExplained.at(name) + "]" : ""));
     }
     int passed = 0, failed = 0, notSupported = 0;
     std::printf("%-28s %6s %6s %11s\n", "operator", "passed", "failed", "unsupported");
@@ -223,11 +256,13 @@ class TestOnnxConformance : public QObject {
                 cases.size());
     std::printf("operators of real models: %d of %d passed (%.1f%%; target 90%%)\n", listedPassed, listedTotal,
                 100 * listedRate);
+    for (const auto& name : unexplained) std::printf("unexplained failure of a listed operator: %s\n", name.c_str());
+    QVERIFY2(unexplained.empty(), "a listed operator's node test fails without an explanation in kExplained");
     QVERIFY2(listedPassed >= kListedPassedFloor, "the pass rate of the listed operators fell below the measured floor");
   }
 
  private:
-  static constexpr int kListedPassedFloor = 368;  // measured when the kernels landed: 368 of 433
+  static constexpr int kListedPassedFloor = 407;  // measured with Resize and select_last_index: 407 of 433 (94%)
 };
 
 QTEST_GUILESS_MAIN(TestOnnxConformance)

@@ -105,6 +105,7 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxTensorKernels(table);
   registerOnnxNnKernels(table);
   registerOnnxConvKernels(table);
+  registerOnnxResizeKernels(table);
   registerOnnxQuantKernels(table);
   registerOnnxRecurrentKernels(table);
   registerOnnxControlKernels(table);

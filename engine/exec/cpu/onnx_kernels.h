@@ -20,6 +20,7 @@ void registerOnnxConvKernels(KernelTable& table);
 void registerOnnxQuantKernels(KernelTable& table);
 void registerOnnxRecurrentKernels(KernelTable& table);
 void registerOnnxControlKernels(KernelTable& table);
+void registerOnnxResizeKernels(KernelTable& table);
 
 /// Registers every family above (the CPU table calls this once).
 void registerOnnxKernels(KernelTable& table);

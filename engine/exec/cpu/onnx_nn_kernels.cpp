@@ -2,6 +2,7 @@
 // inference, LayerNormalization). Products and reductions run as TensorFlow's kernels (oneDNN for large products).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/onnx_kernels.h"
@@ -123,6 +124,24 @@ KernelFactory reduce(const char* tfOp, int64_t axesInputFrom) {
   return adaptedKernel([=](const Node& node) { return reduceMapping(node, tfOp, axesInputFrom); });
 }
 
+// `x` reversed along `axis` (elements moved as bytes, so any dtype): select_last_index=1 is the first index of the
+// reversed tensor, counted from the end.
+Tensor reversedAlong(const Tensor& x, int64_t axis) {
+  int64_t outer = 1, inner = 1;
+  const int64_t len = x.shape().dim(static_cast<int>(axis));
+  for (int i = 0; i < x.shape().rank(); ++i)
+    if (i != axis) (i < axis ? outer : inner) *= x.shape().dim(i);
+  const size_t row = static_cast<size_t>(inner) * static_cast<size_t>(dtypeSize(x.dtype()));
+  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
+  const std::byte* src = x.bytes().data();
+  std::byte* dst = out.mutableBytes().data();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t k = 0; k < len; ++k)
+      std::memcpy(dst + static_cast<size_t>(o * len + len - 1 - k) * row, src + static_cast<size_t>(o * len + k) * row,
+                  row);
+  return out;
+}
+
 class ArgReduceKernel : public OpKernel {
  public:
   ArgReduceKernel(std::unique_ptr<OpKernel> inner, Node node) : m_inner(std::move(inner)), m_node(std::move(node)) {}
@@ -130,9 +149,15 @@ class ArgReduceKernel : public OpKernel {
     const Tensor& x = ctx.inputs[0];
     int64_t axis = 0;
     if (!normalizeAxis(attrInt(ctx.node, "axis", 0), x.shape().rank(), &axis)) return ctx.error("axis out of range");
-    if (attrInt(ctx.node, "select_last_index", 0)) return ctx.error("select_last_index=1 is not supported");
+    const bool last = attrInt(ctx.node, "select_last_index", 0) != 0;
     Tensor y;
-    FS_RETURN_IF_ERROR(runTf(*m_inner, m_node, ctx, {x, scalarOf(DType::kInt64, static_cast<double>(axis))}, &y));
+    FS_RETURN_IF_ERROR(runTf(*m_inner, m_node, ctx,
+                             {last ? reversedAlong(x, axis) : x, scalarOf(DType::kInt64, static_cast<double>(axis))},
+                             &y));
+    if (last) {
+      const int64_t end = x.shape().dim(static_cast<int>(axis)) - 1;
+      for (int64_t i = 0; i < y.numElements(); ++i) y.data<int64_t>()[i] = end - y.data<int64_t>()[i];
+    }
     if (attrInt(ctx.node, "keepdims", 1)) {
       std::vector<int64_t> dims = x.shape().dims();
       dims[static_cast<size_t>(axis)] = 1;

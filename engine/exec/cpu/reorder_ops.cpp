@@ -1,10 +1,12 @@
-// Kernels that reorder elements: Transpose, Tile, ReverseV2 (strided copies).
+// Kernels that reorder elements: Transpose, Tile, ReverseV2 (strided copies; float NCHW <-> NHWC transposes as
+// oneDNN reorders, which are several times faster than a strided copy when the channels are few).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "exec/cpu/broadcast.h"
 #include "exec/cpu/cpu_kernels.h"
+#include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/move_by_size.h"
 #include "exec/cpu/strided_copy.h"
 #include "exec/kernel_util.h"
@@ -13,9 +15,33 @@
 namespace flowscope {
 namespace {
 
+// A float NCHW -> NHWC (perm 0,2,3,1) or NHWC -> NCHW (perm 0,3,1,2) transpose as a oneDNN reorder of the
+// NCHW-labelled tensor from one layout to the other; false for other transposes.
+bool channelsReorder(const Tensor& x, const std::vector<int64_t>& perm, Tensor* out) {
+  const bool toLast = perm == std::vector<int64_t>{0, 2, 3, 1}, toFirst = perm == std::vector<int64_t>{0, 3, 1, 2};
+  if (x.dtype() != DType::kFloat || x.shape().rank() != 4 || (!toLast && !toFirst) || x.numElements() == 0)
+    return false;
+  const auto& d = x.shape().dims();
+  const dnnl::memory::dims nchw =
+      toLast ? dnnl::memory::dims{d[0], d[1], d[2], d[3]} : dnnl::memory::dims{d[0], d[3], d[1], d[2]};
+  using tag = dnnl::memory::format_tag;
+  const auto f32 = dnnl::memory::data_type::f32;
+  dnnl::memory src({nchw, f32, toLast ? tag::nchw : tag::nhwc}, dnnl_util::engine(),
+                   const_cast<float*>(x.data<float>()));
+  *out = Tensor::uninitialized(DType::kFloat, toLast ? Shape{d[0], d[2], d[3], d[1]} : Shape{d[0], d[3], d[1], d[2]});
+  dnnl::memory dst({nchw, f32, toLast ? tag::nhwc : tag::nchw}, dnnl_util::engine(), out->data<float>());
+  dnnl::reorder(src, dst).execute(dnnl_util::stream(), src, dst);
+  dnnl_util::stream().wait();
+  return true;
+}
+
 Status transpose(KernelContext& ctx) {
   const Tensor& x = ctx.inputs[0];
   std::vector<int64_t> perm = intValues(ctx.inputs[1]);
+  if (Tensor fast; channelsReorder(x, perm, &fast)) {
+    ctx.outputs[0] = std::move(fast);
+    return Status::ok();
+  }
   const int rank = x.shape().rank();
   if (static_cast<int>(perm.size()) != rank)
     return ctx.error("perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(rank));

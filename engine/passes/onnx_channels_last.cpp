@@ -1,0 +1,178 @@
+// ONNX channels-last: runs an ONNX model's 2-D float convolutions in NHWC, as ONNX Runtime runs them in NCHWc.
+// oneDNN's fast convolutions take channels-last activations; on plain NCHW they fall back to im2col or reference
+// code. In dependency order:
+//   onnx::Conv [+ BatchNormalization] [+ Relu | Clip(0, 6)] -> _FusedConv2D / _FusedDepthwiseConv2dNative
+//       (weights in HWIO with the batch norm folded in, made once here; bias and activation as oneDNN post-ops)
+//   onnx::MaxPool / AveragePool of an NHWC value            -> MaxPool / AvgPool with explicit pads
+//   elementwise ops (Relu, Clip, Add, Mul, ...) whose tensor operands are all NHWC stay as they are, and NHWC
+// A value crosses between the layouts through one Transpose (a oneDNN reorder), only where a chain of such nodes
+// begins or ends. GlobalAveragePool stays NCHW: its kernel reads contiguous rows there, and the transpose before it
+// moves only a network's last, smallest feature map.
+// Fetched and fed nodes keep their layout; the fused node takes the last absorbed node's name.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "ops/onnx_op_set.h"
+#include "passes/graph_rewrite.h"
+#include "passes/onnx_nhwc_nodes.h"
+#include "passes/pass_registry.h"
+
+namespace flowscope {
+namespace {
+
+using namespace onnx_nhwc;
+
+const std::set<std::string>& layoutFreeOps() {
+  static const std::set<std::string> ops = {
+      "onnx::Relu",    "onnx::Clip", "onnx::Add",         "onnx::Sub",       "onnx::Mul",       "onnx::Div",
+      "onnx::Sigmoid", "onnx::Tanh", "onnx::HardSigmoid", "onnx::HardSwish", "onnx::LeakyRelu", "onnx::Identity"};
+  return ops;
+}
+
+class ChannelsLast {
+ public:
+  ChannelsLast(Graph& graph, const PassContext& context) : m_graph(graph), m_context(context), m_fanout(graph) {}
+
+  PassResult run() {
+    PassResult result;
+    for (size_t i : topologicalOrder(m_graph)) {
+      if (m_absorbed.count(m_graph.node(i).name) || m_context.isPreserved(m_graph.node(i))) continue;
+      if (const char* what = convertAt(i)) ++result.stats[what];
+    }
+    if (m_nhwc.empty()) return result;
+    insertTransposes(result);
+    m_graph.removeNodes([&](const Node& n) { return m_absorbed.count(n.name) > 0; });
+    result.changed = true;
+    return result;
+  }
+
+ private:
+  bool isNhwc(const TensorRef& ref) const { return ref.index == 0 && m_nhwc.count(ref.node); }
+
+  // The one consumer of output 0 of `producer` (reading it at `slot`, no other use of any kind), or -1.
+  int64_t soleConsumer(size_t producer, int slot) const {
+    const auto& uses = m_fanout.uses(producer);
+    if (uses.size() != 1 || uses[0].slot != slot) return -1;
+    const Node& consumer = m_graph.node(uses[0].node);
+    if (consumer.inputs[static_cast<size_t>(slot)].index != 0 || m_context.isPreserved(consumer)) return -1;
+    return static_cast<int64_t>(uses[0].node);
+  }
+
+  const char* convertAt(size_t i) {
+    const Node node = m_graph.node(i);
+    if (node.op == "onnx::Conv") return convertConv(i) ? "convolutions_nhwc" : nullptr;
+    if (node.inputs.empty() || !isNhwc(node.inputs[0])) return nullptr;
+    std::optional<Node> replacement;
+    if (node.op == "onnx::MaxPool" || node.op == "onnx::AveragePool") replacement = makePool(node);
+    if (replacement) {
+      replace(i, std::move(*replacement));
+      return "poolings_nhwc";
+    }
+    return keepsLayout(node) ? keep(i) : nullptr;
+  }
+
+  bool convertConv(size_t i) {
+    const Node conv = m_graph.node(i);
+    std::optional<ConvPlan> plan = planConv(m_graph, conv);
+    if (!plan) return false;
+    size_t last = i;
+    std::optional<Node> bn;
+    int64_t next = soleConsumer(i, 0);
+    const int64_t channels = plan->weights->shape().dim(0);
+    if (next >= 0 && foldableBatchNorm(m_graph, m_graph.node(static_cast<size_t>(next)), channels)) {
+      bn = m_graph.node(static_cast<size_t>(next));
+      last = static_cast<size_t>(next);
+      next = soleConsumer(last, 0);
+    }
+    const std::string activation = next >= 0 ? fusedActivation(m_graph, m_graph.node(static_cast<size_t>(next))) : "";
+    if (!activation.empty()) last = static_cast<size_t>(next);
+    const std::string name = m_graph.node(last).name;
+    if (last != i) m_absorbed.insert(conv.name);
+    if (bn && bn->name != name) m_absorbed.insert(bn->name);
+    replace(last, makeFusedConv(m_graph, conv, name, *plan, bn ? &*bn : nullptr, activation));
+    return true;
+  }
+
+  // An elementwise node stays NHWC when every tensor operand is NHWC or a one-element constant.
+  bool keepsLayout(const Node& node) const {
+    if (!layoutFreeOps().count(node.op) || onnxCaptureCount(node)) return false;
+    for (const auto& ref : node.inputs) {
+      const Tensor* c = constantValue(m_graph, ref);
+      if (!isNhwc(ref) && !(c && c->numElements() == 1)) return false;
+    }
+    return true;
+  }
+
+  const char* keep(size_t i) {
+    m_graph.mutableNode(i).attrs.erase("_output_shapes");  // they were NCHW
+    m_nhwc.insert(m_graph.node(i).name);
+    m_kept.insert(m_graph.node(i).name);
+    return "elementwise_nhwc";
+  }
+
+  void replace(size_t i, Node node) {
+    for (const auto& c : m_graph.node(i).controlInputs)
+      if (std::find(node.controlInputs.begin(), node.controlInputs.end(), c) == node.controlInputs.end())
+        node.controlInputs.push_back(c);
+    m_nhwc.insert(node.name);
+    m_graph.mutableNode(i) = std::move(node);
+  }
+
+  void insertTransposes(PassResult& result);
+  TensorRef transposed(const TensorRef& ref, bool toNhwc, PassResult& result);
+
+  Graph& m_graph;
+  const PassContext& m_context;
+  Fanout m_fanout;
+  std::set<std::string> m_nhwc;      // nodes whose output 0 is NHWC now
+  std::set<std::string> m_kept;      // elementwise nodes on NHWC values (they read nothing else)
+  std::set<std::string> m_absorbed;  // nodes folded into a fused convolution
+  std::map<std::pair<std::string, bool>, std::string> m_transposes;  // (value, to NHWC) -> Transpose node
+};
+
+// Convolutions and poolings read NHWC at their first input, elementwise nodes kept NHWC read only NHWC values and
+// constants; every other node reads NCHW.
+void ChannelsLast::insertTransposes(PassResult& result) {
+  const size_t n = m_graph.size();
+  for (size_t i = 0; i < n; ++i) {
+    const std::string name = m_graph.node(i).name;
+    if (m_absorbed.count(name) || m_kept.count(name)) continue;
+    const bool readsNhwc = m_nhwc.count(name) > 0;
+    const std::vector<TensorRef> inputs = m_graph.node(i).inputs;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      const bool wantNhwc = readsNhwc && k == 0;
+      if (isNhwc(inputs[k]) != wantNhwc) m_graph.mutableNode(i).inputs[k] = transposed(inputs[k], wantNhwc, result);
+    }
+  }
+}
+
+TensorRef ChannelsLast::transposed(const TensorRef& ref, bool toNhwc, PassResult& result) {
+  auto key = std::make_pair(ref.toString(), toNhwc);
+  auto it = m_transposes.find(key);
+  if (it != m_transposes.end()) return TensorRef{it->second, 0, ""};
+  const Node* producer = m_graph.findNode(ref.node);
+  const std::string device = producer ? producer->device : "";
+  const std::string name = uniqueNodeName(m_graph, ref.node + (toNhwc ? "/to_nhwc" : "/to_nchw"));
+  m_graph.addNode(makeTranspose(m_graph, name, ref,
+                                toNhwc ? std::vector<int32_t>{0, 2, 3, 1} : std::vector<int32_t>{0, 3, 1, 2}, device));
+  ++result.stats["transposes"];
+  m_transposes.emplace(key, name);
+  return TensorRef{name, 0, ""};
+}
+
+class OnnxChannelsLast : public Pass {
+ public:
+  Expected<PassResult> run(Graph& graph, PassContext& context) override {
+    bool onnx = false;
+    for (size_t i = 0; i < graph.size() && !onnx; ++i) onnx = graph.node(i).op == "onnx::Conv";
+    if (!onnx) return PassResult{};
+    return ChannelsLast(graph, context).run();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createOnnxChannelsLast() { return std::make_unique<OnnxChannelsLast>(); }
+
+}  // namespace flowscope

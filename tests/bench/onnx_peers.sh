@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Flowscope against ONNX Runtime on issue 15's vision models: torchvision's ResNet-18 and MobileNetV2 (weights=None,
+# seeded, opset 17; export_vision.py) run by `flowscope profile` (optimized, as users run it) and by ORT's CPU
+# provider (npm onnxruntime-node, ort_peer.mjs) at 1 thread and at all physical cores, in the same run. Checks
+# Flowscope's outputs against ORT's (relative error, target 1e-4) and prints medians and FS/ORT (target 0.8) with
+# onnx_report.py. On a shared machine the medians move with the load, so the two alternate for --rounds rounds and
+# each cell keeps its best median.
+# Usage: tests/bench/onnx_peers.sh [--runs N] [--rounds R] [--node-modules DIR]   (DIR holds onnxruntime-node;
+# default: npm installs it once under build/bench/onnx/node)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+runs=30; rounds=3; modules=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) runs="$2"; shift ;;
+    --rounds) rounds="$2"; shift ;;
+    --node-modules) modules="$2"; shift ;;
+    *) echo "usage: onnx_peers.sh [--runs N] [--rounds R] [--node-modules DIR]" >&2; exit 2 ;;
+  esac
+  shift
+done
+flowscope="$root/build/app/flowscope"
+[ -x "$flowscope" ] || { echo "build flowscope first (cmake --build build --target flowscope)" >&2; exit 2; }
+out="$root/build/bench/onnx"
+mkdir -p "$out/models" "$out/node"
+[ -f "$out/models/manifest.json" ] || /usr/bin/python3 "$root/tests/bench/export_vision.py" "$out/models"
+if [ -n "$modules" ]; then
+  ln -sfn "$(cd "$modules" && pwd)" "$out/node/node_modules"
+elif [ ! -d "$out/node/node_modules/onnxruntime-node" ]; then  # the npm tarball carries the library
+  (cd "$out/node" && ONNXRUNTIME_NODE_INSTALL=skip npm install --silent --no-audit --no-fund onnxruntime-node@1.30.0)
+fi
+cp "$root/tests/bench/ort_peer.mjs" "$out/node/"
+cores=$(lscpu -p=Core,Socket | grep -v '^#' | sort -u | wc -l)
+names="resnet18 mobilenet_v2"
+for name in $names; do
+  "$flowscope" run "$out/models/$name.onnx" --input "x=$out/models/$name.input.npy" --output "$out/flowscope_$name" \
+    > /dev/null
+done
+rm -f "$out"/flowscope_*_t*_r*.json "$out"/ort_t*_r*.json
+for ((r = 1; r <= rounds; ++r)); do
+  for t in $(echo 1 "$cores" | tr ' ' '\n' | sort -un); do
+    echo "round $r, threads $t" >&2
+    for name in $names; do
+      "$flowscope" profile "$out/models/$name.onnx" --json --runs "$runs" --input "x=$out/models/$name.input.npy" \
+        --threads "$t" > "$out/flowscope_${name}_t${t}_r$r.json"
+    done
+    (cd "$out/node" && node ort_peer.mjs "$out/models" "$t" "$runs" --save) > "$out/ort_t${t}_r$r.json"
+  done
+done
+/usr/bin/python3 "$root/tests/bench/onnx_report.py" "$out" $names
