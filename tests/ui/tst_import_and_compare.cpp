@@ -106,6 +106,11 @@ class TestImportAndCompare : public QObject {
     for (int row = 0; row < 3; ++row) oursTimed += table->item(row, 3)->data(Qt::DisplayRole).toDouble() > 0;
     QCOMPARE(oursTimed, 2);
     QVERIFY(window.sideBySidePanel()->summary().contains("as loaded"));
+    window.session().setOverlayMode(OverlayMode::kRatio);  // the canvas: ours over theirs on the timed nodes
+    int ratioBadges = 0;
+    for (const QString& badge : window.canvas()->overlay().itemBadge) ratioBadges += badge.startsWith("ours ");
+    QCOMPARE(ratioBadges, 2);
+    window.session().setOverlayMode(OverlayMode::kTime);
     table->setCurrentCell(1, 0);
     QCOMPARE(window.session().selection().kind, Selection::Kind::kNode);
     window.tabs()->setCurrentWidget(window.sideBySidePanel());

@@ -159,6 +159,13 @@ void GraphCanvas::setNodeRoofline(std::vector<double> shares, std::vector<double
   update();
 }
 
+void GraphCanvas::setNodeRatios(std::vector<double> ours, std::vector<double> theirs) {
+  m_nodeOurs = std::move(ours);
+  m_nodeTheirs = std::move(theirs);
+  applyNodeColors();
+  update();
+}
+
 QColor GraphCanvas::heatColor(double fraction) { return flowscope::heatColor(fraction); }
 
 void GraphCanvas::applyNodeColors() {
@@ -168,6 +175,7 @@ void GraphCanvas::applyNodeColors() {
   addNodeColors(m_overlay, *m_scene, m_nodeColors);
   addNodeTimes(m_overlay, *m_scene, m_nodeTimes);
   addRooflineShares(m_overlay, *m_scene, m_nodeShares, m_nodeShareSeconds);
+  addTimeRatios(m_overlay, *m_scene, m_nodeOurs, m_nodeTheirs);
   ++m_overlayVersion;
   refreshMinimap();
 }

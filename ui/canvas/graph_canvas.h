@@ -54,6 +54,8 @@ class GraphCanvas : public QWidget {
   void setNodeTimes(std::vector<double> seconds);
   /// A roofline overlay: per graph node its share of the roofline and its seconds (empty: none).
   void setNodeRoofline(std::vector<double> shares, std::vector<double> seconds);
+  /// An ours-over-theirs overlay: per graph node our seconds and an imported profile's (empty: none).
+  void setNodeRatios(std::vector<double> ours, std::vector<double> theirs);
   /// The heat colour for a fraction of the slowest item's time (0..1).
   static QColor heatColor(double fraction);
   /// The view: zoom and the scene point at the top-left corner (for synchronized canvases).
@@ -139,6 +141,7 @@ class GraphCanvas : public QWidget {
   std::vector<std::pair<size_t, QColor>> m_nodeColors;
   std::vector<double> m_nodeTimes;
   std::vector<double> m_nodeShares, m_nodeShareSeconds;
+  std::vector<double> m_nodeOurs, m_nodeTheirs;
   int m_selected = -1;
   double m_scale = 1;
   QPointF m_offset;  // scene point at the widget's top-left

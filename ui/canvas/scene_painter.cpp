@@ -2,6 +2,7 @@
 #include "canvas/scene_painter.h"
 
 #include <QPainterPath>
+#include <cmath>
 #include <QSvgGenerator>
 
 namespace flowscope {
@@ -216,6 +217,30 @@ void addRooflineShares(SceneOverlay& overlay, const Scene& scene, const std::vec
     const double share = roofTime[i] / time[i];
     overlay.itemFill[i] = rooflineColor(share);
     overlay.itemBadge[i] = QString::number(100 * share, 'f', 0) + "% roof";
+  }
+}
+
+QColor ratioColor(double ratio) {
+  const double t = std::clamp(0.5 + std::log2(ratio) / 4, 0.0, 1.0);  // 1/4x .. 4x over green .. red
+  return QColor::fromHsvF(0.33 * (1 - t), 0.55, 0.95);
+}
+
+void addTimeRatios(SceneOverlay& overlay, const Scene& scene, const std::vector<double>& ours,
+                   const std::vector<double>& theirs) {
+  if (ours.empty() || ours.size() != theirs.size()) return;
+  overlay.itemFill.resize(scene.items.size());
+  overlay.itemBadge.resize(scene.items.size());
+  std::vector<double> oursPerItem(scene.items.size(), 0.0), theirsPerItem(scene.items.size(), 0.0);
+  for (size_t n = 0; n < ours.size() && n < scene.itemOfNode.size(); ++n) {
+    if (scene.itemOfNode[n] < 0 || ours[n] <= 0 || theirs[n] <= 0) continue;
+    oursPerItem[static_cast<size_t>(scene.itemOfNode[n])] += ours[n];
+    theirsPerItem[static_cast<size_t>(scene.itemOfNode[n])] += theirs[n];
+  }
+  for (size_t i = 0; i < oursPerItem.size(); ++i) {
+    if (theirsPerItem[i] <= 0) continue;
+    const double ratio = oursPerItem[i] / theirsPerItem[i];
+    overlay.itemFill[i] = ratioColor(ratio);
+    overlay.itemBadge[i] = "ours " + QString::number(ratio, 'f', ratio < 10 ? 2 : 0) + "x";
   }
 }
 

@@ -40,6 +40,10 @@ struct PaintStats {
 };
 
 /// The whole scene fitted into a `width` x `height` image (headless screenshots, PNG export).
+/// Our time over theirs per visible item (nodes summed; only nodes both profiles timed): green where ours is faster,
+/// red where slower, badge "ours 2.1x" or "ours 0.5x".
+void addTimeRatios(SceneOverlay& overlay, const Scene& scene, const std::vector<double>& ours,
+                   const std::vector<double>& theirs);
 QImage renderScene(const Scene& scene, int width, int height, const Theme& theme, const SceneOverlay* overlay = nullptr,
                    PaintStats* stats = nullptr);
 /// A part of the scene (scene coordinates) drawn into a `width` x `height` image at the scale that fills it.

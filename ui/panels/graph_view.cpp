@@ -51,7 +51,13 @@ void GraphView::profileChanged(const Session& session) {
   m_canvas->setNodeTimes({});
   m_canvas->setNodeColors({});
   m_canvas->setNodeRoofline({}, {});
+  m_canvas->setNodeRatios({}, {});
   if (!profile || !atRoot) return;
+  if (session.overlayMode() == OverlayMode::kRatio) {  // an imported profile against our own of the same graph
+    const ProfileView* ours = session.ownProfileView();
+    if (profile->imported && ours) m_canvas->setNodeRatios(ours->times.seconds, profile->times.seconds);
+    return;
+  }
   if (session.overlayMode() == OverlayMode::kTime) return m_canvas->setNodeTimes(profile->times.seconds);
   if (session.overlayMode() == OverlayMode::kRoofline)
     return m_canvas->setNodeRoofline(rooflineShares(profile->times, profile->roofline), profile->times.seconds);

@@ -86,10 +86,11 @@ void ProfilePanel::buildControls() {
   m_optimize->setToolTip(
       tr("Run the optimizer's default passes first, as `flowscope profile` does "
          "(untick for --no-optimize)"));
-  m_colourBy->addItems({tr("Colour: time"), tr("Colour: roofline"), tr("Colour: device")});
+  m_colourBy->addItems({tr("Colour: time"), tr("Colour: roofline"), tr("Colour: device"), tr("Colour: ours / theirs")});
   m_colourBy->setToolTip(
       tr("How the graph colours profiled nodes: heat by time; by share of the roofline (red: far below what this "
-         "machine's FMA peak and memory bandwidth allow, green: near it); or by the backend that ran them"));
+         "machine's FMA peak and memory bandwidth allow, green: near it); by the backend that ran them; or, with an "
+         "imported profile, by our engine's time over theirs (green: ours faster, red: slower)"));
   m_inputs->setToolTip(tr("Feed inputs from .npy files or literals instead of random values"));
   auto* controls = new QHBoxLayout();
   for (QWidget* w : std::initializer_list<QWidget*>{m_runs, m_run, m_inputs, m_device, m_threads, m_optimize,

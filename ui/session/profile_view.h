@@ -44,7 +44,8 @@ struct ProfileView {
   int runs() const { return times.runs; }
 };
 
-/// How the canvas colours nodes when there is a profile: heat by time, share of the roofline, or the backend.
-enum class OverlayMode { kTime, kRoofline, kDevice };
+/// How the canvas colours nodes when there is a profile: heat by time, share of the roofline, the backend, or (an
+/// imported profile beside ours) our time over theirs per node.
+enum class OverlayMode { kTime, kRoofline, kDevice, kRatio };
 
 }  // namespace flowscope
