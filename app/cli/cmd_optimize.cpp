@@ -7,6 +7,7 @@
 #include "base/strings.h"
 #include "cli/command.h"
 #include "io/graph_writer.h"
+#include "io/onnx_writer.h"
 #include "io/loader.h"
 #include "workflow/optimize_model.h"
 
@@ -95,8 +96,9 @@ int runOptimize(const Args& args) {
     Status s = dumpPasses(result, *dir);
     if (!s) return fail(s.message(), kExitBadInput);
   }
-  if (out) {
-    Status s = writeGraph(*result.output, *out);
+  if (out) {  // .onnx keeps the ONNX op set (a node ONNX cannot hold is named); anything else is a GraphDef
+    Status s = fs::path(*out).extension() == ".onnx" ? writeOnnx(*optimized->model, *out)
+                                                     : writeGraph(*result.output, *out);
     if (!s) return fail(s.message(), kExitBadInput);
   }
   if (args.flag("--json")) {
