@@ -7,8 +7,8 @@
 #include "base/strings.h"
 #include "cli/command.h"
 #include "io/graph_writer.h"
-#include "io/onnx_writer.h"
 #include "io/loader.h"
+#include "io/onnx_writer.h"
 #include "workflow/optimize_model.h"
 
 namespace flowscope::cli {
@@ -97,8 +97,8 @@ int runOptimize(const Args& args) {
     if (!s) return fail(s.message(), kExitBadInput);
   }
   if (out) {  // .onnx keeps the ONNX op set (a node ONNX cannot hold is named); anything else is a GraphDef
-    Status s = fs::path(*out).extension() == ".onnx" ? writeOnnx(*optimized->model, *out)
-                                                     : writeGraph(*result.output, *out);
+    Status s =
+        fs::path(*out).extension() == ".onnx" ? writeOnnx(*optimized->model, *out) : writeGraph(*result.output, *out);
     if (!s) return fail(s.message(), kExitBadInput);
   }
   if (args.flag("--json")) {

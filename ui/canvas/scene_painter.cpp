@@ -2,8 +2,8 @@
 #include "canvas/scene_painter.h"
 
 #include <QPainterPath>
-#include <cmath>
 #include <QSvgGenerator>
+#include <cmath>
 
 namespace flowscope {
 namespace {
