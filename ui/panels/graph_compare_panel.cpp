@@ -4,12 +4,11 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
-#include <QSplitter>
-#include <QVBoxLayout>
 
 #include "canvas/graph_canvas.h"
 #include "io/loader.h"
 #include "panels/pass_stepper.h"
+#include "panels/twin_canvases.h"
 
 namespace flowscope {
 namespace {
@@ -40,19 +39,7 @@ GraphComparePanel::GraphComparePanel(Session* session, QWidget* parent)
       m_before(new GraphCanvas(this, &session->worker())),
       m_after(new GraphCanvas(this, &session->worker())) {
   m_summary->setWordWrap(true);
-  auto* canvases = new QSplitter(Qt::Horizontal, this);
-  canvases->addWidget(m_before);
-  canvases->addWidget(m_after);
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(m_list);
-  split->addWidget(canvases);
-  split->setStretchFactor(1, 4);
-  split->setSizes({320, 1000});
-  auto* layout = new QVBoxLayout(this);
-  layout->addWidget(m_summary);
-  layout->addWidget(split, 1);
-  connect(m_before, &GraphCanvas::viewChanged, m_after, &GraphCanvas::setView);
-  connect(m_after, &GraphCanvas::viewChanged, m_before, &GraphCanvas::setView);
+  layOutTwinCanvases(this, m_summary, m_list, 320, m_before, m_after);
   connect(m_list, &QListWidget::currentRowChanged, this, &GraphComparePanel::selectRow);
   // Layout is asynchronous: a row chosen before a canvas has its scene is selected once it has.
   for (GraphCanvas* canvas : {m_before, m_after})

@@ -3,12 +3,11 @@
 
 #include <QHeaderView>
 #include <QLabel>
-#include <QSplitter>
 #include <QTableView>
-#include <QVBoxLayout>
 
 #include "canvas/graph_canvas.h"
 #include "models/pass_list_model.h"
+#include "panels/twin_canvases.h"
 #include "passes/graph_diff.h"
 
 namespace flowscope {
@@ -38,22 +37,9 @@ PassStepper::PassStepper(Session* session, QWidget* parent)
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->verticalHeader()->hide();
   m_table->horizontalHeader()->setStretchLastSection(true);
-  auto* canvases = new QSplitter(Qt::Horizontal, this);
-  canvases->addWidget(m_before);
-  canvases->addWidget(m_after);
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(m_table);
-  split->addWidget(canvases);
-  split->setStretchFactor(1, 4);
-  split->setSizes({360, 1000});
-  auto* layout = new QVBoxLayout(this);
-  layout->addWidget(m_summary);
-  layout->addWidget(split, 1);
+  layOutTwinCanvases(this, m_summary, m_table, 360, m_before, m_after);
   connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) { m_session->setCurrentPass(current.row()); });
-  // The two views move together.
-  connect(m_before, &GraphCanvas::viewChanged, m_after, &GraphCanvas::setView);
-  connect(m_after, &GraphCanvas::viewChanged, m_before, &GraphCanvas::setView);
   connect(session, &Session::optimizeFailed, this,
           [this](const QString& message) { m_summary->setText(tr("Optimizing stopped: %1").arg(message)); });
   session->addViewer(this);
