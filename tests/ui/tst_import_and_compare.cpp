@@ -110,6 +110,8 @@ class TestImportAndCompare : public QObject {
     int ratioBadges = 0;
     for (const QString& badge : window.canvas()->overlay().itemBadge) ratioBadges += badge.startsWith("ours ");
     QCOMPARE(ratioBadges, 2);
+    window.tabs()->setCurrentIndex(0);  // the Graph tab, as a user looking at the colours sees it
+    QVERIFY(window.grab().save(qEnvironmentVariable("FLOWSCOPE_RATIO_SCREENSHOT", m_dir.filePath("ratio.png"))));
     window.session().setOverlayMode(OverlayMode::kTime);
     table->setCurrentCell(1, 0);
     QCOMPARE(window.session().selection().kind, Selection::Kind::kNode);
