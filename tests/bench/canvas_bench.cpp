@@ -1,14 +1,20 @@
 // Canvas benchmark (a program, not a test): time to first paint (load, background layout of the collapsed view,
 // one frame of the real GraphCanvas widget) and paint time per frame while panning, at the fitted zoom and at
 // 100%, collapsed and with every group expanded. Frames go through the widget's paintEvent, so they include the
-// raster cache (the frame that builds the cached image is reported on its own as "zoom frame").
+// raster cache (the frame that builds the cached image is reported on its own as "zoom frame"). Memory: heap bytes
+// in use (glibc mallinfo2) and resident memory (VmRSS) before the load, after it and once the collapsed scene (with
+// the layout's scope tree and shapes) is ready, and the bytes per node of the graph plus that scene.
 // usage: canvas_bench FILE... (offscreen; prints one line per file and view)
 #include <QApplication>
 #include <QEventLoop>
 #include <QImage>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <functional>
+#include <string>
+
+#include <malloc.h>
 
 #include "canvas/graph_canvas.h"
 #include "io/loader.h"
@@ -19,6 +25,30 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+struct Memory {
+  double heap = 0, rss = 0;  ///< bytes
+};
+
+Memory memoryNow() {
+  Memory m;
+  const struct mallinfo2 info = mallinfo2();
+  m.heap = static_cast<double>(info.uordblks + info.hblkhd);
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmRSS:", 0) == 0) m.rss = std::stod(line.substr(6)) * 1024;
+  return m;
+}
+
+void reportMemory(const Memory& before, const Memory& loaded, const Memory& scene, size_t nodes) {
+  const double mb = 1024.0 * 1024.0, count = static_cast<double>(std::max<size_t>(nodes, 1));
+  std::printf(
+      "  memory: heap %.0f MB before load, +%.0f MB graph, +%.0f MB collapsed scene -> %.0f bytes/node "
+      "(resident %.0f MB, +%.0f, +%.0f -> %.0f bytes/node)\n",
+      before.heap / mb, (loaded.heap - before.heap) / mb, (scene.heap - loaded.heap) / mb,
+      (scene.heap - before.heap) / count, before.rss / mb, (loaded.rss - before.rss) / mb,
+      (scene.rss - loaded.rss) / mb, (scene.rss - before.rss) / count);
+}
 
 struct Frames {
   double first = 0, mean = 0, worst = 0;
@@ -75,6 +105,7 @@ int main(int argc, char** argv) {
   qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   for (int i = 1; i < argc; ++i) {
+    const Memory before = memoryNow();
     auto start = Clock::now();
     auto model = loadModel(argv[i]);
     if (!model) {
@@ -83,15 +114,18 @@ int main(int argc, char** argv) {
     }
     auto shared = std::make_shared<const Model>(std::move(model).value());
     auto loaded = Clock::now();
+    const Memory afterLoad = memoryNow();
     GraphCanvas canvas;
     canvas.resize(1600, 1000);
     if (!waitForScene(canvas, [&] { canvas.setGraph(std::shared_ptr<const Graph>(shared, &shared->graph)); })) return 1;
     auto laidOut = Clock::now();
+    const Memory afterScene = memoryNow();
     QImage image(canvas.size(), QImage::Format_ARGB32_Premultiplied);
     paintOnce(canvas, image);
     auto painted = Clock::now();
     std::printf("%s: %zu nodes; first paint %.0f ms (load %.0f, layout %.0f, paint %.0f)\n", argv[i],
                 shared->graph.size(), ms(start, painted), ms(start, loaded), ms(loaded, laidOut), ms(laidOut, painted));
+    reportMemory(before, afterLoad, afterScene, shared->graph.size());
     std::fflush(stdout);
     const size_t collapsedItems = canvas.scene()->items.size();
     const Frames fit = panFrames(canvas, fitScale(canvas), 60);
