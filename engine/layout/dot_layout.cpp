@@ -82,6 +82,32 @@ Point dotLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edges) {
   return size;
 }
 
+Point DotMemo::layout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edges) {
+  if (boxes.size() > kMaxBoxes) return dotLayout(boxes, edges);
+  std::string key;
+  key.reserve(boxes.size() * 2 * sizeof(double) + edges.size() * 2 * sizeof(int));
+  auto append = [&key](const auto& value) { key.append(reinterpret_cast<const char*>(&value), sizeof(value)); };
+  for (const auto& b : boxes) append(b.w), append(b.h);
+  for (const auto& e : edges) append(e.from), append(e.to);
+  {
+    std::lock_guard lock(m_mutex);
+    if (auto it = m_entries.find(key); it != m_entries.end()) {
+      boxes = it->second.boxes;
+      edges = it->second.edges;
+      return it->second.size;
+    }
+  }
+  const Point size = dotLayout(boxes, edges);
+  std::lock_guard lock(m_mutex);
+  m_entries.emplace(std::move(key), Entry{size, boxes, edges});
+  return size;
+}
+
+size_t DotMemo::size() const {
+  std::lock_guard lock(m_mutex);
+  return m_entries.size();
+}
+
 Point layeredLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edges) {
   const size_t n = boxes.size();
   std::vector<int> layer(n, 0), pending(n, 0);

@@ -2,10 +2,11 @@
 #include "layout/graph_layout.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <map>
+#include <string_view>
+#include <unordered_map>
 
-#include "layout/dot_layout.h"
 #include "ops/op_registry.h"
 
 namespace flowscope {
@@ -13,30 +14,74 @@ namespace {
 
 constexpr double kNodeHeight = 30, kGroupHeight = 40, kCharWidth = 6.6, kPad = 14, kHeader = 24;
 
-double textWidth(const std::string& s, double minimum) {
+double textWidth(std::string_view s, double minimum) {
   return std::max(minimum, 24 + kCharWidth * static_cast<double>(std::min<size_t>(s.size(), 40)));
 }
 
-std::string lastComponent(const std::string& name) {
+std::string_view lastComponent(std::string_view name) {
   size_t slash = name.rfind('/');
-  return slash == std::string::npos ? name : name.substr(slash + 1);
+  return slash == std::string_view::npos ? name : name.substr(slash + 1);
 }
 
 }  // namespace
 
 GraphLayout::GraphLayout(std::shared_ptr<const Graph> graph, LayoutOptions options)
-    : m_graph(std::move(graph)),
-      m_options(options),
-      m_tree(*m_graph),
-      m_shapes(inferShapes(*m_graph)),
-      m_producers(m_graph->size()) {
-  for (size_t i = 0; i < m_graph->size(); ++i) {
-    const Node& n = m_graph->node(i);
+    : m_graph(std::move(graph)), m_options(options), m_tree(*m_graph) {
+  indexProducers();
+  indexTree();
+}
+
+void GraphLayout::indexProducers() {
+  const Graph& graph = *m_graph;
+  m_producerStart.reserve(graph.size() + 1);
+  m_producerStart.push_back(0);
+  for (size_t i = 0; i < graph.size(); ++i) {
+    const Node& n = graph.node(i);
     for (const auto& in : n.inputs)
-      if (int64_t p = m_graph->find(in.node); p >= 0) m_producers[i].emplace_back(static_cast<size_t>(p), false);
+      if (int64_t p = graph.find(in.node); p >= 0) m_producers.push_back(Producer{static_cast<uint32_t>(p), in.index});
     for (const auto& c : n.controlInputs)
-      if (int64_t p = m_graph->find(c); p >= 0) m_producers[i].emplace_back(static_cast<size_t>(p), true);
+      if (int64_t p = graph.find(c); p >= 0) m_producers.push_back(Producer{static_cast<uint32_t>(p), -1});
+    m_producerStart.push_back(m_producers.size());
   }
+  m_producers.shrink_to_fit();
+}
+
+void GraphLayout::indexTree() {
+  const auto& groups = m_tree.groups();
+  m_slot.resize(m_graph->size());
+  m_groupSlot.resize(groups.size());
+  m_nodeCategory.resize(m_graph->size());
+  m_groupCategory.resize(groups.size());
+  std::unordered_map<std::string_view, OpCategory> byOp;  // a few distinct ops
+  constexpr size_t kCategories = static_cast<size_t>(OpCategory::kOther) + 1;
+  std::vector<std::array<uint32_t, kCategories>> counts(groups.size());
+  for (size_t g = groups.size(); g-- > 0;) {  // children come after their parents: count bottom-up
+    auto& count = counts[g];
+    for (size_t k = 0; k < groups[g].nodes.size(); ++k) {
+      const size_t n = groups[g].nodes[k];
+      const std::string& op = m_graph->node(n).op;
+      auto it = byOp.find(op);
+      if (it == byOp.end()) it = byOp.emplace(op, OpRegistry::global().categoryOf(op, &m_graph->library)).first;
+      m_slot[n] = static_cast<uint32_t>(k);
+      m_nodeCategory[n] = it->second;
+      ++count[static_cast<size_t>(it->second)];
+    }
+    for (size_t k = 0; k < groups[g].groups.size(); ++k) {
+      m_groupSlot[static_cast<size_t>(groups[g].groups[k])] = static_cast<uint32_t>(k);
+      for (size_t c = 0; c < kCategories; ++c) count[c] += counts[static_cast<size_t>(groups[g].groups[k])][c];
+    }
+    OpCategory best = OpCategory::kOther;  // a group's colour: its most common category, Identity and Const aside
+    for (uint32_t c = 0, most = 0; c < kCategories; ++c)
+      if (const auto category = static_cast<OpCategory>(c);
+          category != OpCategory::kConstant && category != OpCategory::kIdentity && count[c] > most)
+        most = count[c], best = category;
+    m_groupCategory[g] = best;
+  }
+}
+
+const GraphShapes& GraphLayout::shapes() const {
+  std::call_once(m_shapesOnce, [this] { m_shapes = inferShapes(*m_graph); });
+  return m_shapes;
 }
 
 std::set<std::string> GraphLayout::allGroups() const {
@@ -65,6 +110,45 @@ std::string GraphLayout::cacheKey(int group, const std::set<std::string>& expand
   return key;
 }
 
+int GraphLayout::childHolding(int group, size_t node) const {
+  int at = m_tree.groupOf(node);
+  if (at == group) return static_cast<int>(m_tree.group(group).groups.size() + m_slot[node]);
+  while (at > 0 && m_tree.group(at).parent != group) at = m_tree.group(at).parent;
+  return at > 0 ? static_cast<int>(m_groupSlot[static_cast<size_t>(at)]) : -1;
+}
+
+std::vector<GraphLayout::Route> GraphLayout::bundleEdges(int group) const {
+  struct Link {
+    int from, to;
+    bool control;
+  };
+  std::vector<Link> links;
+  std::vector<int> work{group};
+  while (!work.empty()) {  // the inputs of every node at or below this group
+    const ScopeGroup& w = m_tree.group(work.back());
+    work.pop_back();
+    for (size_t n : w.nodes) {
+      const int to = childHolding(group, n);
+      for (const Producer* p = producersBegin(n); p != producersEnd(n); ++p)
+        if (const int from = childHolding(group, p->node); from >= 0 && from != to)
+          links.push_back(Link{from, to, p->output < 0});
+    }
+    work.insert(work.end(), w.groups.begin(), w.groups.end());
+  }
+  std::sort(links.begin(), links.end(),
+            [](const Link& a, const Link& b) { return a.from != b.from ? a.from < b.from : a.to < b.to; });
+  std::vector<Route> routes;  // one per (from, to), counting its edges; control only when all of them are
+  for (const Link& l : links) {
+    if (!routes.empty() && routes.back().from == l.from && routes.back().to == l.to) {
+      ++routes.back().count;
+      routes.back().control = routes.back().control && l.control;
+    } else {
+      routes.push_back(Route{l.from, l.to, l.control, 1, {}});
+    }
+  }
+  return routes;
+}
+
 Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGroup(
     int group, const std::set<std::string>& expanded, const std::atomic<bool>* cancelled) {
   const std::string key = cacheKey(group, expanded);
@@ -75,11 +159,7 @@ Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGro
   if (cancelled && cancelled->load()) return flowscope::cancelled("layout was cancelled");
   const ScopeGroup& g = m_tree.group(group);
   auto layout = std::make_shared<GroupLayout>();
-  std::vector<LayoutBox> boxes;
-  std::map<int, int> childOfGroup;  // child group -> child index
-  std::map<size_t, int> childOfNode;
-  std::vector<std::shared_ptr<const GroupLayout>> inner;
-  for (int c : g.groups) {
+  for (int c : g.groups) {  // children: groups, then nodes (childHolding counts on this order)
     const ScopeGroup& cg = m_tree.group(c);
     Child child{SceneItem::Kind::kGroup, c};
     if (expanded.count(cg.path)) {
@@ -90,50 +170,20 @@ Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGro
       child.w = textWidth(cg.label + " (" + std::to_string(cg.totalNodes) + ")", 90);
       child.h = kGroupHeight;
     }
-    childOfGroup[c] = static_cast<int>(layout->children.size());
     layout->children.push_back(child);
   }
   for (size_t n : g.nodes) {
     const Node& node = m_graph->node(n);
-    childOfNode[n] = static_cast<int>(layout->children.size());
     layout->children.push_back(Child{SceneItem::Kind::kNode, static_cast<int64_t>(n), 0, 0,
                                      std::max(textWidth(lastComponent(node.name), 60), textWidth(node.op, 60)),
                                      kNodeHeight});
   }
-  // Which child of this group holds a node (or -1 when the node is outside it).
-  auto childHolding = [&](size_t node) -> int {
-    if (auto it = childOfNode.find(node); it != childOfNode.end()) return it->second;
-    int at = m_tree.groupOf(node);
-    while (at > 0 && m_tree.group(at).parent != group) at = m_tree.group(at).parent;
-    if (at <= 0 || m_tree.group(at).parent != group) return -1;
-    return childOfGroup.at(at);
-  };
-  std::map<std::pair<int, int>, std::pair<int, bool>> bundled;  // (from, to) -> (count, all control)
-  std::vector<size_t> members;
-  std::vector<int> work{group};
-  while (!work.empty()) {  // every node at or below this group
-    const ScopeGroup& w = m_tree.group(work.back());
-    work.pop_back();
-    members.insert(members.end(), w.nodes.begin(), w.nodes.end());
-    work.insert(work.end(), w.groups.begin(), w.groups.end());
-  }
-  for (size_t n : members) {
-    int to = childHolding(n);
-    for (const auto& [p, control] : m_producers[n]) {
-      int from = childHolding(p);
-      if (from < 0 || from == to) continue;
-      auto& b = bundled[{from, to}];
-      b.second = b.first == 0 ? control : (b.second && control);
-      ++b.first;
-    }
-  }
+  layout->routes = bundleEdges(group);
+  std::vector<LayoutBox> boxes;
   for (const auto& c : layout->children) boxes.push_back(LayoutBox{c.w, c.h, 0, 0});
   std::vector<LayoutEdge> edges;
-  for (const auto& [ends, info] : bundled) {
-    edges.push_back(LayoutEdge{ends.first, ends.second, {}});
-    layout->routes.push_back(Route{ends.first, ends.second, info.second, info.first, {}});
-  }
-  Point size = boxes.size() <= m_options.maxDotItems ? dotLayout(boxes, edges) : layeredLayout(boxes, edges);
+  for (const auto& r : layout->routes) edges.push_back(LayoutEdge{r.from, r.to, {}});
+  Point size = boxes.size() <= m_options.maxDotItems ? m_dotMemo.layout(boxes, edges) : layeredLayout(boxes, edges);
   layout->w = size.x;
   layout->h = size.y;
   for (size_t i = 0; i < boxes.size(); ++i) {
@@ -145,57 +195,61 @@ Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGro
   return m_cache.emplace(key, std::move(layout)).first->second;
 }
 
+void GraphLayout::labelEdge(SceneEdge& edge, const SceneItem& from, const SceneItem& to) const {
+  if (from.kind != SceneItem::Kind::kNode || to.kind != SceneItem::Kind::kNode || edge.control) return;
+  // A single tensor between two visible nodes: its dtype and shape, and a width by its size.
+  const auto consumer = static_cast<size_t>(to.id);
+  for (const Producer* p = producersBegin(consumer); p != producersEnd(consumer); ++p) {
+    if (p->node != from.id || p->output < 0) continue;
+    const TensorInfo* info = shapes().find(static_cast<size_t>(from.id), p->output);
+    if (!info) continue;
+    edge.label = std::string(dtypeName(info->dtype)) + " " + info->shape.toString();
+    if (info->shape.isFullyDefined())
+      edge.weight = std::clamp(
+          1.0 + std::log10(std::max<double>(1, static_cast<double>(info->shape.numElements()))) / 2, 1.0, 4.0);
+    return;
+  }
+}
+
 void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, double y,
                         const std::set<std::string>& expanded, int depth) {
   std::vector<int> itemOfChild;
+  itemOfChild.reserve(layout.children.size());
   for (const auto& child : layout.children) {
     SceneItem item;
     item.kind = child.kind;
     item.id = child.id;
     item.rect = Rect{x + child.x, y + child.y, child.w, child.h};
     item.depth = depth;
+    const int index = static_cast<int>(scene.items.size());
+    itemOfChild.push_back(index);
     if (child.kind == SceneItem::Kind::kNode) {
       const Node& node = m_graph->node(static_cast<size_t>(child.id));
       item.label = lastComponent(node.name);
       item.detail = node.op;
-      item.category = OpRegistry::global().categoryOf(node.op, &m_graph->library);
-      scene.itemOfNode[static_cast<size_t>(child.id)] = static_cast<int64_t>(scene.items.size());
-      scene.items.push_back(item);
-      itemOfChild.push_back(static_cast<int>(scene.items.size()) - 1);
+      item.category = m_nodeCategory[static_cast<size_t>(child.id)];
+      scene.itemOfNode[static_cast<size_t>(child.id)] = index;
+      scene.items.push_back(std::move(item));
       continue;
     }
     const ScopeGroup& g = m_tree.group(static_cast<int>(child.id));
     item.label = g.label;
     item.detail = std::to_string(g.totalNodes) + (g.totalNodes == 1 ? " node" : " nodes");
     item.expanded = expanded.count(g.path) > 0;
-    std::map<OpCategory, size_t> counts;  // a group's colour: its most common category (Identity and Const aside)
-    std::vector<int> work{static_cast<int>(child.id)};
-    while (!work.empty() && counts.size() < 64) {
-      const ScopeGroup& w = m_tree.group(work.back());
-      work.pop_back();
-      for (size_t n : w.nodes) ++counts[OpRegistry::global().categoryOf(m_graph->node(n).op, &m_graph->library)];
-      work.insert(work.end(), w.groups.begin(), w.groups.end());
-    }
-    counts.erase(OpCategory::kConstant);
-    counts.erase(OpCategory::kIdentity);
-    item.category =
-        counts.empty() ? OpCategory::kOther : std::max_element(counts.begin(), counts.end(), [](auto& a, auto& b) {
-                                                return a.second < b.second;
-                                              })->first;
-    const int index = static_cast<int>(scene.items.size());
-    scene.items.push_back(item);
-    itemOfChild.push_back(index);
-    if (item.expanded) {
+    item.category = m_groupCategory[static_cast<size_t>(child.id)];
+    scene.items.push_back(std::move(item));
+    const SceneItem& placed = scene.items.back();
+    if (placed.expanded) {
       auto sub = layoutGroup(static_cast<int>(child.id), expanded, nullptr);  // cached by now
-      if (sub) place(scene, **sub, item.rect.x + kPad, item.rect.y + kHeader, expanded, depth + 1);
-    } else {
-      std::vector<size_t> stack{static_cast<size_t>(child.id)};
-      while (!stack.empty()) {  // every node under a collapsed group is shown by it
-        const ScopeGroup& w = m_tree.group(static_cast<int>(stack.back()));
-        stack.pop_back();
-        for (size_t n : w.nodes) scene.itemOfNode[n] = index;
-        for (int c : w.groups) stack.push_back(static_cast<size_t>(c));
-      }
+      if (sub) place(scene, **sub, placed.rect.x + kPad, placed.rect.y + kHeader, expanded, depth + 1);
+      continue;
+    }
+    std::vector<int> stack{static_cast<int>(child.id)};
+    while (!stack.empty()) {  // every node under a collapsed group is shown by it
+      const ScopeGroup& w = m_tree.group(stack.back());
+      stack.pop_back();
+      for (size_t n : w.nodes) scene.itemOfNode[n] = index;
+      stack.insert(stack.end(), w.groups.begin(), w.groups.end());
     }
   }
   for (const auto& route : layout.routes) {
@@ -204,22 +258,9 @@ void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, doubl
     edge.to = itemOfChild[static_cast<size_t>(route.to)];
     edge.control = route.control;
     edge.count = route.count;
+    edge.points.reserve(route.points.size());
     for (const auto& p : route.points) edge.points.push_back(Point{x + p.x, y + p.y});
-    const SceneItem& from = scene.items[static_cast<size_t>(edge.from)];
-    const SceneItem& to = scene.items[static_cast<size_t>(edge.to)];
-    if (from.kind == SceneItem::Kind::kNode && to.kind == SceneItem::Kind::kNode && !edge.control) {
-      // A single tensor between two visible nodes: its dtype and shape, and a width by its size.
-      const Node& consumer = m_graph->node(static_cast<size_t>(to.id));
-      for (const auto& in : consumer.inputs)
-        if (m_graph->find(in.node) == from.id)
-          if (const TensorInfo* info = m_shapes.find(static_cast<size_t>(from.id), in.index)) {
-            edge.label = std::string(dtypeName(info->dtype)) + " " + info->shape.toString();
-            if (info->shape.isFullyDefined())
-              edge.weight = std::clamp(
-                  1.0 + std::log10(std::max<double>(1, static_cast<double>(info->shape.numElements()))) / 2, 1.0, 4.0);
-            break;
-          }
-    }
+    labelEdge(edge, scene.items[static_cast<size_t>(edge.from)], scene.items[static_cast<size_t>(edge.to)]);
     scene.edges.push_back(std::move(edge));
   }
 }

@@ -1,6 +1,7 @@
 // GraphLayout: lays a graph out TensorBoard-style. The name-scope hierarchy is collapsed into group boxes; an
 // expanded group is laid out on its own (Graphviz dot through libgvc, or a layered fallback for very wide groups)
-// and cached by (group, expanded groups inside it), so expanding a group lays out only that group.
+// and cached by (group, expanded groups inside it), so expanding a group lays out only that group. Small groups of
+// the same structure share one Graphviz run (DotMemo); shapes for edge labels are inferred when first needed.
 #pragma once
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "base/status.h"
+#include "layout/dot_layout.h"
 #include "layout/scene.h"
 #include "ops/shape_inference.h"
 
@@ -52,18 +54,39 @@ class GraphLayout {
     std::vector<Child> children;
     std::vector<Route> routes;
   };
+  struct Producer {
+    uint32_t node;
+    int32_t output;  // < 0: a control input
+  };
 
   Expected<std::shared_ptr<const GroupLayout>> layoutGroup(int group, const std::set<std::string>& expanded,
                                                            const std::atomic<bool>* cancelled);
   void place(Scene& scene, const GroupLayout& layout, double x, double y, const std::set<std::string>& expanded,
              int depth);
   std::string cacheKey(int group, const std::set<std::string>& expanded) const;
+  std::vector<Route> bundleEdges(int group) const;
+  /// The child of `group` that holds a node (a node of its own or a child group), or -1 when it lies outside.
+  int childHolding(int group, size_t node) const;
+  const Producer* producersBegin(size_t node) const { return m_producers.data() + m_producerStart[node]; }
+  const Producer* producersEnd(size_t node) const { return m_producers.data() + m_producerStart[node + 1]; }
+  void indexProducers();
+  void indexTree();
+  /// The tensor shapes, inferred on first use (a collapsed view has no labelled edges).
+  const GraphShapes& shapes() const;
+  void labelEdge(SceneEdge& edge, const SceneItem& from, const SceneItem& to) const;
 
   std::shared_ptr<const Graph> m_graph;
   LayoutOptions m_options;
   ScopeTree m_tree;
-  GraphShapes m_shapes;
-  std::vector<std::vector<std::pair<size_t, bool>>> m_producers;  // node -> (producer, control)
+  mutable std::once_flag m_shapesOnce;
+  mutable GraphShapes m_shapes;
+  std::vector<size_t> m_producerStart;      // node -> its first entry in m_producers (one more entry at the end)
+  std::vector<Producer> m_producers;        // data inputs then control inputs of each node, in order
+  std::vector<uint32_t> m_slot;             // node -> its index among its group's nodes
+  std::vector<uint32_t> m_groupSlot;        // group -> its index among its parent's groups
+  std::vector<OpCategory> m_nodeCategory;   // node -> its op's category
+  std::vector<OpCategory> m_groupCategory;  // group -> its most common category (Identity and Const aside)
+  DotMemo m_dotMemo;
   mutable std::mutex m_mutex;
   std::map<std::string, std::shared_ptr<const GroupLayout>> m_cache;
 };

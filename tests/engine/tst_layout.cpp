@@ -2,10 +2,13 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <map>
 
 #include "io/loader.h"
 #include "ir/synthetic_graph.h"
+#include "layout/dot_layout.h"
 #include "layout/graph_layout.h"
+#include "ops/op_registry.h"
 
 using namespace flowscope;
 
@@ -109,6 +112,55 @@ class TestLayout : public QObject {
     const Scene& s = **scene;
     for (const auto& e : s.edges)
       QVERIFY(s.items[static_cast<size_t>(e.from)].rect.y < s.items[static_cast<size_t>(e.to)].rect.y);
+  }
+
+  void dotMemoRepeatsGraphvizExactly() {
+    const std::vector<LayoutBox> boxes{{80, 30}, {120, 40}, {80, 30}, {60, 30}};
+    const std::vector<LayoutEdge> edges{{0, 1, {}}, {0, 2, {}}, {1, 3, {}}, {2, 3, {}}};
+    auto directBoxes = boxes;
+    auto directEdges = edges;
+    const Point direct = dotLayout(directBoxes, directEdges);
+    DotMemo memo;
+    for (int run = 0; run < 2; ++run) {  // the first run calls Graphviz, the second remembers
+      auto memoBoxes = boxes;
+      auto memoEdges = edges;
+      const Point size = memo.layout(memoBoxes, memoEdges);
+      QCOMPARE(size.x, direct.x);
+      QCOMPARE(size.y, direct.y);
+      for (size_t i = 0; i < boxes.size(); ++i) {
+        QCOMPARE(memoBoxes[i].x, directBoxes[i].x);
+        QCOMPARE(memoBoxes[i].y, directBoxes[i].y);
+      }
+      for (size_t k = 0; k < edges.size(); ++k) QCOMPARE(memoEdges[k].points.size(), directEdges[k].points.size());
+      QCOMPARE(memo.size(), size_t(1));
+    }
+  }
+
+  void groupsTakeTheirMostCommonCategory() {
+    auto g = synthetic(600);
+    GraphLayout layout(g);
+    auto all = layout.build(layout.allGroups());
+    QVERIFY(all.hasValue());
+    for (const auto& item : (*all)->items) {
+      if (item.kind == SceneItem::Kind::kNode) {
+        QCOMPARE(item.category, OpRegistry::global().categoryOf(g->node(static_cast<size_t>(item.id)).op, &g->library));
+        continue;
+      }
+      std::map<OpCategory, size_t> counts;  // every node below the group, Const and Identity aside
+      std::vector<int> work{static_cast<int>(item.id)};
+      while (!work.empty()) {
+        const ScopeGroup& group = layout.tree().group(work.back());
+        work.pop_back();
+        for (size_t n : group.nodes) ++counts[OpRegistry::global().categoryOf(g->node(n).op, &g->library)];
+        work.insert(work.end(), group.groups.begin(), group.groups.end());
+      }
+      counts.erase(OpCategory::kConstant);
+      counts.erase(OpCategory::kIdentity);
+      OpCategory expected = OpCategory::kOther;
+      for (size_t most = 0; const auto& [category, count] : counts)
+        if (count > most) most = count, expected = category;
+      QCOMPARE(item.category, expected);
+    }
   }
 
   void cancelled() {
