@@ -13,74 +13,14 @@
 #include "exec/vulkan/vulkan_ops.h"
 #include "io/loader.h"
 #include "profile/run_profile.h"
+#include "vulkan_case.h"
 #include "workflow/optimize_model.h"
 #include "workflow/run_request.h"
 
 using namespace flowscope;
+using namespace flowscope::vktest;
 
 namespace {
-
-// A small graph builder: placeholders fed with random floats, Consts, and the op under test named "op".
-struct Case {
-  Graph graph;
-  std::vector<std::pair<std::string, Tensor>> feeds;
-  std::mt19937 rng{7};
-  bool positive = false;  // inputs in (0.5, 1.5) for Log, Sqrt, Pow, ...
-
-  Tensor randomTensor(const Shape& shape) {
-    Tensor t(DType::kFloat, shape);
-    std::uniform_real_distribution<float> u(positive ? 0.5f : -1.5f, 1.5f);
-    for (int64_t i = 0; i < t.numElements(); ++i) t.data<float>()[i] = u(rng);
-    return t;
-  }
-  std::string input(const std::string& name, const Shape& shape, bool anyShape = false) {
-    Node n;
-    n.name = name;
-    n.op = "Placeholder";
-    n.attrs["dtype"] = AttrValue::fromType(DType::kFloat);
-    n.attrs["shape"] = AttrValue::fromShape(anyShape ? Shape::unknownRank() : shape);
-    graph.addNode(std::move(n));
-    feeds.emplace_back(name, randomTensor(shape));
-    return name;
-  }
-  std::string constant(const std::string& name, Tensor value) {
-    Node n;
-    n.name = name;
-    n.op = "Const";
-    n.attrs["dtype"] = AttrValue::fromType(value.dtype());
-    n.attrs["value"] = AttrValue::fromTensor(std::move(value));
-    graph.addNode(std::move(n));
-    return name;
-  }
-  std::string weights(const std::string& name, const Shape& shape) { return constant(name, randomTensor(shape)); }
-  std::string ints(const std::string& name, std::vector<int32_t> values, Shape shape = Shape::unknownRank()) {
-    Tensor t(DType::kInt32, shape.hasUnknownRank() ? Shape{static_cast<int64_t>(values.size())} : shape);
-    for (size_t i = 0; i < values.size(); ++i) t.data<int32_t>()[i] = values[i];
-    return constant(name, std::move(t));
-  }
-  void op(const std::string& type, std::vector<std::string> inputs, std::map<std::string, AttrValue> attrs = {}) {
-    Node n;
-    n.name = "op";
-    n.op = type;
-    for (const auto& i : inputs) n.inputs.push_back(TensorRef{i, 0, ""});
-    n.attrs["T"] = AttrValue::fromType(DType::kFloat);
-    for (auto& [k, v] : attrs) n.attrs[k] = std::move(v);
-    graph.addNode(std::move(n));
-  }
-};
-
-AttrValue ints(std::vector<int64_t> v) {
-  AttrList l;
-  l.i = std::move(v);
-  return AttrValue::fromList(std::move(l));
-}
-AttrValue strings(std::vector<std::string> v) {
-  AttrList l;
-  l.s = std::move(v);
-  return AttrValue::fromList(std::move(l));
-}
-
-using Builder = std::function<void(Case&)>;
 
 // Ops that whole vision models need: resizes (every coordinate mode, up and down), strided slices (masks, negative
 // strides), inference batch norms.
@@ -211,6 +151,7 @@ std::map<std::string, Builder> cases() {
          {{"N", AttrValue::fromInt(3)}});
   };
   addModelCases(c);
+  addOnnxCases(c);
   return c;
 }
 
@@ -379,10 +320,18 @@ class TestVulkan : public QObject {
       QVERIFY2(error < 1e-3, qPrintable(QString("output %1: relative error %2").arg(i).arg(error)));
     }
   }
-  // cpm_model optimized as `flowscope run` does runs in one Vulkan cluster: nothing but the fed image on the CPU.
-  void cpmModelRunsInOneCluster() {
-    const QString path = QString(FLOWSCOPE_SHARED_GRAPHS) + "/pose-estimation-for-mobile/release/cpm_model/model.pb";
-    if (!QFileInfo::exists(path)) QSKIP(qPrintable(path + " is absent (../shared/graphs is not beside the checkout)"));
+  // Whole models optimized as `flowscope run` does run in one Vulkan cluster: nothing but the fed input on the CPU
+  // (the ONNX model: its convolutions made NHWC by onnx_channels_last, the rest as ONNX ops on Vulkan).
+  void modelRunsInOneCluster_data() {
+    QTest::addColumn<QString>("path");
+    QTest::newRow("cpm_model") << QString(FLOWSCOPE_SHARED_GRAPHS) +
+                                      "/pose-estimation-for-mobile/release/cpm_model/model.pb";
+    QTest::newRow("mobilenet_v2.onnx") << QString(FLOWSCOPE_SHARED_GRAPHS) + "/../profiles/mobilenet_v2.onnx";
+  }
+
+  void modelRunsInOneCluster() {
+    QFETCH(QString, path);
+    if (!QFileInfo::exists(path)) QSKIP(qPrintable(path + " is absent (../shared is not beside the checkout)"));
     auto loaded = loadModel(path.toStdString());
     QVERIFY2(loaded, loaded.status().message().c_str());
     auto request = makeRunRequest(*loaded, RunSpecOptions{});

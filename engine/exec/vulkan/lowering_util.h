@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,16 @@ inline Status fail(const NodeView& v, const std::string& what) { return invalidA
 Dispatch gather(int input, const std::vector<int64_t>& iter, const std::vector<int64_t>& inStride,
                 const std::vector<int64_t>& outStride, int64_t inOffset, int64_t outOffset,
                 const std::vector<int64_t>& padBefore, const std::vector<int64_t>& inDims, float padValue);
+
+/// An op's row in the lowering table.
+struct OpLowering {
+  std::function<Expected<LoweredNode>(const NodeView&)> lower;
+  std::vector<size_t> parameters;      ///< inputs read at compile time from Consts
+  bool variadicParameterLast = false;  ///< ConcatV2: the last input is the axis
+};
+
+/// Adds the ONNX ops that run as a TensorFlow op's lowering (lower_onnx.cpp).
+void addOnnxLowerings(std::map<std::string, OpLowering>& table);
 
 Expected<LoweredNode> lowerResize(const NodeView& v);          ///< lower_resize.cpp
 Expected<LoweredNode> lowerStridedSlice(const NodeView& v);    ///< lower_strided_slice.cpp

@@ -405,15 +405,9 @@ Expected<LoweredNode> lowerConcat(const NodeView& v) {
 
 // ---- the table ----
 
-struct OpEntry {
-  std::function<Expected<LoweredNode>(const NodeView&)> lower;
-  std::vector<size_t> parameters;      ///< inputs read at compile time from Consts
-  bool variadicParameterLast = false;  ///< ConcatV2: the last input is the axis
-};
-
-const std::map<std::string, OpEntry>& table() {
-  static const std::map<std::string, OpEntry> t = [] {
-    std::map<std::string, OpEntry> m;
+const std::map<std::string, OpLowering>& table() {
+  static const std::map<std::string, OpLowering> t = [] {
+    std::map<std::string, OpLowering> m;
     for (const auto& [op, code] : binaryCodes()) m[op] = {lowerBinary, {}};
     for (const auto& [op, code] : unaryCodes()) m[op] = {lowerUnary, {}};
     m["BiasAdd"] = {lowerBiasAdd, {}};
@@ -438,6 +432,7 @@ const std::map<std::string, OpEntry>& table() {
     m["ResizeNearestNeighbor"] = {lowerResize, {1}};
     m["StridedSlice"] = {lowerStridedSlice, {1, 2, 3}};
     for (const char* op : {"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"}) m[op] = {lowerFusedBatchNorm, {}};
+    addOnnxLowerings(m);
     return m;
   }();
   return t;

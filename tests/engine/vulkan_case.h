@@ -1,0 +1,79 @@
+// One op's parity case for the Vulkan tests: a small graph of placeholders fed with random floats, Consts, and the
+// op under test named "op" (tst_vulkan.cpp runs it on the CPU and on Vulkan and compares).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace flowscope::vktest {
+
+struct Case {
+  Graph graph;
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  std::mt19937 rng{7};
+  bool positive = false;  // inputs in (0.5, 1.5) for Log, Sqrt, Pow, ...
+
+  Tensor randomTensor(const Shape& shape) {
+    Tensor t(DType::kFloat, shape);
+    std::uniform_real_distribution<float> u(positive ? 0.5f : -1.5f, 1.5f);
+    for (int64_t i = 0; i < t.numElements(); ++i) t.data<float>()[i] = u(rng);
+    return t;
+  }
+  std::string input(const std::string& name, const Shape& shape, bool anyShape = false) {
+    Node n;
+    n.name = name;
+    n.op = "Placeholder";
+    n.attrs["dtype"] = AttrValue::fromType(DType::kFloat);
+    n.attrs["shape"] = AttrValue::fromShape(anyShape ? Shape::unknownRank() : shape);
+    graph.addNode(std::move(n));
+    feeds.emplace_back(name, randomTensor(shape));
+    return name;
+  }
+  std::string constant(const std::string& name, Tensor value) {
+    Node n;
+    n.name = name;
+    n.op = "Const";
+    n.attrs["dtype"] = AttrValue::fromType(value.dtype());
+    n.attrs["value"] = AttrValue::fromTensor(std::move(value));
+    graph.addNode(std::move(n));
+    return name;
+  }
+  std::string weights(const std::string& name, const Shape& shape) { return constant(name, randomTensor(shape)); }
+  std::string ints(const std::string& name, std::vector<int32_t> values, Shape shape = Shape::unknownRank()) {
+    Tensor t(DType::kInt32, shape.hasUnknownRank() ? Shape{static_cast<int64_t>(values.size())} : shape);
+    for (size_t i = 0; i < values.size(); ++i) t.data<int32_t>()[i] = values[i];
+    return constant(name, std::move(t));
+  }
+  void op(const std::string& type, std::vector<std::string> inputs, std::map<std::string, AttrValue> attrs = {}) {
+    Node n;
+    n.name = "op";
+    n.op = type;
+    for (const auto& i : inputs) n.inputs.push_back(TensorRef{i, 0, ""});
+    n.attrs["T"] = AttrValue::fromType(DType::kFloat);
+    for (auto& [k, v] : attrs) n.attrs[k] = std::move(v);
+    graph.addNode(std::move(n));
+  }
+};
+
+inline AttrValue ints(std::vector<int64_t> v) {
+  AttrList l;
+  l.i = std::move(v);
+  return AttrValue::fromList(std::move(l));
+}
+inline AttrValue strings(std::vector<std::string> v) {
+  AttrList l;
+  l.s = std::move(v);
+  return AttrValue::fromList(std::move(l));
+}
+
+using Builder = std::function<void(Case&)>;
+
+/// The ONNX ops that run on Vulkan as a TensorFlow op's lowering (vulkan_onnx_cases.cpp).
+void addOnnxCases(std::map<std::string, Builder>& cases);
+
+}  // namespace flowscope::vktest
