@@ -77,6 +77,13 @@ int runOptimize(const Args& args) {
   }
   options.verify = !args.flag("--no-verify");
   auto out = args.value("--out");
+  if (out && fs::path(*out).extension() == ".onnx" && options.passes.empty()) {
+    // An ONNX file holds only ONNX ops: the default pipeline without the pass whose rewrites are Flowscope's own.
+    options.passes = parsePassList("-onnx_channels_last").value();
+    std::fprintf(stderr,
+                 "flowscope optimize: writing ONNX, so onnx_channels_last is left out (its NHWC fused convolutions "
+                 "are Flowscope's own ops, which an ONNX file cannot hold)\n");
+  }
   std::error_code ec;
   if (out && fs::exists(*out) && fs::equivalent(in, *out, ec))
     return fail("refusing to overwrite the input " + in, kExitUsage);

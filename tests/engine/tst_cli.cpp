@@ -162,6 +162,40 @@ class TestCli : public QObject {
     QCOMPARE(flowscope({"optimize", data("malformed.pbtxt")}).code, 1);
   }
 
+  // Optimizing an ONNX model into an .onnx file keeps to ONNX's op set (the NHWC pass is left out, and says so); the
+  // file loads as ONNX again and computes what the input does.
+  void optimizeOnnxWritesOnnx() {
+    const QString model = QString(FLOWSCOPE_SHARED_GRAPHS) + "/../profiles/mobilenet_v2.onnx";
+    if (!QFile::exists(model)) QSKIP("../shared/profiles/mobilenet_v2.onnx is absent");
+    QTemporaryDir dir;
+    const QString out = dir.filePath("optimized.onnx");
+    Run r = flowscope({"optimize", model, "--out", out});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("onnx_channels_last is left out"), qPrintable(r.err));
+    auto info = nlohmann::json::parse(flowscope({"info", out, "--json"}).out.toStdString());
+    QVERIFY2(info["format"].get<std::string>().find("ONNX") != std::string::npos, info.dump().c_str());
+    auto before = nlohmann::json::parse(flowscope({"info", model, "--json"}).out.toStdString());
+    QVERIFY(info["node_count"].get<int>() < before["node_count"].get<int>());
+    for (const QString& file : {model, out})
+      QCOMPARE(flowscope({"run", file, "--no-optimize", "--output", dir.filePath(QFileInfo(file).baseName())}).code, 0);
+    QDir a(dir.filePath("mobilenet_v2")), b(dir.filePath("optimized"));
+    const QStringList outputs = a.entryList({"*.npy"});
+    QCOMPARE(outputs.size(), 1);
+    QFile fa(a.filePath(outputs[0])), fb(b.filePath(outputs[0]));
+    QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
+    const QByteArray xa = fa.readAll(), xb = fb.readAll();
+    QCOMPARE(xa.size(), xb.size());
+    const int header = xa.indexOf('\n') + 1;
+    const auto* pa = reinterpret_cast<const float*>(xa.constData() + header);
+    const auto* pb = reinterpret_cast<const float*>(xb.constData() + header);
+    double worst = 0, scale = 1e-6;
+    for (qsizetype i = 0; i < (xa.size() - header) / 4; ++i) {
+      scale = std::max(scale, std::abs(double(pa[i])));
+      worst = std::max(worst, std::abs(double(pa[i]) - pb[i]));
+    }
+    QVERIFY2(worst / scale < 1e-4, qPrintable(QString("relative difference %1").arg(worst / scale)));
+  }
+
   void guideTraceCompare() {
     Run guide = flowscope({"guide", "--calls", "20"});
     QCOMPARE(guide.code, 0);
