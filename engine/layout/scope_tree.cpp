@@ -1,13 +1,21 @@
 // Building the scope hierarchy.
 #include "layout/scope_tree.h"
 
+#include <string_view>
+
 namespace flowscope {
 
 ScopeTree::ScopeTree(const Graph& graph) : m_groupOfNode(graph.size(), kRoot) {
   m_groups.push_back(ScopeGroup{"", "", -1, {}, {}, 0});
   m_byPath[""] = kRoot;
+  std::string_view lastScope;  // nodes of one scope mostly come together: look a path up when it changes
+  int g = -1;
   for (size_t i = 0; i < graph.size(); ++i) {
-    int g = ensure(graph.node(i).scope());
+    const std::string& name = graph.node(i).name;
+    const size_t slash = name.rfind('/');
+    const std::string_view scope = std::string_view(name).substr(0, slash == std::string::npos ? 0 : slash);
+    if (g < 0 || scope != lastScope) g = ensure(std::string(scope));
+    lastScope = scope;
     m_groupOfNode[i] = g;
     m_groups[static_cast<size_t>(g)].nodes.push_back(i);
     for (int at = g; at >= 0; at = m_groups[static_cast<size_t>(at)].parent)
