@@ -24,7 +24,8 @@ Graph::Graph(const Graph& other)
       library(other.library),
       debugInfo(other.debugInfo),
       tensorNames(other.tensorNames),
-      m_nodes(other.m_nodes) {
+      m_nodes(other.m_nodes),
+      m_edges(other.builtEdges()) {
   setIndex(other.index());
 }
 
@@ -36,11 +37,13 @@ void Graph::setIndex(std::shared_ptr<const NameIndex> index) const {
 Graph& Graph::operator=(const Graph& other) {
   if (this == &other) return *this;
   auto shared = other.index();
+  auto edges = other.builtEdges();
   versions = other.versions;
   library = other.library;
   debugInfo = other.debugInfo;
   tensorNames = other.tensorNames;
   m_nodes = other.m_nodes;
+  m_edges = std::move(edges);
   std::lock_guard lock(m_indexMutex);
   setIndex(std::move(shared));
   return *this;
@@ -51,7 +54,8 @@ Graph::Graph(Graph&& other) noexcept
       library(std::move(other.library)),
       debugInfo(std::move(other.debugInfo)),
       tensorNames(std::move(other.tensorNames)),
-      m_nodes(std::move(other.m_nodes)) {
+      m_nodes(std::move(other.m_nodes)),
+      m_edges(std::move(other.m_edges)) {
   setIndex(std::move(other.m_index));
   other.setIndex(nullptr);
 }
@@ -62,6 +66,7 @@ Graph& Graph::operator=(Graph&& other) noexcept {
   debugInfo = std::move(other.debugInfo);
   tensorNames = std::move(other.tensorNames);
   m_nodes = std::move(other.m_nodes);
+  m_edges = std::move(other.m_edges);
   setIndex(std::move(other.m_index));
   other.setIndex(nullptr);
   return *this;
@@ -98,6 +103,7 @@ const Node* Graph::findNode(const std::string& name) const {
 }
 
 size_t Graph::addNode(Node node) {
+  dropEdges();
   size_t index = m_nodes.size();
   if (NameIndex* own = ownIndex()) own->emplace(node.name, index);  // keeps the first on duplicates
   m_nodes.push_back(std::make_shared<const Node>(std::move(node)));
@@ -105,6 +111,7 @@ size_t Graph::addNode(Node node) {
 }
 
 Node& Graph::mutableNode(size_t i) {
+  dropEdges();
   auto& slot = m_nodes[i];
   if (slot.use_count() > 1) slot = std::make_shared<const Node>(*slot);
   return const_cast<Node&>(*slot);  // unique owner now: safe to mutate
@@ -126,7 +133,23 @@ void Graph::renameNode(size_t i, const std::string& newName) {
 void Graph::removeNodes(const std::function<bool(const Node&)>& drop) {
   size_t before = m_nodes.size();
   std::erase_if(m_nodes, [&](const std::shared_ptr<const Node>& n) { return drop(*n); });
-  if (m_nodes.size() != before) setIndex(nullptr);
+  if (m_nodes.size() != before) {
+    setIndex(nullptr);
+    dropEdges();
+  }
+}
+
+std::shared_ptr<const EdgeIndex> Graph::builtEdges() const {
+  std::lock_guard lock(m_edgesMutex);
+  return m_edges;
+}
+
+std::shared_ptr<const EdgeIndex> Graph::edges() const {
+  if (auto built = builtEdges()) return built;
+  auto made = std::make_shared<const EdgeIndex>(*this);  // outside the lock: building looks names up
+  std::lock_guard lock(m_edgesMutex);
+  if (!m_edges) m_edges = std::move(made);
+  return m_edges;
 }
 
 std::map<std::string, size_t> Graph::opHistogram() const {

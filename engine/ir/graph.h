@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ir/edge_index.h"
 #include "ir/node.h"
 #include "ir/op_def.h"
 
@@ -87,6 +88,9 @@ class Graph {
   void removeNodes(const std::function<bool(const Node&)>& drop);
   /// Op histogram (op -> count), ordered by op name.
   std::map<std::string, size_t> opHistogram() const;
+  /// The edges as node indices, built on first use (thread-safe for const readers) and shared with copies until
+  /// either side changes its nodes. Holders keep the index of the graph as it was when they asked.
+  std::shared_ptr<const EdgeIndex> edges() const;
 
   VersionInfo versions;
   FunctionLibrary library;
@@ -109,6 +113,12 @@ class Graph {
   mutable std::shared_ptr<const NameIndex> m_index;
   mutable std::atomic<const NameIndex*> m_indexView{nullptr};  ///< m_index.get(), read without the lock by find()
   mutable std::mutex m_indexMutex;
+
+  /// The edge index if built; dropEdges() forgets it when the nodes change.
+  std::shared_ptr<const EdgeIndex> builtEdges() const;
+  void dropEdges() { m_edges.reset(); }
+  mutable std::shared_ptr<const EdgeIndex> m_edges;
+  mutable std::mutex m_edgesMutex;
 };
 
 }  // namespace flowscope

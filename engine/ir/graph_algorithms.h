@@ -2,6 +2,8 @@
 // order, constant producers, sinks, and tensor names.
 #pragma once
 
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -9,22 +11,20 @@
 
 namespace flowscope {
 
-/// Who consumes each node's outputs, built once per use (indices refer to the graph as it was then).
+/// Who consumes each node's outputs: a view of the graph's EdgeIndex as it was when the Fanout was made (indices
+/// refer to the graph as it was then).
 class Fanout {
  public:
-  struct Use {
-    size_t node;
-    int slot;  ///< data input position, or -1 for a control input
-  };
-  explicit Fanout(const Graph& graph);
-  const std::vector<Use>& uses(size_t producer) const { return m_uses[producer]; }
+  using Use = EdgeIndex::Use;
+  explicit Fanout(const Graph& graph) : m_edges(graph.edges()) {}
+  std::span<const Use> uses(size_t producer) const { return m_edges->uses(producer); }
   size_t dataUses(size_t producer) const;
   size_t controlUses(size_t producer) const;
   /// Data uses of one output index.
   size_t dataUsesOfOutput(const Graph& graph, size_t producer, int output) const;
 
  private:
-  std::vector<std::vector<Use>> m_uses;
+  std::shared_ptr<const EdgeIndex> m_edges;
 };
 
 /// Node indices in dependency order (data and control edges; TF1 NextIteration back edges ignored). Nodes in

@@ -36,42 +36,41 @@ class ModelPruning : public Pass {
   // Everything outside the fan-in of the preserved (fetched and fed) nodes. As in a TensorFlow session, a
   // stateful op that no fetch depends on would not run, so it goes too (a SavedModel's save/restore subgraph).
   static int64_t dropUnreachable(Graph& graph, const PassContext& context) {
+    const auto edges = graph.edges();
     std::vector<bool> live(graph.size(), false);
     std::vector<size_t> work;
-    for (size_t i = 0; i < graph.size(); ++i)
-      if (context.preserved.count(graph.node(i).name) || graph.node(i).op.rfind("Placeholder", 0) == 0) {
-        live[i] = true;
-        work.push_back(i);
-      }
-    auto reach = [&](const std::string& name) {
-      int64_t p = graph.find(name);
+    auto reach = [&](int64_t p) {
       if (p >= 0 && !live[static_cast<size_t>(p)]) {
         live[static_cast<size_t>(p)] = true;
         work.push_back(static_cast<size_t>(p));
       }
     };
-    while (!work.empty()) {
-      const Node& n = graph.node(work.back());
-      work.pop_back();
-      for (const auto& in : n.inputs) reach(in.node);
-      for (const auto& c : n.controlInputs) reach(c);
-    }
-    std::set<const Node*> dead;
     for (size_t i = 0; i < graph.size(); ++i)
+      if (context.preserved.count(graph.node(i).name) || graph.node(i).op.rfind("Placeholder", 0) == 0)
+        reach(static_cast<int64_t>(i));
+    while (!work.empty()) {
+      const size_t n = work.back();
+      work.pop_back();
+      for (int32_t p : edges->inputProducers(n)) reach(p);
+      for (int32_t p : edges->controlProducers(n)) reach(p);
+    }
+    std::unordered_set<const Node*> dead;
+    for (size_t i = 0; i < live.size(); ++i)
       if (!live[i]) dead.insert(&graph.node(i));
     if (dead.empty()) return 0;
     graph.removeNodes([&](const Node& n) { return dead.count(&n) > 0; });
     return static_cast<int64_t>(dead.size());
   }
 
-  static bool canBypass(const Graph& graph, const Node& node, const PassContext& context) {
+  static bool canBypass(const Graph& graph, const EdgeIndex& edges, size_t index, const PassContext& context) {
+    const Node& node = graph.node(index);
     if (!isForwardingOp(node.op) || context.preserved.count(node.name) || node.inputs.empty()) return false;
-    for (const auto& in : node.inputs) {
-      const Node* producer = graph.findNode(in.node);
-      if (!producer) return false;
+    for (int32_t p : edges.inputProducers(index)) {
+      if (p < 0) return false;
+      const Node& producer = graph.node(static_cast<size_t>(p));
       // A Switch output may be dead; the Identity after it is what TF1 loops hang their control edges on.
-      if (isDataflowControlOp(producer->op) || producesRef(producer->op)) return false;
-      if (!node.device.empty() && !producer->device.empty() && node.device != producer->device) return false;
+      if (isDataflowControlOp(producer.op) || producesRef(producer.op)) return false;
+      if (!node.device.empty() && !producer.device.empty() && node.device != producer.device) return false;
     }
     return true;
   }
@@ -81,9 +80,10 @@ class ModelPruning : public Pass {
     std::unordered_set<const Node*> bypassed;
     std::vector<std::pair<std::string, std::vector<std::string>>> extraControls;  // consumer gets these
     Fanout fanout(graph);
+    const auto edges = graph.edges();
     for (size_t i = 0; i < graph.size(); ++i) {
       const Node& node = graph.node(i);
-      if (!canBypass(graph, node, context)) continue;
+      if (!canBypass(graph, *edges, i, context)) continue;
       bool consumerIsForwarding = false;
       for (const auto& use : fanout.uses(i))
         consumerIsForwarding |= use.slot >= 0 && isForwardingOp(graph.node(use.node).op);
