@@ -9,8 +9,15 @@ namespace {
 
 class Hasher {
  public:
+  // FNV-1a, a word at a time where there are whole words (tensor data is most of what a graph holds).
   void bytes(const void* data, size_t size) {
     const auto* p = static_cast<const unsigned char*>(data);
+    for (; size >= sizeof(uint64_t); size -= sizeof(uint64_t), p += sizeof(uint64_t)) {
+      uint64_t word;
+      std::memcpy(&word, p, sizeof word);
+      m_state = (m_state ^ word) * 0x100000001b3ull;
+      m_state ^= m_state >> 29;
+    }
     for (size_t i = 0; i < size; ++i) {
       m_state ^= p[i];
       m_state *= 0x100000001b3ull;
@@ -137,15 +144,12 @@ uint64_t hashNodes(const Graph& graph, NodeHashCache* cache) {
   std::vector<uint64_t> nodeHashes;
   nodeHashes.reserve(graph.size());
   NodeHashCache next;
-  if (cache) next.reserve(graph.size());
+  if (cache) next.reset(graph.size());
   for (size_t i = 0; i < graph.size(); ++i) {
     const Node* node = &graph.node(i);
-    uint64_t value;
-    if (auto it = cache ? cache->find(node) : NodeHashCache::iterator{}; cache && it != cache->end())
-      value = it->second;
-    else
-      value = hashNode(*node);
-    if (cache) next.emplace(node, value);
+    const uint64_t* cached = cache ? cache->find(node) : nullptr;
+    const uint64_t value = cached ? *cached : hashNode(*node);
+    if (cache) next.insert(node, value);
     nodeHashes.push_back(value);
   }
   if (cache) *cache = std::move(next);  // only live nodes: a freed address must not be reused with an old hash
@@ -156,6 +160,40 @@ uint64_t hashNodes(const Graph& graph, NodeHashCache* cache) {
 }
 
 }  // namespace
+
+size_t NodeHashCache::slotOf(const Node* node) const {
+  const auto bits = reinterpret_cast<uintptr_t>(node);
+  return static_cast<size_t>((bits >> 4) * 0x9e3779b97f4a7c15ull >> 17) & (m_slots.size() - 1);
+}
+
+const uint64_t* NodeHashCache::find(const Node* node) const {
+  if (m_slots.empty()) return nullptr;
+  for (size_t s = slotOf(node);; s = (s + 1) & (m_slots.size() - 1)) {
+    if (m_slots[s].first == node) return &m_slots[s].second;
+    if (!m_slots[s].first) return nullptr;
+  }
+}
+
+void NodeHashCache::reset(size_t nodes) {
+  size_t capacity = 16;
+  while (capacity < 2 * nodes) capacity *= 2;  // at most half full
+  m_slots.assign(capacity, {nullptr, 0});
+  m_size = 0;
+}
+
+void NodeHashCache::insert(const Node* node, uint64_t hash) {
+  if (2 * (m_size + 1) > m_slots.size()) {
+    auto old = std::move(m_slots);
+    reset(2 * (m_size + 1));
+    for (const auto& [n, h] : old)
+      if (n) insert(n, h);
+  }
+  size_t s = slotOf(node);
+  while (m_slots[s].first && m_slots[s].first != node) s = (s + 1) & (m_slots.size() - 1);
+  if (m_slots[s].first) return;
+  m_slots[s] = {node, hash};
+  ++m_size;
+}
 
 uint64_t hashNode(const Node& node) {
   Hasher h;

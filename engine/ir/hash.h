@@ -3,7 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "ir/graph.h"
 
@@ -14,8 +15,24 @@ uint64_t hashFunction(const FunctionDef& function);
 uint64_t hashAttrs(const AttrMap& attrs);
 
 /// Node hashes by node object. Nodes are immutable while shared, so a pass manager hashing successive
-/// snapshots rehashes only the nodes a pass replaced. Holds only the nodes of the last graph hashed.
-using NodeHashCache = std::unordered_map<const Node*, uint64_t>;
+/// snapshots rehashes only the nodes a pass replaced. Holds only the nodes of the last graph hashed, in an
+/// open-addressing table (a graph's hash touches every node, so this is the hot path of big graphs).
+class NodeHashCache {
+ public:
+  /// The cached hash of `node`, or null.
+  const uint64_t* find(const Node* node) const;
+  bool contains(const Node* node) const { return find(node) != nullptr; }
+  size_t size() const { return m_size; }
+  /// Forgets everything and makes room for `nodes` entries.
+  void reset(size_t nodes);
+  /// Adds an entry (a node already there keeps its first hash).
+  void insert(const Node* node, uint64_t hash);
+
+ private:
+  size_t slotOf(const Node* node) const;
+  std::vector<std::pair<const Node*, uint64_t>> m_slots;  ///< null node: empty slot
+  size_t m_size = 0;
+};
 
 /// Independent of node order (TensorFlow does not give node order a meaning). With a cache, the caller keeps the
 /// previously hashed graph alive until this call returns.

@@ -1,6 +1,8 @@
 // Verifier implementation.
 #include "ir/verify.h"
 
+#include <algorithm>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -10,12 +12,16 @@ namespace {
 class Verifier {
  public:
   Verifier(const Graph& graph, const OpLookup& lookup, std::string function, std::vector<VerifyIssue>& issues)
-      : m_graph(graph), m_lookup(lookup), m_function(std::move(function)), m_issues(issues) {}
+      : m_graph(graph), m_lookup(lookup), m_function(std::move(function)), m_issues(issues), m_edges(graph.edges()) {}
 
-  void run(const FunctionDef* owner) {
+  /// `recheck`: the nodes whose inputs are checked (null: all).
+  void run(const FunctionDef* owner, const std::vector<bool>* recheck = nullptr) {
     checkNames();
     if (owner) collectArgs(*owner);
-    for (size_t i = 0; i < m_graph.size(); ++i) checkInputs(m_graph.node(i), owner != nullptr);
+    m_defs.resize(m_graph.size());
+    m_outputTypes.resize(m_graph.size());
+    for (size_t i = 0; i < m_graph.size(); ++i)
+      if (!recheck || (*recheck)[i]) checkInputs(i, owner != nullptr);
     if (!owner) checkCycles();
   }
 
@@ -24,18 +30,37 @@ class Verifier {
     m_issues.push_back({m_function, node.name, node.op, std::move(message)});
   }
 
+  // The schema of an op (a library function's signature first), looked up once per op name.
   const OpDef* lookup(const std::string& op) {
-    if (const FunctionDef* f = m_graph.library.find(op)) return &f->signature;
-    return m_lookup ? m_lookup(op) : nullptr;
+    auto [it, inserted] = m_defsByOp.try_emplace(op, nullptr);
+    if (!inserted) return it->second;
+    if (const FunctionDef* f = m_graph.library.find(op))
+      it->second = &f->signature;
+    else if (m_lookup)
+      it->second = m_lookup(op);
+    return it->second;
   }
 
+  const OpDef* defOf(size_t node) {
+    auto& def = m_defs[node];
+    if (!def) def = lookup(m_graph.node(node).op);
+    return *def;
+  }
+
+  // outputTypesOf() a node, computed once per node.
+  const std::vector<DType>& outputTypes(size_t node) {
+    auto& types = m_outputTypes[node];
+    if (!types) types = outputTypesOf(m_graph.node(node), defOf(node));
+    return *types;
+  }
+
+  // The name index keeps the first node of each name: a node that is not the one it finds repeats a name.
   void checkNames() {
-    std::unordered_set<std::string> seen;
     for (size_t i = 0; i < m_graph.size(); ++i) {
       const Node& n = m_graph.node(i);
       if (n.name.empty())
         report(n, "node " + std::to_string(i) + " has an empty name");
-      else if (!seen.insert(n.name).second)
+      else if (m_graph.find(n.name) != static_cast<int64_t>(i))
         report(n, "duplicate node name '" + n.name + "'");
       if (n.op.empty()) report(n, "node has an empty op");
     }
@@ -45,8 +70,9 @@ class Verifier {
     for (const auto& arg : f.signature.inputs) m_args.insert(arg.name);
   }
 
-  void checkInputs(const Node& n, bool functionBody) {
-    const OpDef* def = lookup(n.op);
+  void checkInputs(size_t index, bool functionBody) {
+    const Node& n = m_graph.node(index);
+    const OpDef* def = defOf(index);
     std::vector<FlatArg> expected;
     bool arityKnown = false;
     if (def) {
@@ -61,21 +87,22 @@ class Verifier {
     if (arityKnown && expected.size() != n.inputs.size())
       report(n, "op '" + n.op + "' expects " + std::to_string(expected.size()) + " data inputs, got " +
                     std::to_string(n.inputs.size()));
+    const auto producers = m_edges->inputProducers(index);
     for (size_t k = 0; k < n.inputs.size(); ++k) {
       const TensorRef& in = n.inputs[k];
       if (functionBody && m_args.count(in.node) && in.outputArg.empty()) continue;
-      const Node* src = m_graph.findNode(in.node);
-      if (!src) {
+      if (producers[k] < 0) {
         report(n, "input " + std::to_string(k) + " '" + in.toString() + "' names no node" +
                       (functionBody ? " or argument" : ""));
         continue;
       }
       if (functionBody) continue;  // function-style output names are resolved at instantiation
-      std::vector<DType> srcTypes = outputTypesOf(*src, lookup(src->op));
+      const Node& src = m_graph.node(static_cast<size_t>(producers[k]));
+      const std::vector<DType>& srcTypes = outputTypes(static_cast<size_t>(producers[k]));
       if (srcTypes.empty()) continue;
       if (static_cast<size_t>(in.index) >= srcTypes.size()) {
         report(n, "input " + std::to_string(k) + " '" + in.toString() + "' reads output " + std::to_string(in.index) +
-                      " but op '" + src->op + "' has " + std::to_string(srcTypes.size()) + " outputs");
+                      " but op '" + src.op + "' has " + std::to_string(srcTypes.size()) + " outputs");
         continue;
       }
       DType got = srcTypes[static_cast<size_t>(in.index)];
@@ -87,9 +114,10 @@ class Verifier {
                         std::string(dtypeName(got)));
       }
     }
-    for (const auto& c : n.controlInputs)
-      if (!m_graph.findNode(c) && !(functionBody && m_args.count(c)))
-        report(n, "control input '^" + c + "' names no node");
+    const auto controls = m_edges->controlProducers(index);
+    for (size_t k = 0; k < n.controlInputs.size(); ++k)
+      if (controls[k] < 0 && !(functionBody && m_args.count(n.controlInputs[k])))
+        report(n, "control input '^" + n.controlInputs[k] + "' names no node");
   }
 
   void checkCycles() {
@@ -105,24 +133,11 @@ class Verifier {
   std::string m_function;
   std::vector<VerifyIssue>& m_issues;
   std::unordered_set<std::string> m_args;
+  std::shared_ptr<const EdgeIndex> m_edges;
+  std::unordered_map<std::string, const OpDef*> m_defsByOp;
+  std::vector<std::optional<const OpDef*>> m_defs;               ///< by node, on first use
+  std::vector<std::optional<std::vector<DType>>> m_outputTypes;  ///< by node, on first use
 };
-
-// Inputs of each node by index over data and control edges; edges out of NextIteration close TF1 loops and are left
-// out.
-std::vector<std::vector<size_t>> acyclicPredecessors(const Graph& graph) {
-  std::vector<std::vector<size_t>> preds(graph.size());
-  for (size_t i = 0; i < graph.size(); ++i) {
-    const Node& n = graph.node(i);
-    auto addEdge = [&](const std::string& from) {
-      int64_t src = graph.find(from);
-      if (src >= 0 && graph.node(static_cast<size_t>(src)).op != "NextIteration")
-        preds[i].push_back(static_cast<size_t>(src));
-    };
-    for (const auto& in : n.inputs) addEdge(in.node);
-    for (const auto& c : n.controlInputs) addEdge(c);
-  }
-  return preds;
-}
 
 // The stack of an iterative DFS along inputs holds each node's input above it; when an input is already on the
 // stack, the entries from it to the top are a cycle, which in data-flow order runs from the top down.
@@ -137,20 +152,25 @@ std::vector<std::string> cycleFromStack(const Graph& graph, const std::vector<st
 }  // namespace
 
 std::vector<std::string> findEdgeCycle(const Graph& graph) {
-  const std::vector<std::vector<size_t>> preds = acyclicPredecessors(graph);
-  std::vector<uint8_t> state(graph.size(), 0);  // 0 new, 1 on stack, 2 done
+  const auto edges = graph.edges();
+  std::vector<uint8_t> state(graph.size(), 0);   // 0 new, 1 on stack, 2 done
+  std::vector<std::pair<size_t, size_t>> stack;  // (node, position in its data then control inputs)
   for (size_t root = 0; root < graph.size(); ++root) {
     if (state[root]) continue;
-    std::vector<std::pair<size_t, size_t>> stack{{root, 0}};
+    stack.assign(1, {root, 0});
     state[root] = 1;
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
-      if (next == preds[node].size()) {
+      const auto data = edges->inputProducers(node), control = edges->controlProducers(node);
+      if (next == data.size() + control.size()) {
         state[node] = 2;
         stack.pop_back();
         continue;
       }
-      const size_t p = preds[node][next++];
+      const int32_t producer = next < data.size() ? data[next] : control[next - data.size()];
+      ++next;
+      if (producer < 0 || edges->closesLoop(static_cast<size_t>(producer))) continue;  // TF1 loops may be cyclic
+      const auto p = static_cast<size_t>(producer);
       if (state[p] == 1) return cycleFromStack(graph, stack, p);
       if (state[p] == 0) {
         state[p] = 1;
@@ -191,6 +211,23 @@ std::vector<VerifyIssue> verifyGraph(const Graph& graph, const OpLookup& lookup)
     Verifier(body, lookup, f.name(), issues).run(&f);
   }
   return issues;
+}
+
+Status verifyGraphChangesStatus(const Graph& graph, const std::function<bool(const Node*)>& unchanged,
+                                const OpLookup& lookup, size_t maxIssues) {
+  if (!graph.library.empty()) return verifyGraphStatus(graph, lookup, maxIssues);
+  const auto edges = graph.edges();
+  std::vector<bool> changed(graph.size()), recheck(graph.size());
+  for (size_t i = 0; i < graph.size(); ++i) changed[i] = !unchanged(&graph.node(i));
+  auto producerChanged = [&](int32_t p) { return p < 0 || changed[static_cast<size_t>(p)]; };
+  for (size_t i = 0; i < graph.size(); ++i) {
+    const auto data = edges->inputProducers(i), control = edges->controlProducers(i);
+    recheck[i] = changed[i] || std::any_of(data.begin(), data.end(), producerChanged) ||
+                 std::any_of(control.begin(), control.end(), producerChanged);
+  }
+  std::vector<VerifyIssue> issues;
+  Verifier(graph, lookup, "", issues).run(nullptr, &recheck);
+  return issues.empty() ? Status::ok() : verifyGraphStatus(graph, lookup, maxIssues);
 }
 
 Status verifyGraphStatus(const Graph& graph, const OpLookup& lookup, size_t maxIssues) {

@@ -23,6 +23,13 @@ std::vector<VerifyIssue> verifyGraph(const Graph& graph, const OpLookup& lookup)
 /// Ok, or an InvalidArgument listing the first issues.
 Status verifyGraphStatus(const Graph& graph, const OpLookup& lookup, size_t maxIssues = 5);
 
+/// verifyGraphStatus() for a graph made from one that passed it and had no function library: `unchanged(node)` says
+/// a node object is one of that graph's. Only the changed nodes and the consumers of changed or missing producers
+/// have their inputs checked again (names and cycles are checked everywhere). With a function library, or when it
+/// finds a problem, it runs the full check, so the answer and the message are verifyGraphStatus()'s.
+Status verifyGraphChangesStatus(const Graph& graph, const std::function<bool(const Node*)>& unchanged,
+                                const OpLookup& lookup, size_t maxIssues = 5);
+
 /// The nodes of one cycle of data and control edges that is not a TF1 loop, in the direction values flow (each
 /// feeds the next, the last feeds the first); empty when there is none.
 std::vector<std::string> findEdgeCycle(const Graph& graph);

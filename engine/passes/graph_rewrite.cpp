@@ -6,37 +6,54 @@
 
 namespace flowscope {
 
-void Rewirer::forward(const std::string& node, int index, TensorRef to) { m_data[node][index] = std::move(to); }
+void Rewirer::forward(const std::string& node, int index, TensorRef to) {
+  auto& data = m_entries[node].data;
+  for (auto& [k, ref] : data)
+    if (k == index) {
+      ref = std::move(to);
+      return;
+    }
+  data.emplace_back(index, std::move(to));
+}
 
-void Rewirer::forwardControl(const std::string& node, std::vector<std::string> to) { m_control[node] = std::move(to); }
+void Rewirer::forwardControl(const std::string& node, std::vector<std::string> to) {
+  m_entries[node].control = std::move(to);
+}
 
 void Rewirer::replaceNode(const std::string& node, const std::string& to) {
-  m_renamed[node] = to;
-  m_control[node] = {to};
+  Entry& entry = m_entries[node];
+  entry.renamed = to;
+  entry.control = std::vector<std::string>{to};
+}
+
+const Rewirer::Entry* Rewirer::find(const std::string& node) const {
+  auto it = m_entries.find(node);
+  return it == m_entries.end() ? nullptr : &it->second;
 }
 
 TensorRef Rewirer::resolve(TensorRef ref) const {
   for (int depth = 0; depth < 10000; ++depth) {
-    if (auto renamed = m_renamed.find(ref.node); renamed != m_renamed.end()) {
-      ref.node = renamed->second;
+    const Entry* entry = find(ref.node);
+    if (!entry) return ref;
+    if (entry->renamed) {
+      ref.node = *entry->renamed;
       continue;
     }
-    auto node = m_data.find(ref.node);
-    if (node == m_data.end()) return ref;
-    auto out = node->second.find(ref.index);
-    if (out == node->second.end()) return ref;
+    auto out =
+        std::find_if(entry->data.begin(), entry->data.end(), [&](const auto& d) { return d.first == ref.index; });
+    if (out == entry->data.end()) return ref;
     ref = out->second;
   }
   return ref;
 }
 
 void Rewirer::resolveControl(const std::string& name, std::vector<std::string>& out, int depth) const {
-  auto it = m_control.find(name);
-  if (it == m_control.end() || depth > 64) {
+  const Entry* entry = find(name);
+  if (!entry || !entry->control || depth > 64) {
     out.push_back(name);
     return;
   }
-  for (const auto& next : it->second) resolveControl(next, out, depth + 1);
+  for (const auto& next : *entry->control) resolveControl(next, out, depth + 1);
 }
 
 size_t Rewirer::apply(Graph& graph) const {
@@ -44,8 +61,14 @@ size_t Rewirer::apply(Graph& graph) const {
   for (size_t i = 0; i < graph.size(); ++i) {
     const Node& n = graph.node(i);
     bool touches = false;
-    for (const auto& in : n.inputs) touches |= m_data.count(in.node) > 0 || m_renamed.count(in.node) > 0;
-    for (const auto& c : n.controlInputs) touches |= m_control.count(c) > 0;
+    for (const auto& in : n.inputs) {
+      const Entry* entry = find(in.node);
+      touches |= entry && (!entry->data.empty() || entry->renamed);
+    }
+    for (const auto& c : n.controlInputs) {
+      const Entry* entry = find(c);
+      touches |= entry && entry->control;
+    }
     if (!touches) continue;
     Node& m = graph.mutableNode(i);
     for (auto& in : m.inputs) in = resolve(in);

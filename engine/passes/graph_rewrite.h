@@ -1,8 +1,10 @@
 // Helpers shared by the passes: batched rewiring of consumers, new constants and names.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ir/graph.h"
@@ -20,16 +22,21 @@ class Rewirer {
   void forwardControl(const std::string& node, std::vector<std::string> to);
   /// Every consumer of `node` (any output, and control) uses `to` instead: `to` computes the same values.
   void replaceNode(const std::string& node, const std::string& to);
-  bool empty() const { return m_data.empty() && m_control.empty() && m_renamed.empty(); }
+  bool empty() const { return m_entries.empty(); }
   /// Rewrites every node's inputs; duplicate control inputs are merged. Returns the number of nodes changed.
   size_t apply(Graph& graph) const;
 
  private:
+  // What happens to the consumers of one node; one lookup per edge finds it.
+  struct Entry {
+    std::vector<std::pair<int, TensorRef>> data;  ///< output index -> what its consumers read instead
+    std::optional<std::string> renamed;
+    std::optional<std::vector<std::string>> control;
+  };
+  const Entry* find(const std::string& node) const;
   TensorRef resolve(TensorRef ref) const;
   void resolveControl(const std::string& name, std::vector<std::string>& out, int depth) const;
-  std::unordered_map<std::string, std::unordered_map<int, TensorRef>> m_data;
-  std::unordered_map<std::string, std::vector<std::string>> m_control;
-  std::unordered_map<std::string, std::string> m_renamed;
+  std::unordered_map<std::string, Entry> m_entries;
 };
 
 /// A Const node.
