@@ -3,6 +3,7 @@
 // Inputs of commutative ops and control inputs are compared as sets.
 #include <algorithm>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include "ir/hash.h"
@@ -20,6 +21,28 @@ bool canDedup(const Node& node, const PassContext& context) {
   for (const auto& arg : def->inputs)
     if (arg.isRef || arg.type == DType::kResource) return false;  // identity of the resource matters
   return true;
+}
+
+// A cheap narrowing of hashAttrs() for the bucket key: attr names and kinds, exact small values, and a tensor's
+// type, size and first bytes (hashing every weight in full made this pass slow on big graphs). Candidates with the
+// same key are compared for real, hashAttrs() included, so merges are the same as with the full hash as key.
+uint64_t attrsKey(const AttrMap& attrs) {
+  std::hash<std::string_view> hash;
+  uint64_t key = attrs.size();
+  for (const auto& [name, value] : attrs) {
+    key = key * 1000003 + hash(name) * 31 + static_cast<uint64_t>(value.kind());
+    if (value.kind() == AttrValue::Kind::kString) key = key * 1000003 + hash(value.s());
+    if (value.kind() == AttrValue::Kind::kInt) key = key * 1000003 + static_cast<uint64_t>(value.i());
+    if (value.kind() == AttrValue::Kind::kType) key = key * 1000003 + static_cast<uint64_t>(value.type());
+    if (value.kind() != AttrValue::Kind::kTensor || !value.tensor().isValid()) continue;
+    const Tensor& t = value.tensor();
+    key = key * 1000003 + static_cast<uint64_t>(t.dtype()) * 31 + static_cast<uint64_t>(t.numElements());
+    if (t.isStringLike()) continue;
+    const auto bytes = t.bytes();
+    key = key * 1000003 +
+          hash(std::string_view(reinterpret_cast<const char*>(bytes.data()), std::min<size_t>(bytes.size(), 64)));
+  }
+  return key;
 }
 
 class CommonSubgraphElimination : public Pass {
@@ -55,13 +78,13 @@ class CommonSubgraphElimination : public Pass {
       for (const auto& [name, index] : inputs)
         key = key * 1000003 + hashString(name) * 31 + static_cast<uint64_t>(index);
       for (const auto& c : controls) key = key * 1000003 + hashString(c);
-      key = key * 1000003 + hashAttrs(node.attrs);
+      key = key * 1000003 + attrsKey(node.attrs);
       auto& bucket = buckets[key];
       const Node* same = nullptr;
       for (size_t other : bucket) {  // the hash only narrows the search: compare for real
         const Node& o = graph.node(other);
         if (o.op == node.op && o.device == node.device && o.attrs == node.attrs && canonicalInputs(o, def) == inputs &&
-            canonicalControls(o) == controls) {
+            canonicalControls(o) == controls && hashAttrs(o.attrs) == hashAttrs(node.attrs)) {
           same = &o;
           break;
         }
