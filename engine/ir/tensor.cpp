@@ -1,10 +1,12 @@
 // Tensor storage, previews and half-precision conversions.
 #include "ir/tensor.h"
+#include "ir/buffer_pool.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "base/strings.h"
@@ -47,6 +49,13 @@ class BufferPool {
     m_cachedBytes += bytes;
     return true;
   }
+  size_t release() {
+    for (auto& list : m_free) {
+      for (void* p : list) std::free(p);
+      list.clear();
+    }
+    return std::exchange(m_cachedBytes, size_t{0});
+  }
   ~BufferPool();
 
  private:
@@ -59,8 +68,7 @@ thread_local bool t_poolGone = false;  // trivially destructible: still readable
 
 BufferPool::~BufferPool() {
   t_poolGone = true;  // tensors released later on this thread (static destructors) go straight to free()
-  for (auto& list : m_free)
-    for (void* p : list) std::free(p);
+  release();
 }
 
 std::byte* allocateBytes(size_t bytes) {
@@ -105,6 +113,8 @@ std::shared_ptr<TensorBuffer> makeBuffer(Args&&... args) {
 }
 
 }  // namespace
+
+size_t releaseCachedTensorBuffers() { return t_poolGone ? 0 : t_pool.release(); }
 
 TensorBuffer::TensorBuffer(size_t bytes, bool zero) : m_size(bytes) {
   m_data = allocateBytes(bytes);

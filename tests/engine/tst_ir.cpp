@@ -1,6 +1,7 @@
 // IR units: dtypes, shapes, tensors, attrs, printer, structural hash and verifier.
 #include <QtTest>
 
+#include "ir/buffer_pool.h"
 #include "ir/hash.h"
 #include "ir/printer.h"
 #include "ir/verify.h"
@@ -121,6 +122,16 @@ class TestIr : public QObject {
     QCOMPARE(t.data<float>()[0], 7.0f);
     QVERIFY(!deep.contentEquals(t));
     QVERIFY(t.reshaped(Shape{15}).contentEquals(shared.reshaped(Shape{15})));
+  }
+
+  // A freed buffer stays in this thread's pool for reuse until the thread gives the pool back.
+  void freedBuffersGoBackOnRequest() {
+    releaseCachedTensorBuffers();
+    { Tensor t(DType::kFloat, Shape{1024, 1024}); }
+    QVERIFY(releaseCachedTensorBuffers() >= size_t(4) << 20);  // the data, and the block that held it
+    QCOMPARE(releaseCachedTensorBuffers(), size_t(0));
+    Tensor again(DType::kFloat, Shape{1024, 1024});  // the pool still works after it was emptied
+    QCOMPARE(again.byteSize(), size_t(4) << 20);
   }
 
   void checkedByteSizeRefusesHugeShapes() {

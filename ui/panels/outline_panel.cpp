@@ -69,6 +69,12 @@ void OutlinePanel::onCurrentChanged(const QModelIndex& current) {
   m_session->select(Selection::ofGroup(m_model->layout()->tree().group(m_model->groupAt(current)).path));
 }
 
+void OutlinePanel::documentChanged(const Session& session) {
+  if (session.shownModel()) return;
+  m_model->setLayout(nullptr);  // else the closed document's layout (graph, scopes, shapes) stays until the next one
+  m_shownExpansion.clear();
+}
+
 void OutlinePanel::selectionChanged(const Session& session) {
   const Selection& s = session.selection();
   if (!m_model->layout() || s.kind == Selection::Kind::kNone) return;

@@ -23,7 +23,8 @@ class OutlinePanel : public QTreeView, public SessionViewer {
   ~OutlinePanel() override;
   OutlineModel* outline() const { return m_model; }
 
-  void documentChanged(const Session&) override {}  // the canvas's next scene brings the new tree
+  /// Empties the tree when the document closes; otherwise the canvas's next scene brings the new tree.
+  void documentChanged(const Session& session) override;
   void selectionChanged(const Session& session) override;
   void passChanged(const Session&) override {}
   void profileChanged(const Session&) override {}

@@ -5,6 +5,8 @@
 #include <QElapsedTimer>
 #include <algorithm>
 
+#include "ir/buffer_pool.h"
+
 namespace flowscope {
 
 void JobControl::progress(double fraction, const QString& what) {
@@ -88,6 +90,7 @@ void EngineWorker::threadMain() {
     } catch (const std::exception&) {
       handOver = nullptr;  // engine calls report errors as values; a thrown one (out of memory) drops the result
     }
+    releaseCachedTensorBuffers();  // what the job freed would otherwise stay with this thread until the app quits
     {
       std::lock_guard<std::mutex> lock(m_mutex);
       m_running.erase(job->tag);

@@ -4,8 +4,13 @@
 #include <QFile>
 #include <QFileInfo>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "base/atomic_file.h"
 #include "io/loader.h"
+#include "ir/buffer_pool.h"
 #include "profile/chrome_trace.h"
 #include "session/profile_import.h"
 #include "workflow/optimize_model.h"
@@ -88,6 +93,12 @@ void Session::setDocument(std::shared_ptr<const Model> model) {
   broadcast([this](SessionViewer& v) { v.selectionChanged(*this); });
   broadcast([this](SessionViewer& v) { v.passChanged(*this); });
   broadcast([this](SessionViewer& v) { v.profileChanged(*this); });
+  // The previous document's memory goes back to the system: the tensor buffers this thread keeps for reuse, and the
+  // pages malloc keeps in its arenas once a big model and its layouts are freed (hundreds of MiB otherwise).
+  releaseCachedTensorBuffers();
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
 }
 
 Status Session::openFunction(const std::string& name) {
