@@ -14,19 +14,13 @@
 #include "main_window.h"
 #include "panels/graph_compare_panel.h"
 #include "panels/side_by_side_panel.h"
+#include "ui/main_window_driver.h"
 
 using namespace flowscope;
 
-namespace {
+using flowscope::testing::openAndLayOut;
 
-bool openAndLayOut(MainWindow& window, const QString& path) {
-  window.resize(1200, 800);
-  window.show();
-  QSignalSpy loaded(&window, &MainWindow::modelLoaded);
-  QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
-  window.openFile(path);
-  return loaded.wait(20000) && (ready.count() > 0 || ready.wait(20000));
-}
+namespace {
 
 const char* kGraph = R"(node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
 node { name: "r" op: "Relu" input: "x" attr { key: "T" value { type: DT_FLOAT } } }

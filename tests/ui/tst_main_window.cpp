@@ -29,25 +29,14 @@
 #include "panels/profile_panel.h"
 #include "panels/task_indicator.h"
 #include "panels/timeline_view.h"
+#include "ui/main_window_driver.h"
 #include "workflow/run_request.h"
 
 #include <nlohmann/json.hpp>
 
 using namespace flowscope;
 
-namespace {
-
-// Opens `path` in a shown 1200x800 window and waits until it is loaded and its first scene is laid out.
-bool openAndLayOut(MainWindow& window, const QString& path) {
-  window.resize(1200, 800);
-  window.show();
-  QSignalSpy loaded(&window, &MainWindow::modelLoaded);
-  QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
-  window.openFile(path);
-  return loaded.wait(10000) && (ready.count() > 0 || ready.wait(10000));
-}
-
-}  // namespace
+using flowscope::testing::openAndLayOut;
 
 class TestMainWindow : public QObject {
   Q_OBJECT
@@ -251,6 +240,16 @@ class TestMainWindow : public QObject {
     QVERIFY(item >= 0);
     QCOMPARE(window.canvas()->scene()->itemOfNode[conv], static_cast<int64_t>(item));
     QVERIFY(window.inspector()->toHtml().contains("Conv2D"));
+  }
+
+  // Closing the document empties the outline (it used to keep the closed graph's tree, and its layout, alive).
+  void closingEmptiesTheOutline() {
+    MainWindow window;
+    QVERIFY(openAndLayOut(window, QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt"));
+    QVERIFY(window.outline()->outline()->rowCount() > 0);
+    window.session().close();
+    QCOMPARE(window.outline()->outline()->rowCount(), 0);
+    QVERIFY(!window.outline()->outline()->layout());
   }
 
   // The profiler feeds inputs from .npy files or literals; a bad file stops it with a message naming the file.
