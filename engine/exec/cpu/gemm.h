@@ -3,21 +3,35 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 namespace flowscope {
 
 namespace gemm_detail {
 
+// The type sums and products are taken in: for int32 and int64, its unsigned twin, so that overflow wraps as
+// TensorFlow's integer MatMul does (signed overflow is undefined behaviour); the type itself otherwise.
+template <typename T, bool = std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) >= sizeof(int)>
+struct WrapOf {
+  using type = T;
+};
+template <typename T>
+struct WrapOf<T, true> {
+  using type = std::make_unsigned_t<T>;
+};
+template <typename T>
+using Wrap = typename WrapOf<T>::type;
+
 // Rows of B contiguous and N known at compile time: the j loop unrolls into full vector operations.
 template <int N, typename T>
 void fixedN(const T* a, int64_t sa0, int64_t sa1, const T* b, int64_t sb0, T* out, int64_t m, int64_t k) {
   for (int64_t i = 0; i < m; ++i) {
-    T row[N] = {};
+    Wrap<T> row[N] = {};
     for (int64_t p = 0; p < k; ++p) {
-      const T av = a[i * sa0 + p * sa1];
+      const Wrap<T> av = static_cast<Wrap<T>>(a[i * sa0 + p * sa1]);
       const T* brow = b + p * sb0;
-      for (int j = 0; j < N; ++j) row[j] += av * brow[j];
+      for (int j = 0; j < N; ++j) row[j] += av * static_cast<Wrap<T>>(brow[j]);
     }
     std::memcpy(out + i * N, row, sizeof row);
   }
@@ -40,23 +54,25 @@ void gemm(const T* a, int64_t sa0, int64_t sa1, const T* b, int64_t sb0, int64_t
   if (sb1 == 1 && n <= 16 &&
       gemm_detail::dispatchFixedN(std::make_integer_sequence<int, 16>{}, n, a, sa0, sa1, b, sb0, out, m, k))
     return;
+  using W = gemm_detail::Wrap<T>;
   std::memset(out, 0, static_cast<size_t>(m * n) * sizeof(T));
   if (sb1 == 1) {  // rows of B are contiguous: the inner loop vectorizes
     for (int64_t i = 0; i < m; ++i) {
-      T* row = out + i * n;
+      W* row = reinterpret_cast<W*>(out + i * n);  // same size and representation as T
       for (int64_t p = 0; p < k; ++p) {
-        const T av = a[i * sa0 + p * sa1];
+        const W av = static_cast<W>(a[i * sa0 + p * sa1]);
         const T* brow = b + p * sb0;
-        for (int64_t j = 0; j < n; ++j) row[j] += av * brow[j];
+        for (int64_t j = 0; j < n; ++j) row[j] += av * static_cast<W>(brow[j]);
       }
     }
     return;
   }
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      T acc = 0;
-      for (int64_t p = 0; p < k; ++p) acc += a[i * sa0 + p * sa1] * b[p * sb0 + j * sb1];
-      out[i * n + j] = acc;
+      W acc = 0;
+      for (int64_t p = 0; p < k; ++p)
+        acc += static_cast<W>(a[i * sa0 + p * sa1]) * static_cast<W>(b[p * sb0 + j * sb1]);
+      out[i * n + j] = static_cast<T>(acc);
     }
 }
 
