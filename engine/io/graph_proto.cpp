@@ -101,6 +101,7 @@ void nodeToProto(const Node& node, tensorflow::NodeDef* p) {
 Expected<std::shared_ptr<Graph>> nodesFromProto(const google::protobuf::RepeatedPtrField<tensorflow::NodeDef>& nodes,
                                                 bool functionStyle, const DecodeLimits& limits) {
   auto graph = std::make_shared<Graph>();
+  graph->reserve(static_cast<size_t>(nodes.size()));
   int index = 0;
   for (const auto& n : nodes) {
     auto node = nodeFromProto(n, functionStyle, limits);

@@ -1,6 +1,10 @@
 // Graph storage and the function library.
 #include "ir/graph.h"
 
+#include <algorithm>
+#include <bit>
+#include <utility>
+
 namespace flowscope {
 
 const FunctionDef* FunctionLibrary::find(const std::string& name) const {
@@ -17,6 +21,64 @@ void FunctionLibrary::add(FunctionDef function) {
     }
   }
   m_functions.push_back(std::move(function));
+}
+
+NameIndex::NameIndex(const Nodes& nodes) {
+  rehash(std::max<size_t>(16, std::bit_ceil(nodes.size() * 2)));
+  for (size_t i = 0; i < nodes.size(); ++i) insert(i, nodes);
+}
+
+uint32_t NameIndex::hashOf(std::string_view name) { return static_cast<uint32_t>(std::hash<std::string_view>{}(name)); }
+
+size_t NameIndex::slotOf(std::string_view name, uint32_t hash, const Nodes& nodes) const {
+  for (size_t s = home(hash);; s = (s + 1) & m_mask) {
+    const Slot& slot = m_slots[s];
+    if (slot.node == kEmpty || (slot.hash == hash && nodes[slot.node]->name == name)) return s;
+  }
+}
+
+int64_t NameIndex::find(std::string_view name, const Nodes& nodes) const {
+  const Slot& slot = m_slots[slotOf(name, hashOf(name), nodes)];
+  return slot.node == kEmpty ? -1 : static_cast<int64_t>(slot.node);
+}
+
+bool NameIndex::insert(size_t i, const Nodes& nodes) {
+  if ((m_size + 1) * 2 > m_slots.size()) rehash(m_slots.size() * 2);
+  const std::string& name = nodes[i]->name;
+  const uint32_t hash = hashOf(name);
+  Slot& slot = m_slots[slotOf(name, hash, nodes)];
+  if (slot.node != kEmpty) return false;
+  slot = {hash, static_cast<uint32_t>(i)};
+  ++m_size;
+  return true;
+}
+
+// Linear probing with backward-shift deletion: entries after the hole move into it unless they are already at or
+// after their home slot on the way from the hole.
+void NameIndex::erase(std::string_view name, size_t i) {
+  size_t hole = home(hashOf(name));
+  while (m_slots[hole].node != i) {
+    if (m_slots[hole].node == kEmpty) return;
+    hole = (hole + 1) & m_mask;
+  }
+  for (size_t j = (hole + 1) & m_mask; m_slots[j].node != kEmpty; j = (j + 1) & m_mask) {
+    if (((j - home(m_slots[j].hash)) & m_mask) < ((j - hole) & m_mask)) continue;
+    m_slots[hole] = m_slots[j];
+    hole = j;
+  }
+  m_slots[hole].node = kEmpty;
+  --m_size;
+}
+
+void NameIndex::rehash(size_t capacity) {
+  std::vector<Slot> old = std::exchange(m_slots, std::vector<Slot>(capacity, Slot{0, kEmpty}));
+  m_mask = capacity - 1;
+  for (const Slot& slot : old) {
+    if (slot.node == kEmpty) continue;
+    size_t s = home(slot.hash);
+    while (m_slots[s].node != kEmpty) s = (s + 1) & m_mask;
+    m_slots[s] = slot;
+  }
 }
 
 Graph::Graph(const Graph& other)
@@ -72,18 +134,15 @@ Graph& Graph::operator=(Graph&& other) noexcept {
   return *this;
 }
 
-std::shared_ptr<const Graph::NameIndex> Graph::index() const {
+std::shared_ptr<const NameIndex> Graph::index() const {
   std::lock_guard lock(m_indexMutex);
   if (!m_index) {
-    auto built = std::make_shared<NameIndex>();
-    built->reserve(m_nodes.size());
-    for (size_t i = 0; i < m_nodes.size(); ++i) built->emplace(m_nodes[i]->name, i);  // first one wins
-    setIndex(std::move(built));
+    setIndex(std::make_shared<NameIndex>(m_nodes));
   }
   return m_index;
 }
 
-Graph::NameIndex* Graph::ownIndex() {
+NameIndex* Graph::ownIndex() {
   // Only a non-const caller gets here, and a Graph is not mutated while others read it.
   if (!m_index) return nullptr;
   if (m_index.use_count() > 1) setIndex(std::make_shared<NameIndex>(*m_index));
@@ -93,8 +152,7 @@ Graph::NameIndex* Graph::ownIndex() {
 int64_t Graph::find(const std::string& name) const {
   const NameIndex* view = m_indexView.load(std::memory_order_acquire);
   if (!view) view = index().get();  // m_index keeps it alive: graphs are not changed while they are read
-  auto it = view->find(name);
-  return it == view->end() ? -1 : static_cast<int64_t>(it->second);
+  return view->find(name, m_nodes);
 }
 
 const Node* Graph::findNode(const std::string& name) const {
@@ -105,8 +163,8 @@ const Node* Graph::findNode(const std::string& name) const {
 size_t Graph::addNode(Node node) {
   dropEdges();
   size_t index = m_nodes.size();
-  if (NameIndex* own = ownIndex()) own->emplace(node.name, index);  // keeps the first on duplicates
   m_nodes.push_back(std::make_shared<const Node>(std::move(node)));
+  if (NameIndex* own = ownIndex()) own->insert(index, m_nodes);  // keeps the first on duplicates
   return index;
 }
 
@@ -126,8 +184,8 @@ void Graph::renameNode(size_t i, const std::string& newName) {
     setIndex(nullptr);
     return;
   }
-  own->erase(oldName);
-  if (!own->emplace(newName, i).second) setIndex(nullptr);  // the new name duplicates another node's
+  own->erase(oldName, i);
+  if (!own->insert(i, m_nodes)) setIndex(nullptr);  // the new name duplicates another node's
 }
 
 void Graph::removeNodes(const std::function<bool(const Node&)>& drop) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -64,6 +65,41 @@ class FunctionLibrary {
   std::vector<FunctionDef> m_functions;
 };
 
+/// Node name -> index of the first node with that name, holding no copy of the names: each slot keeps a node index
+/// and the hash of its name, and lookups compare with the node's own name. It serves any node list whose nodes have
+/// the same names at the same places (a graph and its copies, until one of them renames, adds or removes nodes).
+class NameIndex {
+ public:
+  using Nodes = std::vector<std::shared_ptr<const Node>>;
+
+  /// Indexes every node; the first of each name wins.
+  explicit NameIndex(const Nodes& nodes);
+  /// Index of the node named `name`, or -1.
+  int64_t find(std::string_view name, const Nodes& nodes) const;
+  /// Adds node `i` under its name; false (and no change) when the name is indexed already.
+  bool insert(size_t i, const Nodes& nodes);
+  /// Removes node `i`, indexed under `name`.
+  void erase(std::string_view name, size_t i);
+  /// How many names are indexed.
+  size_t size() const { return m_size; }
+
+ private:
+  struct Slot {
+    uint32_t hash;
+    uint32_t node;
+  };
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  static uint32_t hashOf(std::string_view name);
+  size_t home(uint32_t hash) const { return hash & m_mask; }
+  /// The slot holding `name`, or the empty slot where it would go.
+  size_t slotOf(std::string_view name, uint32_t hash, const Nodes& nodes) const;
+  void rehash(size_t capacity);
+
+  std::vector<Slot> m_slots;
+  size_t m_mask = 0;
+  size_t m_size = 0;
+};
+
 class Graph {
  public:
   Graph() = default;
@@ -80,6 +116,8 @@ class Graph {
   const Node* findNode(const std::string& name) const;
   /// Appends a node (duplicates are allowed so that the verifier can report them).
   size_t addNode(Node node);
+  /// Makes room for `count` nodes.
+  void reserve(size_t count) { m_nodes.reserve(count); }
   /// Mutable access; clones the node first when a snapshot still shares it. Do not change the name here:
   /// use renameNode so the name index stays right.
   Node& mutableNode(size_t i);
@@ -100,7 +138,6 @@ class Graph {
   std::map<std::string, std::string> tensorNames;
 
  private:
-  using NameIndex = std::unordered_map<std::string, size_t>;
   /// The name index, built on first use (thread-safe for const readers) and shared with copies.
   std::shared_ptr<const NameIndex> index() const;
   /// The index for in-place updates, or null when there is none yet (it will be built on demand).

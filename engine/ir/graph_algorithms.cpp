@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <set>
-#include <unordered_set>
 
 namespace flowscope {
 
@@ -38,15 +37,15 @@ bool isDataflowControlOp(const std::string& op) {
   return ops.count(op) > 0;
 }
 
+// A node is a sink when no input names it: the first node of its name (the one inputs resolve to) has no uses.
 std::vector<std::string> sinkNodes(const Graph& graph) {
-  std::unordered_set<std::string> consumed;
-  for (size_t i = 0; i < graph.size(); ++i) {
-    for (const auto& in : graph.node(i).inputs) consumed.insert(in.node);
-    for (const auto& c : graph.node(i).controlInputs) consumed.insert(c);
-  }
+  const auto edges = graph.edges();
   std::vector<std::string> sinks;
-  for (size_t i = 0; i < graph.size(); ++i)
-    if (!consumed.count(graph.node(i).name)) sinks.push_back(graph.node(i).name);
+  for (size_t i = 0; i < graph.size(); ++i) {
+    const Node& node = graph.node(i);
+    const int64_t first = graph.find(node.name);
+    if (first < 0 || edges->uses(static_cast<size_t>(first)).empty()) sinks.push_back(node.name);
+  }
   return sinks;
 }
 

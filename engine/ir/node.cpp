@@ -1,6 +1,8 @@
 // TensorRef parsing and printing; name scopes.
 #include "ir/node.h"
 
+#include <string_view>
+
 #include "base/strings.h"
 
 namespace flowscope {
@@ -10,26 +12,35 @@ std::string TensorRef::toString() const {
   return index == 0 ? node : node + ":" + std::to_string(index);
 }
 
+namespace {
+
+// A flat output index: 0 .. 2^30.
+bool parseIndex(std::string_view text, int* out) {
+  int64_t index = 0;
+  if (!parseInt64(text, &index) || index < 0 || index > (1 << 30)) return false;
+  *out = static_cast<int>(index);
+  return true;
+}
+
+}  // namespace
+
+// "node", "node:i" or (function style) "node:out_arg:i", split without temporary strings.
 bool parseTensorRef(const std::string& text, bool functionStyle, TensorRef* out) {
   if (text.empty() || text[0] == '^') return false;
-  std::vector<std::string> parts = splitString(text, ':');
   *out = TensorRef{};
-  out->node = parts[0];
+  const std::string_view view = text;
+  const size_t first = view.find(':');
+  out->node.assign(view.substr(0, first));
   if (out->node.empty()) return false;
-  int64_t index = 0;
-  if (parts.size() == 1) return true;
-  if (parts.size() == 2) {
-    if (!parseInt64(parts[1], &index) || index < 0 || index > (1 << 30)) return false;
-    out->index = static_cast<int>(index);
-    return true;
-  }
-  if (parts.size() == 3 && functionStyle) {
-    if (parts[1].empty() || !parseInt64(parts[2], &index) || index < 0 || index > (1 << 30)) return false;
-    out->outputArg = parts[1];
-    out->index = static_cast<int>(index);
-    return true;
-  }
-  return false;
+  if (first == std::string_view::npos) return true;
+  const std::string_view rest = view.substr(first + 1);
+  const size_t second = rest.find(':');
+  if (second == std::string_view::npos) return parseIndex(rest, &out->index);
+  if (!functionStyle || rest.find(':', second + 1) != std::string_view::npos) return false;
+  const std::string_view arg = rest.substr(0, second);
+  if (arg.empty() || !parseIndex(rest.substr(second + 1), &out->index)) return false;
+  out->outputArg.assign(arg);
+  return true;
 }
 
 std::string Node::scope() const {
