@@ -49,6 +49,19 @@ bool listEquals(const AttrList& a, const AttrList& b) {
 
 }  // namespace
 
+AttrList& AttrListRef::mutableGet() {
+  if (!m_list)
+    m_list = std::make_shared<AttrList>();
+  else if (m_list.use_count() > 1)
+    m_list = std::make_shared<AttrList>(*m_list);
+  return *m_list;
+}
+
+const AttrList& AttrListRef::empty() {
+  static const AttrList list;
+  return list;
+}
+
 std::string AttrValue::toString() const {
   switch (kind()) {
     case Kind::kNone:

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -38,6 +39,20 @@ struct AttrList {
   }
 };
 
+/// An AttrList kept out of line, shared copy-on-write: most attributes are scalars, and the list's eight vectors
+/// would make every AttrValue as large as the list.
+class AttrListRef {
+ public:
+  explicit AttrListRef(AttrList list) : m_list(std::make_shared<AttrList>(std::move(list))) {}
+  const AttrList& get() const { return m_list ? *m_list : empty(); }
+  /// The list for changes, copied first when another value shares it.
+  AttrList& mutableGet();
+
+ private:
+  static const AttrList& empty();
+  std::shared_ptr<AttrList> m_list;  ///< null only when moved from
+};
+
 /// Only inside function bodies: "take this attr's value from the function's attr named here".
 struct AttrPlaceholder {
   std::string name;
@@ -55,7 +70,7 @@ class AttrValue {
   static AttrValue fromType(DType v) { return AttrValue(Value(std::in_place_index<5>, v)); }
   static AttrValue fromShape(Shape v) { return AttrValue(Value(std::in_place_index<6>, std::move(v))); }
   static AttrValue fromTensor(Tensor v) { return AttrValue(Value(std::in_place_index<7>, std::move(v))); }
-  static AttrValue fromList(AttrList v) { return AttrValue(Value(std::in_place_index<8>, std::move(v))); }
+  static AttrValue fromList(AttrList v) { return AttrValue(Value(std::in_place_index<8>, AttrListRef(std::move(v)))); }
   static AttrValue fromFunc(FuncAttr v) { return AttrValue(Value(std::in_place_index<9>, std::move(v))); }
   static AttrValue fromPlaceholder(std::string v) {
     return AttrValue(Value(std::in_place_index<10>, AttrPlaceholder{std::move(v)}));
@@ -70,8 +85,8 @@ class AttrValue {
   DType type() const { return std::get<5>(m_value); }
   const Shape& shape() const { return std::get<6>(m_value); }
   const Tensor& tensor() const { return std::get<7>(m_value); }
-  const AttrList& list() const { return std::get<8>(m_value); }
-  AttrList& mutableList() { return std::get<8>(m_value); }
+  const AttrList& list() const { return std::get<8>(m_value).get(); }
+  AttrList& mutableList() { return std::get<8>(m_value).mutableGet(); }
   const FuncAttr& func() const { return std::get<9>(m_value); }
   const std::string& placeholder() const { return std::get<10>(m_value).name; }
 
@@ -81,7 +96,7 @@ class AttrValue {
   bool operator==(const AttrValue& other) const;
 
  private:
-  using Value = std::variant<std::monostate, std::string, int64_t, float, bool, DType, Shape, Tensor, AttrList,
+  using Value = std::variant<std::monostate, std::string, int64_t, float, bool, DType, Shape, Tensor, AttrListRef,
                              FuncAttr, AttrPlaceholder>;
   explicit AttrValue(Value value) : m_value(std::move(value)) {}
   Value m_value;
