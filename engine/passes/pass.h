@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "base/status.h"
 #include "ir/graph.h"
@@ -23,10 +24,22 @@ struct PassResult {
   PassStats stats;
 };
 
+/// Names of the preserved nodes, hashed once and shared by the contexts of a pipeline's passes.
+class PreservedNames {
+ public:
+  PreservedNames() = default;
+  explicit PreservedNames(const std::set<std::string>& names)
+      : m_names(std::make_shared<const std::unordered_set<std::string>>(names.begin(), names.end())) {}
+  size_t count(const std::string& name) const { return m_names && m_names->count(name) ? 1 : 0; }
+
+ private:
+  std::shared_ptr<const std::unordered_set<std::string>> m_names;
+};
+
 /// What a pass may read besides the graph.
 struct PassContext {
   OpLookup lookup;                      ///< schemas, the graph's own library first
-  std::set<std::string> preserved;      ///< fed and fetched nodes, signature outputs: never removed or renamed
+  PreservedNames preserved;             ///< fed and fetched nodes, signature outputs: never removed or renamed
   bool fetchesKnown = false;            ///< true when `preserved` names every fetch (pruning may drop the rest)
   size_t maxConstantBytes = 10u << 20;  ///< constant folding does not create tensors bigger than this
   const std::atomic<bool>* cancelled = nullptr;

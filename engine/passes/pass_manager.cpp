@@ -97,7 +97,7 @@ Status verifyAfterPass(const Graph& graph, const Graph& before, bool beforeVerif
 }  // namespace
 
 Expected<PassRecord> PassManager::runPass(const PassInfo& info, int iteration, PipelineState& state,
-                                          const std::set<std::string>& preserved, bool fetchesKnown) const {
+                                          const PreservedNames& preserved, bool fetchesKnown) const {
   Graph graph = *state.current;  // shares every node until the pass touches it
   PassContext context;
   context.lookup = OpRegistry::global().lookupWith(&graph.library);
@@ -151,6 +151,7 @@ Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::stri
   state.hash = hashGraph(*state.current, &state.hashCache);
   state.edges = countEdges(*state.current);
 
+  const PreservedNames names(preserved);
   std::vector<std::pair<int, const PassInfo*>> schedule;
   for (int it = 0; it < std::max(1, m_options.iterations); ++it)
     for (const PassInfo* p : m_options.passes)
@@ -167,7 +168,7 @@ Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::stri
     }
     if (m_options.cancelled && m_options.cancelled->load()) return cancelled("optimizing was cancelled");
     if (m_options.progress) m_options.progress(step, schedule.size(), info->name);
-    FS_ASSIGN_OR_RETURN(PassRecord record, runPass(*info, iteration, state, preserved, fetchesKnown));
+    FS_ASSIGN_OR_RETURN(PassRecord record, runPass(*info, iteration, state, names, fetchesKnown));
     iterationChanged |= record.changed;
     result.records.push_back(std::move(record));
   }

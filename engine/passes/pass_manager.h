@@ -64,7 +64,7 @@ class PassManager {
  private:
   struct PipelineState;
   Expected<PassRecord> runPass(const PassInfo& info, int iteration, PipelineState& state,
-                               const std::set<std::string>& preserved, bool fetchesKnown) const;
+                               const PreservedNames& preserved, bool fetchesKnown) const;
   PipelineOptions m_options;
 };
 
