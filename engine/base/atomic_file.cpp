@@ -1,12 +1,16 @@
-// Atomic file writes with POSIX calls (fsync before rename).
+// Atomic file writes with POSIX calls (fsync before rename). The temporary file beside the destination is named
+// ".NAME.tmp-PID-XXXXXX"; one left by a writer that was killed (no chance to unlink it) is removed by the next write
+// to the same destination, once its process is gone.
 #include "base/atomic_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -41,6 +45,17 @@ Status writeInPlace(const std::string& path, std::string_view content) {
   return Status::ok();
 }
 
+// Removes the temporary files of earlier writes to `target` whose writing process no longer exists.
+void removeStaleTemporaries(const std::filesystem::path& dir, const std::string& prefix) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) std::filesystem::remove(entry.path(), ec);
+  }
+}
+
 }  // namespace
 
 Status writeFileAtomically(const std::string& path, std::string_view content) {
@@ -50,7 +65,9 @@ Status writeFileAtomically(const std::string& path, std::string_view content) {
     return writeInPlace(path, content);
   fs::path target(path);
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  const std::string prefix = "." + target.filename().string() + ".tmp-";
+  removeStaleTemporaries(dir, prefix);
+  std::string tmpl = (dir / (prefix + std::to_string(::getpid()) + "-XXXXXX")).string();
   int fd = mkstemp(tmpl.data());
   if (fd < 0)
     return invalidArgument(path + ": cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));

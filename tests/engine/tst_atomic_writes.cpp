@@ -1,5 +1,6 @@
 // Writes under failure: `flowscope convert` of a large graph killed with SIGKILL at several points leaves the
-// destination either absent (or as it was) or complete, and never touches the input (engine/base/atomic_file).
+// destination either absent (or as it was) or complete, and never touches the input (engine/base/atomic_file); the
+// next write to that destination removes the temporary file the killed writer left.
 #include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -111,6 +112,17 @@ class TestAtomicWrites : public QObject {
   void someRunsWereKilledWhileWriting() {
     qInfo("whole conversion %d ms; %d runs killed while writing", m_convertMs, m_killedWhileWriting);
     QVERIFY(m_killedWhileWriting >= 2);
+  }
+
+  // What a killed writer left behind (its temporary file) is removed by the next write to the same destination.
+  void nextWriteRemovesWhatAKilledWriterLeft() {
+    QDir dir(m_dir.filePath("leftover"));
+    QVERIFY(dir.mkpath("."));
+    for (int attempt = 0; attempt < 5 && !writing(dir); ++attempt) convertKilled(m_input, dir, 3, true);
+    if (!writing(dir)) QSKIP("no kill caught the writer mid-way");
+    QCOMPARE(runFlowscope({"convert", m_input, dir.filePath("out.pbtxt"), "--force"}).code, 0);
+    QVERIFY2(!writing(dir), qPrintable(dir.entryList(QDir::Hidden | QDir::Files).join(", ")));
+    QCOMPARE(nodeCount(dir.filePath("out.pbtxt")), m_nodes);
   }
 
  private:
