@@ -12,6 +12,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -52,8 +53,14 @@ MainWindow::MainWindow(QWidget* parent)
       m_task(new TaskIndicator(&m_session->worker(), this)),
       m_script(new ScriptPanel(this)),
       m_source(new ScriptSourceView(this)),
-      m_scriptOutput(new QPlainTextEdit(this)) {
+      m_scriptOutput(new QPlainTextEdit(this)),
+      m_cancelExport(new QShortcut(QKeySequence(Qt::Key_Escape), this)) {
   statusBar()->addPermanentWidget(m_task);
+  m_cancelExport->setEnabled(false);  // only while an export runs, so that Esc keeps its meaning elsewhere
+  connect(m_cancelExport, &QShortcut::activated, this, &MainWindow::cancelExports);
+  connect(&m_session->worker(), &EngineWorker::jobFinished, this, [this](JobId, const QString& tag, bool delivered) {
+    if (!delivered) onExportDone(tag, cancelled("dropped before it ran"));  // cancelled while queued
+  });
   setWindowTitle(tr("Flowscope"));
   setAcceptDrops(true);
   m_header->setText(
@@ -199,23 +206,42 @@ void MainWindow::setTheme(const QString& name) {
   QSettings().setValue("view/theme", name);
 }
 
-Status MainWindow::exportCanvas(const QString& path, bool viewOnly) const {
-  GraphCanvas* c = canvas();
-  auto scene = c->scene();
-  if (!scene) return invalidArgument("no graph is shown");
-  const Rect& b = scene->bounds;
-  const QRectF area = viewOnly ? c->visibleSceneRect() : QRectF(b.x, b.y, b.w, b.h);
-  const SceneOverlay* overlay = &c->overlay();
-  if (path.endsWith(".svg", Qt::CaseInsensitive))
-    return writeSceneSvg(*scene, path, c->theme(), overlay, &area)
-               ? Status::ok()
-               : invalidArgument("cannot write " + path.toStdString());
-  // The view at the canvas's size; the whole graph at about 1.5 px per scene unit, capped at 8000 px.
-  const double scale = viewOnly ? c->zoom() : std::min(1.5, 8000.0 / std::max(b.w, b.h));
-  const int w = std::max(64, static_cast<int>(area.width() * scale));
-  const int h = std::max(64, static_cast<int>(area.height() * scale));
-  QImage image = renderSceneArea(*scene, area, w, h, c->theme(), overlay);
-  return image.save(path) ? Status::ok() : invalidArgument("cannot write " + path.toStdString());
+Status MainWindow::exportCanvas(const QString& path, bool viewOnly) {
+  std::optional<SceneSnapshot> taken = canvas()->exportSnapshot(viewOnly);
+  if (!taken) return invalidArgument("no graph is shown");
+  auto snapshot = std::make_shared<const SceneSnapshot>(std::move(*taken));
+  const QString tag = QString("export:%1").arg(++m_exportCount);
+  const JobId job = m_session->worker().submit<Status>(
+      tag, tr("Exporting %1").arg(QFileInfo(path).fileName()), this,
+      [snapshot, path](JobControl& control) {
+        return writeSceneSnapshot(*snapshot, path, [&control](double fraction, const QString& what) {
+          control.progress(fraction, what);
+          return !control.isCancelled();
+        });
+      },
+      [this, tag](Status status) { onExportDone(tag, status); });
+  m_exports[tag] = {job, path};
+  m_cancelExport->setEnabled(true);
+  statusBar()->showMessage(tr("Exporting %1 (Esc cancels)").arg(path));
+  return Status::ok();
+}
+
+void MainWindow::cancelExports() {
+  for (const auto& [tag, pending] : m_exports) m_session->worker().cancel(pending.job);
+}
+
+void MainWindow::onExportDone(const QString& tag, const Status& status) {
+  auto it = m_exports.find(tag);
+  if (it == m_exports.end()) return;
+  const QString path = it->second.path;
+  m_exports.erase(it);
+  m_cancelExport->setEnabled(!m_exports.empty());
+  const QString message = status ? tr("Wrote %1").arg(path)
+                          : status.code() == ErrorCode::kCancelled
+                              ? tr("Export of %1 cancelled").arg(path)
+                              : tr("Export failed: %1").arg(QString::fromStdString(status.message()));
+  statusBar()->showMessage(message);
+  emit exportFinished(path, status.isOk(), message);
 }
 
 void MainWindow::exportCanvas(const char* format, bool viewOnly) {
@@ -223,8 +249,7 @@ void MainWindow::exportCanvas(const char* format, bool viewOnly) {
   QString path = QFileDialog::getSaveFileName(this, viewOnly ? tr("Export view") : tr("Export graph"), {}, filter);
   if (path.isEmpty()) return;
   if (!path.endsWith(QString(".") + format)) path += QString(".") + format;
-  Status s = exportCanvas(path, viewOnly);
-  statusBar()->showMessage(s ? tr("Wrote %1").arg(path) : QString::fromStdString(s.message()));
+  if (Status s = exportCanvas(path, viewOnly); !s) statusBar()->showMessage(QString::fromStdString(s.message()));
 }
 
 void MainWindow::openFile(const QString& path) {

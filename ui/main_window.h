@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <map>
 #include <memory>
 
 #include "session/session.h"
@@ -10,6 +11,7 @@
 class QLabel;
 class QMenu;
 class QPlainTextEdit;
+class QShortcut;
 class QTabWidget;
 
 namespace flowscope {
@@ -66,13 +68,20 @@ class MainWindow : public QMainWindow {
   ScriptPanel* scriptPanel() const { return m_script; }
   ScriptSourceView* sourceView() const { return m_source; }
   QPlainTextEdit* scriptOutput() const { return m_scriptOutput; }
-  /// Writes the whole graph, or only what the canvas shows, as PNG or SVG (by the extension), with its overlay.
-  Status exportCanvas(const QString& path, bool viewOnly = false) const;
+  /// Starts writing the whole graph, or only what the canvas shows, as PNG or SVG (by the extension), with its
+  /// overlay: a snapshot of the canvas is painted, encoded and written atomically on the engine worker, the status
+  /// bar's task strip shows its progress and cancels it (so does Esc), and exportFinished says how it ended. An error
+  /// here (no graph shown) means nothing was started and no exportFinished follows.
+  Status exportCanvas(const QString& path, bool viewOnly = false);
+  /// Asks the exports in progress to stop (each still ends with exportFinished).
+  void cancelExports();
   void setTheme(const QString& name);
 
  signals:
   void modelLoaded();
   void loadFailed(const QString& message);
+  /// An export ended: written (`ok`), failed or cancelled; `message` is what the status bar shows.
+  void exportFinished(const QString& path, bool ok, const QString& message);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -84,6 +93,7 @@ class MainWindow : public QMainWindow {
   void buildFileMenu();
   void buildViewMenu();
   void exportCanvas(const char* format, bool viewOnly);
+  void onExportDone(const QString& tag, const Status& status);
   void onOpened();
   void onOpenFailed(const QString& message);
   void rememberRecent(const QString& path);
@@ -112,6 +122,13 @@ class MainWindow : public QMainWindow {
   QString m_scriptGraph;  // the graph file of the script's concrete function being opened or shown
   QString m_scriptGraphTitle;
   QMenu* m_recentMenu = nullptr;
+  QShortcut* m_cancelExport;
+  struct PendingExport {
+    JobId job;
+    QString path;
+  };
+  std::map<QString, PendingExport> m_exports;  // by worker tag, the exports in progress
+  quint64 m_exportCount = 0;
 };
 
 }  // namespace flowscope

@@ -225,10 +225,14 @@ void SoakDriver::exportCanvas(const QString& format) {
   QString base = m_file;
   base.replace('/', '_');
   const QString path = QString("%1/%2-%3.%4").arg(m_exportDir).arg(m_index + 1, 3, 10, QChar('0')).arg(base, format);
-  Status written = Status::ok();
+  QSignalSpy finished(&m_window, &MainWindow::exportFinished);
+  Status started = Status::ok();
   step(
-      "export " + format.toUpper(), [&] { written = m_window.exportCanvas(path); }, [] { return true; });
-  if (!written) return fail("export " + format.toUpper(), QString::fromStdString(written.message()));
+      "export " + format.toUpper(), [&] { started = m_window.exportCanvas(path); },
+      [&] { return !started || !finished.isEmpty(); });
+  if (!started) return fail("export " + format.toUpper(), QString::fromStdString(started.message()));
+  if (finished.isEmpty() || !finished.first().at(1).toBool())
+    return fail("export " + format.toUpper(), finished.isEmpty() ? "no answer" : finished.first().at(2).toString());
   QFile file(path);
   const bool readable = format == "png" ? QImageReader(path).size().width() >= 64
                                         : file.open(QIODevice::ReadOnly) && file.read(4096).contains("<svg");

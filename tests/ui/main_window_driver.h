@@ -60,4 +60,20 @@ inline bool openAndLayOut(MainWindow& window, const QString& path, int timeoutMs
   return why.isEmpty();
 }
 
+/// Exports the graph (or the view) to `path` and waits until it is written. False when it could not start, failed,
+/// was cancelled or took longer than `timeoutMs` (`error` gets the message).
+inline bool exportAndWait(MainWindow& window, const QString& path, bool viewOnly = false, int timeoutMs = 60000,
+                          QString* error = nullptr) {
+  QSignalSpy finished(&window, &MainWindow::exportFinished);
+  QString why;
+  if (Status started = window.exportCanvas(path, viewOnly); !started)
+    why = QString::fromStdString(started.message());
+  else if (!waitUntil([&] { return !finished.isEmpty(); }, timeoutMs))
+    why = QString("the export took over %1 ms").arg(timeoutMs);
+  else if (!finished.first().at(1).toBool())
+    why = finished.first().at(2).toString();
+  if (error) *error = why;
+  return why.isEmpty();
+}
+
 }  // namespace flowscope::testing

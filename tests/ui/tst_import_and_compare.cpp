@@ -18,6 +18,7 @@
 
 using namespace flowscope;
 
+using flowscope::testing::exportAndWait;
 using flowscope::testing::openAndLayOut;
 
 namespace {
@@ -58,7 +59,7 @@ class TestImportAndCompare : public QObject {
     QCOMPARE(view->times.runs, 3);
     QVERIFY(view->notes.front().find("matched 9 of 12 events to 3 nodes") != std::string::npos);
     const QString shot = qEnvironmentVariable("FLOWSCOPE_IMPORT_SCREENSHOT", m_dir.filePath("imported.png"));
-    QVERIFY(window.exportCanvas(shot).isOk());
+    QVERIFY(exportAndWait(window, shot));
     QVERIFY(QImage(shot).width() > 64);
   }
 
@@ -76,7 +77,7 @@ class TestImportAndCompare : public QObject {
     QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
     QVERIFY(ready.count() > 0 || ready.wait(20000));
     const QString shot = qEnvironmentVariable("FLOWSCOPE_ORT_SCREENSHOT", m_dir.filePath("ort.png"));
-    QVERIFY(window.exportCanvas(shot).isOk());
+    QVERIFY(exportAndWait(window, shot));
   }
 
   void theirsBesideOurs() {

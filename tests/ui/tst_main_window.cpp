@@ -3,6 +3,7 @@
 #include <QLabel>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 #include <QtTest>
 
@@ -36,6 +37,7 @@
 
 using namespace flowscope;
 
+using flowscope::testing::exportAndWait;
 using flowscope::testing::openAndLayOut;
 
 class TestMainWindow : public QObject {
@@ -122,19 +124,49 @@ class TestMainWindow : public QObject {
     QVERIFY(imported.wait(20000));
     QCOMPARE(panel->timeline()->events().size(), size_t(18));
     // Exports and theme.
-    QVERIFY(window.exportCanvas(dir.filePath("graph.png")).isOk());
-    QVERIFY(window.exportCanvas(dir.filePath("graph.svg")).isOk());
+    QVERIFY(exportAndWait(window, dir.filePath("graph.png")));
+    QVERIFY(exportAndWait(window, dir.filePath("graph.svg")));
     QVERIFY(QImage(dir.filePath("graph.png")).width() > 64);
     QFile svg(dir.filePath("graph.svg"));
     QVERIFY(svg.open(QIODevice::ReadOnly) && svg.readAll().contains("<svg"));
     // The view only: what the canvas shows, at its size and zoom.
     window.canvas()->setView(window.canvas()->zoom() * 3, window.canvas()->topLeft());
-    QVERIFY(window.exportCanvas(dir.filePath("view.png"), true).isOk());
+    QVERIFY(exportAndWait(window, dir.filePath("view.png"), true));
     QCOMPARE(QImage(dir.filePath("view.png")).size(), window.canvas()->size());
-    QVERIFY(window.exportCanvas(dir.filePath("view.svg"), true).isOk());
+    QVERIFY(exportAndWait(window, dir.filePath("view.svg"), true));
     window.setTheme("dark");
     QCOMPARE(window.canvas()->theme().name, QString("dark"));
     window.setTheme("light");
+  }
+
+  // An export runs on the worker: it shows in the task strip, Esc cancels it (nothing is written), and a failure
+  // names the path and the cause.
+  void exportRunsInTheBackground() {
+    QTemporaryDir dir;
+    SyntheticGraphOptions options;
+    options.nodes = 1500;  // expanded, a picture of thousands of pixels: painting it takes a while
+    const QString path = dir.filePath("synthetic.pb");
+    QVERIFY(writeGraph(makeSyntheticGraph(options), path.toStdString()));
+    MainWindow window;
+    QVERIFY(openAndLayOut(window, path));
+    QSignalSpy ready(window.canvas(), &GraphCanvas::sceneReady);
+    window.canvas()->expandAll();
+    QVERIFY(ready.wait(60000));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QSignalSpy finished(&window, &MainWindow::exportFinished);
+    const QString png = dir.filePath("cancelled.png");
+    QVERIFY(window.exportCanvas(png).isOk());
+    QVERIFY(window.taskIndicator()->text().contains("cancelled.png"));
+    QTest::keyClick(&window, Qt::Key_Escape);
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(finished.first().at(1).toBool(), false);
+    QVERIFY2(finished.first().at(2).toString().contains("cancelled"), qPrintable(finished.first().at(2).toString()));
+    QVERIFY(!QFile::exists(png));
+    QString error;
+    QVERIFY(!exportAndWait(window, dir.filePath("no/such/dir/graph.png"), false, 20000, &error));
+    QVERIFY2(error.contains("no/such/dir/graph.png") && error.contains("No such file"), qPrintable(error));
+    QCOMPARE(window.statusBar()->currentMessage(), error);
   }
 
   void failureIsShownNotFatal() {

@@ -207,6 +207,16 @@ void GraphCanvas::centerOn(QPointF p) {
 
 QRectF GraphCanvas::visibleSceneRect() const { return QRectF(m_offset, QSizeF(width() / m_scale, height() / m_scale)); }
 
+std::optional<SceneSnapshot> GraphCanvas::exportSnapshot(bool viewOnly) const {
+  if (!m_scene) return std::nullopt;
+  const Rect& b = m_scene->bounds;
+  const QRectF area = viewOnly ? visibleSceneRect() : QRectF(b.x, b.y, b.w, b.h);
+  const double scale = viewOnly ? m_scale : std::min(1.5, 8000.0 / std::max(b.w, b.h));
+  const QSize pixels(std::max(64, static_cast<int>(area.width() * scale)),
+                     std::max(64, static_cast<int>(area.height() * scale)));
+  return SceneSnapshot{m_scene, *m_theme, m_overlay, area, pixels};
+}
+
 void GraphCanvas::setMinimapVisible(bool visible) {
   m_minimapWanted = visible;
   refreshMinimap();

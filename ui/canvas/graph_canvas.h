@@ -7,9 +7,11 @@
 #include <QWidget>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "canvas/raster_cache.h"
+#include "canvas/scene_export.h"
 #include "canvas/scene_painter.h"
 #include "layout/graph_layout.h"
 
@@ -66,6 +68,9 @@ class GraphCanvas : public QWidget {
   void centerOn(QPointF scenePoint);
   /// The part of the scene the widget shows.
   QRectF visibleSceneRect() const;
+  /// What an export draws (no scene shown: none): the view at the canvas's size and zoom, or the whole graph at
+  /// about 1.5 px per scene unit with the PNG's longer side capped at 8000 px; with the overlay, without selection.
+  std::optional<SceneSnapshot> exportSnapshot(bool viewOnly) const;
   void setMinimapVisible(bool visible);
   bool isMinimapVisible() const;
   /// Frames blit cached tiles of the scene (on by default; off paints every frame directly).

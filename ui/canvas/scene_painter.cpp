@@ -255,23 +255,38 @@ QImage renderScene(const Scene& scene, int width, int height, const Theme& theme
 }
 
 QImage renderSceneArea(const Scene& scene, const QRectF& area, int width, int height, const Theme& theme,
-                       const SceneOverlay* overlay, PaintStats* stats) {
+                       const SceneOverlay* overlay, PaintStats* stats, const PaintProgress& progress) {
+  constexpr int kBandRows = 256;
+  constexpr double kLabelReach = 150;  // scene units a label can stick out of the item or edge that draws it
   const double scale = std::min(width / area.width(), height / area.height());
   QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
+  if (image.isNull()) return image;  // out of memory
   image.fill(theme.background);
   QPainter painter(&image);
-  painter.scale(scale, scale);
-  painter.translate(-area.topLeft());
-  PaintStats drawn = paintScene(painter, scene, area, scale, theme, overlay);
+  PaintStats drawn;
+  const int band = progress ? kBandRows : height;
+  for (int top = 0; top < height; top += band) {
+    const int rows = std::min(band, height - top);
+    painter.resetTransform();
+    painter.setClipRect(QRect(0, top, width, rows));  // device pixels: the bands meet without seams
+    painter.scale(scale, scale);
+    painter.translate(-area.topLeft());
+    const QRectF rowArea(area.x(), area.y() + top / scale, area.width(), rows / scale);
+    const QRectF view = band == height ? area : rowArea.adjusted(0, -kLabelReach, 0, kLabelReach);
+    const PaintStats bandStats = paintScene(painter, scene, view, scale, theme, overlay);
+    drawn.items += bandStats.items;
+    drawn.edges += bandStats.edges;
+    if (progress && !progress(static_cast<double>(top + rows) / height)) return {};
+  }
   if (stats) *stats = drawn;
   return image;
 }
 
-bool writeSceneSvg(const Scene& scene, const QString& path, const Theme& theme, const SceneOverlay* overlay,
+bool writeSceneSvg(const Scene& scene, QIODevice* out, const Theme& theme, const SceneOverlay* overlay,
                    const QRectF* area) {
   const QRectF b = area ? *area : QRectF(scene.bounds.x, scene.bounds.y, scene.bounds.w, scene.bounds.h);
   QSvgGenerator svg;
-  svg.setFileName(path);
+  svg.setOutputDevice(out);
   svg.setSize(QSize(static_cast<int>(b.width()), static_cast<int>(b.height())));
   svg.setViewBox(QRectF(0, 0, b.width(), b.height()));
   svg.setTitle("Flowscope graph");

@@ -2,9 +2,11 @@
 // far out, filled boxes only; in between, boxes and edges; close up, labels, op names and edge labels.
 #pragma once
 
+#include <QIODevice>
 #include <QImage>
 #include <QPainter>
 #include <QRectF>
+#include <functional>
 #include <set>
 #include <vector>
 
@@ -46,11 +48,16 @@ void addTimeRatios(SceneOverlay& overlay, const Scene& scene, const std::vector<
                    const std::vector<double>& theirs);
 QImage renderScene(const Scene& scene, int width, int height, const Theme& theme, const SceneOverlay* overlay = nullptr,
                    PaintStats* stats = nullptr);
-/// A part of the scene (scene coordinates) drawn into a `width` x `height` image at the scale that fills it.
+/// Gets the fraction of the rows painted so far (0..1); returns false to stop painting.
+using PaintProgress = std::function<bool(double fraction)>;
+/// A part of the scene (scene coordinates) drawn into a `width` x `height` image at the scale that fills it. With
+/// `progress`, the image is painted in bands of rows (the same pixels), reporting after each; a stopped paint returns
+/// a null image. Stats count what each band drew.
 QImage renderSceneArea(const Scene& scene, const QRectF& area, int width, int height, const Theme& theme,
-                       const SceneOverlay* overlay = nullptr, PaintStats* stats = nullptr);
-/// The whole scene, or `area` of it, as SVG (vector export).
-bool writeSceneSvg(const Scene& scene, const QString& path, const Theme& theme, const SceneOverlay* overlay = nullptr,
+                       const SceneOverlay* overlay = nullptr, PaintStats* stats = nullptr,
+                       const PaintProgress& progress = {});
+/// The whole scene, or `area` of it, as SVG (vector export) into `out`, which must be open for writing.
+bool writeSceneSvg(const Scene& scene, QIODevice* out, const Theme& theme, const SceneOverlay* overlay = nullptr,
                    const QRectF* area = nullptr);
 
 /// `view` is the visible part of the scene in scene coordinates; `scale` is device pixels per scene unit.
