@@ -173,6 +173,25 @@ class TestCanvas : public QObject {
     QCOMPARE(canvas.rasterCacheRenders(), before);
   }
 
+  // The export paints in bands of rows (to report progress and stop between them): the same pixels as one pass; a
+  // stopped paint gives no image.
+  void bandedPaintMatchesOnePass() {
+    GraphCanvas canvas;
+    QVERIFY(showExpanded(canvas, 300));
+    const Scene& scene = *canvas.scene();
+    const QRectF area(scene.bounds.x, scene.bounds.y, scene.bounds.w, scene.bounds.h);
+    const QSize size(static_cast<int>(area.width()), static_cast<int>(area.height()));  // close up: labels
+    const QImage whole = renderSceneArea(scene, area, size.width(), size.height(), canvas.theme());
+    int reports = 0;
+    const QImage banded = renderSceneArea(scene, area, size.width(), size.height(), canvas.theme(), nullptr, nullptr,
+                                          [&](double) { return ++reports > 0; });
+    QVERIFY(reports > 1);
+    QVERIFY2(differingShare(whole, banded) < 0.0005, qPrintable(QString::number(differingShare(whole, banded))));
+    QVERIFY(renderSceneArea(scene, area, size.width(), size.height(), canvas.theme(), nullptr, nullptr, [](double) {
+              return false;
+            }).isNull());
+  }
+
   void minimapMovesTheView() {
     GraphCanvas canvas;
     canvas.resize(900, 650);
