@@ -1,10 +1,19 @@
 // Loader for binary GraphDef files (.pb): frozen graphs and exported graphs.
+#include <google/protobuf/arena.h>
+
 #include "io/loader.h"
 #include "io/model_builder.h"
 #include "io/proto_parse.h"
 
 namespace flowscope {
 namespace {
+
+google::protobuf::ArenaOptions arenaOptions() {
+  google::protobuf::ArenaOptions options;
+  options.start_block_size = 64 << 10;
+  options.max_block_size = 4 << 20;
+  return options;
+}
 
 class GraphDefBinaryLoader : public Loader {
  public:
@@ -28,9 +37,12 @@ class GraphDefBinaryLoader : public Loader {
 
   Expected<Model> load(const Source& source, const LoadOptions&) const override {
     FS_ASSIGN_OR_RETURN(std::string data, source.readAll());
-    tensorflow::GraphDef proto;
-    FS_RETURN_IF_ERROR(parseBinaryProto(data, &proto, source.path()));
-    return modelFromGraphDef(proto, source.path(), name(), decodeLimitsFor(data.size()));
+    google::protobuf::Arena arena(arenaOptions());  // a few large blocks, not a malloc and a free per field
+    auto* proto = google::protobuf::Arena::CreateMessage<tensorflow::GraphDef>(&arena);
+    FS_RETURN_IF_ERROR(parseBinaryProto(data, proto, source.path()));
+    const DecodeLimits limits = decodeLimitsFor(data.size());
+    std::string().swap(data);  // the parsed message holds its own copy: give the file's bytes back first
+    return modelFromGraphDef(*proto, source.path(), name(), limits);
   }
 };
 
