@@ -172,8 +172,8 @@ OpSchema buildSchema(const OpRow& row) {
 OpRegistry::OpRegistry() {
   for (const auto& row : kOpTable) m_schemas.push_back(buildSchema(row));
   for (auto& schema : onnxSchemas()) m_schemas.push_back(std::move(schema));
-  for (size_t i = 0; i < m_schemas.size(); ++i) m_sorted.emplace_back(m_schemas[i].def.name, i);
-  std::sort(m_sorted.begin(), m_sorted.end());
+  m_byName.reserve(m_schemas.size());
+  for (size_t i = 0; i < m_schemas.size(); ++i) m_byName.emplace(m_schemas[i].def.name, i);
 }
 
 const OpRegistry& OpRegistry::global() {
@@ -182,10 +182,8 @@ const OpRegistry& OpRegistry::global() {
 }
 
 const OpSchema* OpRegistry::find(const std::string& op) const {
-  auto it = std::lower_bound(m_sorted.begin(), m_sorted.end(), op,
-                             [](const auto& entry, const std::string& key) { return entry.first < key; });
-  if (it == m_sorted.end() || it->first != op) return nullptr;
-  return &m_schemas[it->second];
+  auto it = m_byName.find(op);
+  return it == m_byName.end() ? nullptr : &m_schemas[it->second];
 }
 
 OpLookup OpRegistry::lookupWith(const FunctionLibrary* library) const {

@@ -3,6 +3,8 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/graph.h"
@@ -38,7 +40,7 @@ class OpRegistry {
  private:
   OpRegistry();
   std::vector<OpSchema> m_schemas;
-  std::vector<std::pair<std::string, size_t>> m_sorted;  // name -> index, sorted for binary search
+  std::unordered_map<std::string_view, size_t> m_byName;  // views of m_schemas' names -> index
 };
 
 /// Fills attrs the node leaves out with the schema's defaults (TensorFlow strips defaults when saving).
