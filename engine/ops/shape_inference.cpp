@@ -9,22 +9,13 @@
 namespace flowscope {
 namespace {
 
-// Kahn's algorithm over data and control edges; edges out of NextIteration are back edges.
-std::vector<size_t> dependencyOrder(const Graph& g) {
-  const size_t n = g.size();
-  std::vector<std::vector<size_t>> consumers(n);
+// Kahn's algorithm over data and control edges, last ready first; edges out of NextIteration are back edges.
+std::vector<size_t> dependencyOrder(const EdgeIndex& edges) {
+  const size_t n = edges.size();
   std::vector<size_t> pending(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    const Node& node = g.node(i);
-    auto edge = [&](const std::string& from) {
-      int64_t src = g.find(from);
-      if (src < 0 || g.node(static_cast<size_t>(src)).op == "NextIteration") return;
-      consumers[static_cast<size_t>(src)].push_back(i);
-      ++pending[i];
-    };
-    for (const auto& in : node.inputs) edge(in.node);
-    for (const auto& c : node.controlInputs) edge(c);
-  }
+  for (size_t p = 0; p < n; ++p)
+    if (!edges.closesLoop(p))
+      for (const auto& use : edges.uses(p)) ++pending[use.node];
   std::vector<size_t> order, ready;
   for (size_t i = n; i-- > 0;)
     if (!pending[i]) ready.push_back(i);
@@ -32,13 +23,31 @@ std::vector<size_t> dependencyOrder(const Graph& g) {
     size_t i = ready.back();
     ready.pop_back();
     order.push_back(i);
-    for (size_t c : consumers[i])
-      if (--pending[c] == 0) ready.push_back(c);
+    if (edges.closesLoop(i)) continue;
+    for (const auto& use : edges.uses(i))
+      if (--pending[use.node] == 0) ready.push_back(use.node);
   }
   for (size_t i = 0; i < n; ++i)  // nodes on a cycle still get a (partial) answer
     if (pending[i]) order.push_back(i);
   return order;
 }
+
+// Constant outputs by (producer, output): the producer is the first node of its name, as inputs name it.
+class ConstantOutputs {
+ public:
+  const Tensor* find(int64_t producer, const TensorRef& in) const {
+    if (producer < 0 || !in.outputArg.empty()) return nullptr;  // function-style outputs are never constants here
+    auto it = m_values.find(key(static_cast<size_t>(producer), in.index));
+    return it == m_values.end() ? nullptr : &it->second;
+  }
+  void add(const Graph& graph, const Node& node, size_t output, const Tensor& value) {
+    m_values.emplace(key(static_cast<size_t>(graph.find(node.name)), static_cast<int>(output)), value);
+  }
+
+ private:
+  static uint64_t key(size_t node, int output) { return (uint64_t{node} << 32) | static_cast<uint32_t>(output); }
+  std::unordered_map<uint64_t, Tensor> m_values;
+};
 
 int rankOrMinusOne(const Shape& s) { return s.hasUnknownRank() ? -1 : s.rank(); }
 
@@ -84,19 +93,19 @@ GraphShapes inferShapes(const Graph& graph) {
   OpLookup lookup = registry.lookupWith(&graph.library);
   GraphShapes result;
   result.outputs.resize(graph.size());
-  std::unordered_map<std::string, Tensor> constants;  // "node:k" -> value
-
-  for (size_t i : dependencyOrder(graph)) {
+  ConstantOutputs constants;
+  const auto edges = graph.edges();
+  for (size_t i : dependencyOrder(*edges)) {
     const Node& node = graph.node(i);
     const OpDef* def = lookup(node.op);
     if (!def) continue;
     ShapeContext ctx(node);
-    for (const auto& in : node.inputs) {
-      int64_t src = graph.find(in.node);
-      const TensorInfo* info = src < 0 ? nullptr : result.find(static_cast<size_t>(src), in.index);
+    const auto producers = edges->inputProducers(i);
+    for (size_t k = 0; k < node.inputs.size(); ++k) {
+      const int64_t src = producers[k];
+      const TensorInfo* info = src < 0 ? nullptr : result.find(static_cast<size_t>(src), node.inputs[k].index);
       ctx.inputs.push_back(info ? *info : TensorInfo{});
-      auto c = constants.find(in.toString());
-      ctx.constants.push_back(c == constants.end() ? nullptr : &c->second);
+      ctx.constants.push_back(constants.find(src, node.inputs[k]));
     }
     for (DType t : outputTypesOf(node, def)) ctx.outputs.push_back({t, Shape::unknownRank()});
     if (!graph.library.find(node.op)) runShapeFunction(ctx);
@@ -105,8 +114,7 @@ GraphShapes inferShapes(const Graph& graph) {
       for (size_t k = 0; k < ctx.outputs.size(); ++k)
         ctx.outputs[k].shape = mergeShapes(ctx.outputs[k].shape, declared->list().shape[k]);
     for (size_t k = 0; k < ctx.outputs.size() && k < ctx.constantOutputs.size(); ++k)
-      if (ctx.constantOutputs[k].isValid())
-        constants.emplace(k == 0 ? node.name : node.name + ":" + std::to_string(k), ctx.constantOutputs[k]);
+      if (ctx.constantOutputs[k].isValid()) constants.add(graph, node, k, ctx.constantOutputs[k]);
     result.outputs[i] = std::move(ctx.outputs);
   }
   return result;
