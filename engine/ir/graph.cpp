@@ -70,6 +70,19 @@ void NameIndex::erase(std::string_view name, size_t i) {
   --m_size;
 }
 
+NameIndex NameIndex::remapped(const std::vector<uint32_t>& newIndex, size_t count) const {
+  NameIndex out;
+  out.rehash(std::max<size_t>(16, std::bit_ceil(count * 2)));
+  for (const Slot& slot : m_slots) {
+    if (slot.node == kEmpty || newIndex[slot.node] == kRemoved) continue;
+    size_t s = out.home(slot.hash);
+    while (out.m_slots[s].node != kEmpty) s = (s + 1) & out.m_mask;
+    out.m_slots[s] = {slot.hash, newIndex[slot.node]};
+    ++out.m_size;
+  }
+  return out;
+}
+
 void NameIndex::rehash(size_t capacity) {
   std::vector<Slot> old = std::exchange(m_slots, std::vector<Slot>(capacity, Slot{0, kEmpty}));
   m_mask = capacity - 1;
@@ -178,6 +191,16 @@ Node& Graph::mutableNode(size_t i) {
 void Graph::renameNode(size_t i, const std::string& newName) {
   std::string oldName = m_nodes[i]->name;
   mutableNode(i).name = newName;
+  reindex(i, oldName);
+}
+
+void Graph::replaceNode(size_t i, Node node) {
+  dropEdges();
+  const auto old = std::exchange(m_nodes[i], std::make_shared<const Node>(std::move(node)));
+  if (old->name != m_nodes[i]->name) reindex(i, old->name);
+}
+
+void Graph::reindex(size_t i, const std::string& oldName) {
   NameIndex* own = ownIndex();
   if (!own) return;
   if (own->size() != m_nodes.size()) {  // duplicate names (an invalid graph): rebuild on demand
@@ -188,13 +211,25 @@ void Graph::renameNode(size_t i, const std::string& newName) {
   if (!own->insert(i, m_nodes)) setIndex(nullptr);  // the new name duplicates another node's
 }
 
+// The name index survives a removal when it has no duplicates (the first of each name is the only one).
 void Graph::removeNodes(const std::function<bool(const Node&)>& drop) {
-  size_t before = m_nodes.size();
-  std::erase_if(m_nodes, [&](const std::shared_ptr<const Node>& n) { return drop(*n); });
-  if (m_nodes.size() != before) {
-    setIndex(nullptr);
-    dropEdges();
+  const size_t before = m_nodes.size();
+  std::vector<uint32_t> newIndex(before);
+  size_t kept = 0;
+  for (size_t i = 0; i < before; ++i) {
+    if (drop(*m_nodes[i])) {
+      newIndex[i] = NameIndex::kRemoved;
+      continue;
+    }
+    newIndex[i] = static_cast<uint32_t>(kept);
+    if (kept != i) m_nodes[kept] = std::move(m_nodes[i]);
+    ++kept;
   }
+  if (kept == before) return;
+  m_nodes.resize(kept);
+  dropEdges();
+  const bool carry = m_index && m_index->size() == before;
+  setIndex(carry ? std::make_shared<const NameIndex>(m_index->remapped(newIndex, kept)) : nullptr);
 }
 
 std::shared_ptr<const EdgeIndex> Graph::builtEdges() const {

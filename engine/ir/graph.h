@@ -82,6 +82,10 @@ class NameIndex {
   void erase(std::string_view name, size_t i);
   /// How many names are indexed.
   size_t size() const { return m_size; }
+  /// The index of the nodes left after a removal: `newIndex` maps each old node to its new index, or to kRemoved.
+  /// Only for an index without duplicate names.
+  NameIndex remapped(const std::vector<uint32_t>& newIndex, size_t count) const;
+  static constexpr uint32_t kRemoved = UINT32_MAX;
 
  private:
   struct Slot {
@@ -89,6 +93,7 @@ class NameIndex {
     uint32_t node;
   };
   static constexpr uint32_t kEmpty = UINT32_MAX;
+  NameIndex() = default;
   static uint32_t hashOf(std::string_view name);
   size_t home(uint32_t hash) const { return hash & m_mask; }
   /// The slot holding `name`, or the empty slot where it would go.
@@ -122,6 +127,10 @@ class Graph {
   /// use renameNode so the name index stays right.
   Node& mutableNode(size_t i);
   void renameNode(size_t i, const std::string& newName);
+  /// Replaces node i by `node` without copying the old one first; the name index follows a change of name.
+  void replaceNode(size_t i, Node node);
+  /// True when no two nodes share a name.
+  bool namesUnique() const { return index()->size() == m_nodes.size(); }
   /// Removes every node for which `drop` is true, keeping the order of the rest.
   void removeNodes(const std::function<bool(const Node&)>& drop);
   /// Op histogram (op -> count), ordered by op name.
@@ -142,6 +151,8 @@ class Graph {
   std::shared_ptr<const NameIndex> index() const;
   /// The index for in-place updates, or null when there is none yet (it will be built on demand).
   NameIndex* ownIndex();
+  /// After node i was renamed from `oldName`: updates the index, or drops it to be rebuilt on demand.
+  void reindex(size_t i, const std::string& oldName);
 
   std::vector<std::shared_ptr<const Node>> m_nodes;
   /// Replaces the index (null: build on demand) and its lock-free view.

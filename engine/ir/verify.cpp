@@ -56,11 +56,12 @@ class Verifier {
 
   // The name index keeps the first node of each name: a node that is not the one it finds repeats a name.
   void checkNames() {
+    const bool unique = m_graph.namesUnique();
     for (size_t i = 0; i < m_graph.size(); ++i) {
       const Node& n = m_graph.node(i);
       if (n.name.empty())
         report(n, "node " + std::to_string(i) + " has an empty name");
-      else if (m_graph.find(n.name) != static_cast<int64_t>(i))
+      else if (!unique && m_graph.find(n.name) != static_cast<int64_t>(i))
         report(n, "duplicate node name '" + n.name + "'");
       if (n.op.empty()) report(n, "node has an empty op");
     }

@@ -24,6 +24,20 @@ bool floatTensor(const Tensor* t, int64_t elements) {
   return t && t->dtype() == DType::kFloat && t->numElements() == elements;
 }
 
+// `node` as an Identity of its first input (its attrs are not copied).
+Node passThrough(const Node& node) {
+  Node identity{node.name,
+                "Identity",
+                node.device,
+                {node.inputs[0]},
+                node.controlInputs,
+                {},
+                node.originalNodeNames,
+                node.originalFuncNames};
+  identity.attrs["T"] = AttrValue::fromType(DType::kFloat);
+  return identity;
+}
+
 class BatchNormFolding : public Pass {
  public:
   Expected<PassResult> run(Graph& graph, PassContext& context) override {
@@ -105,12 +119,10 @@ class BatchNormFolding : public Pass {
         biasAdd.controlInputs.push_back(c);
     biasAdd.attrs["T"] = AttrValue::fromType(DType::kFloat);
     biasAdd.attrs["data_format"] = AttrValue::fromString("NHWC");
-    graph.mutableNode(bnIndex) = std::move(biasAdd);
+    graph.replaceNode(bnIndex, std::move(biasAdd));
     if (biasAddIndex >= 0) {  // the old BiasAdd now has no consumer; it becomes a pass-through pruning removes
-      Node& old = graph.mutableNode(static_cast<size_t>(biasAddIndex));
-      old.op = "Identity";
-      old.inputs.resize(1);
-      old.attrs = {{"T", AttrValue::fromType(DType::kFloat)}};
+      const auto at = static_cast<size_t>(biasAddIndex);
+      graph.replaceNode(at, passThrough(graph.node(at)));
     }
     return true;
   }
