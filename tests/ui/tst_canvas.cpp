@@ -192,6 +192,29 @@ class TestCanvas : public QObject {
             }).isNull());
   }
 
+  // Labels read on every fill: in the dark theme, dark text on the pale heat colours, light text on dark fills; the
+  // light theme keeps its dark text on its category colours.
+  void labelsContrastWithTheirFill() {
+    const Theme& dark = Theme::named("dark");
+    const Theme& light = Theme::named("light");
+    QCOMPARE(labelColor(heatColor(0.0), dark), dark.background);
+    QCOMPARE(labelColor(dark.category(OpCategory::kMatMul), dark), dark.text);
+    QCOMPARE(labelColor(dark.category(OpCategory::kConstant), dark), dark.text);
+    for (const QColor& fill : light.categories) QCOMPARE(labelColor(fill, light), light.text);
+    GraphCanvas canvas;
+    QVERIFY(showExpanded(canvas, 300));
+    const Scene& scene = *canvas.scene();
+    SceneOverlay pale;
+    pale.itemFill.assign(scene.items.size(), heatColor(0.0));
+    const Rect& r = scene.items[static_cast<size_t>(scene.itemOfNode[0])].rect;
+    const QImage image = renderSceneArea(scene, QRectF(r.x, r.y, r.w, r.h), static_cast<int>(r.w * 2),
+                                         static_cast<int>(r.h * 2), dark, &pale);
+    int darkest = 255;                            // the label's pixels on the pale box
+    for (int y = 3; y < image.height() - 3; ++y)  // inside the border, clear of the rounded corners
+      for (int x = 10; x < image.width() - 10; ++x) darkest = std::min(darkest, qGray(image.pixel(x, y)));
+    QVERIFY2(darkest < 100, qPrintable(QString::number(darkest)));
+  }
+
   void minimapMovesTheView() {
     GraphCanvas canvas;
     canvas.resize(900, 650);

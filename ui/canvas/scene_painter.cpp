@@ -37,7 +37,22 @@ void drawArrowHead(QPainter& p, const SceneEdge& e, const QColor& color) {
   p.drawPolygon(head);
 }
 
+// WCAG relative luminance of an sRGB colour.
+double luminance(const QColor& c) {
+  const auto linear = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+}
+
+double contrast(const QColor& a, const QColor& b) {
+  const double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
 }  // namespace
+
+QColor labelColor(const QColor& fill, const Theme& theme) {
+  return contrast(fill, theme.text) >= contrast(fill, theme.background) ? theme.text : theme.background;
+}
 
 PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view, double scale, const Theme& theme,
                       const SceneOverlay* overlay) {
@@ -144,7 +159,7 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
     }
     if (!boxesOnly && scale >= 0.3) {
       painter.setFont(labelFont);
-      painter.setPen(theme.text);
+      painter.setPen(labelColor(fill, theme));
       QString label = QString::fromStdString(item.label);
       if (detailed) label += "\n" + QString::fromStdString(item.detail);
       painter.drawText(r.adjusted(4, 1, -4, -1), Qt::AlignCenter | Qt::TextWordWrap,

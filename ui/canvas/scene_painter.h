@@ -37,6 +37,10 @@ void addRooflineShares(SceneOverlay& overlay, const Scene& scene, const std::vec
 /// Red for a kernel far below its roofline, through amber, to green at 60% and above.
 QColor rooflineColor(double share);
 
+/// The colour of a label on `fill`: the theme's text colour, or its background colour where that reads better (dark
+/// text on the pale fills of a profile's heat colours in the dark theme).
+QColor labelColor(const QColor& fill, const Theme& theme);
+
 struct PaintStats {
   size_t items = 0, edges = 0;
 };
