@@ -59,7 +59,12 @@ MainWindow::MainWindow(QWidget* parent)
   m_cancelExport->setEnabled(false);  // only while an export runs, so that Esc keeps its meaning elsewhere
   connect(m_cancelExport, &QShortcut::activated, this, &MainWindow::cancelExports);
   connect(&m_session->worker(), &EngineWorker::jobFinished, this, [this](JobId, const QString& tag, bool delivered) {
-    if (!delivered) onExportDone(tag, cancelled("dropped before it ran"));  // cancelled while queued
+    auto it = m_exports.find(tag);  // not delivered: cancelled while queued, or the job threw (out of memory)
+    if (delivered || it == m_exports.end()) return;
+    onExportDone(tag, it->second.cancelRequested
+                          ? cancelled("dropped before it ran")
+                          : internalError(it->second.path.toStdString() +
+                                          ": stopped before it finished (cancelled, or out of memory)"));
   });
   setWindowTitle(tr("Flowscope"));
   setAcceptDrops(true);
@@ -220,14 +225,17 @@ Status MainWindow::exportCanvas(const QString& path, bool viewOnly) {
         });
       },
       [this, tag](Status status) { onExportDone(tag, status); });
-  m_exports[tag] = {job, path};
+  m_exports[tag] = {job, path, false};
   m_cancelExport->setEnabled(true);
   statusBar()->showMessage(tr("Exporting %1 (Esc cancels)").arg(path));
   return Status::ok();
 }
 
 void MainWindow::cancelExports() {
-  for (const auto& [tag, pending] : m_exports) m_session->worker().cancel(pending.job);
+  for (auto& [tag, pending] : m_exports) {
+    pending.cancelRequested = true;
+    m_session->worker().cancel(pending.job);
+  }
 }
 
 void MainWindow::onExportDone(const QString& tag, const Status& status) {

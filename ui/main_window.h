@@ -126,6 +126,7 @@ class MainWindow : public QMainWindow {
   struct PendingExport {
     JobId job;
     QString path;
+    bool cancelRequested;
   };
   std::map<QString, PendingExport> m_exports;  // by worker tag, the exports in progress
   quint64 m_exportCount = 0;
