@@ -1,6 +1,8 @@
 // The Vulkan backend against the CPU backend: every op with a Vulkan kernel, one graph per case, run on both with
 // the same inputs and compared with a per-op tolerance (on lavapipe in CI; on any Vulkan device); the node must be
 // placed on Vulkan, so the comparison is never CPU against CPU. Then whole corpus models on Vulkan vs the CPU.
+#include <dlfcn.h>
+
 #include <QtTest>
 
 #include <cmath>
@@ -183,6 +185,9 @@ class TestVulkan : public QObject {
 
  private slots:
   void initTestCase() {
+    // Keeps Mesa's lavapipe mapped until the process ends (the loader unloads it with the instance), so that the
+    // sanitizers' leak check can name its frames (tests/sanitizers/lsan.supp).
+    dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);
     if (!device())
       QSKIP(qPrintable("no Vulkan device on this machine (" +
                        QString::fromStdString(vk::VulkanDevice::open().status().message()) +

@@ -5,7 +5,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="$1"
 shared="$root/../shared/graphs"
-mkdir -p "$out"/{graphdef_binary,graphdef_text,metagraph,savedmodel,tfjs,onnx}
+mkdir -p "$out"/{graphdef_binary,graphdef_text,metagraph,savedmodel,tfjs,onnx,npy}
 mkdir -p "$out"/{profile_xplane,profile_tfevents,profile_ort,profile_chrome_trace}
 profiles="$root/../shared/profiles"
 if [ -d "$profiles" ]; then  # the real profiles; the gzip trace inflated (its events are what matters)
@@ -70,6 +70,20 @@ if [ -d "$shared" ]; then
 else
   echo "seed_corpus: ../shared/graphs is absent; seeding from tests/data only"
 fi
+# .npy seeds: format 1.0 and 2.0 headers, several dtypes and ranks (written by hand: no NumPy needed).
+python3 - "$out/npy" <<'PY'
+import struct, sys
+def npy(name, descr, shape, body, major=1):
+    dims = ''.join(f'{d}, ' for d in shape) if len(shape) == 1 else ', '.join(map(str, shape))
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (descr, dims)
+    header += ' ' * ((64 - (len(header) + 11) % 64) % 64) + '\n'
+    size = struct.pack('<H', len(header)) if major == 1 else struct.pack('<I', len(header))
+    open(f'{sys.argv[1]}/{name}.npy', 'wb').write(b'\x93NUMPY' + bytes([major, 0]) + size + header.encode() + body)
+npy('f4_2x3', '<f4', (2, 3), struct.pack('<6f', 1, 2, 3, 4, 5, 6))
+npy('i8_scalar', '<i8', (), struct.pack('<q', -7))
+npy('b1_4', '|b1', (4,), bytes([1, 0, 1, 1]))
+npy('f2_v2', '<f2', (1, 2), struct.pack('<2H', 0x3c00, 0xc000), major=2)
+PY
 # A MetaGraphDef seed: a SavedModel's first meta graph is a MetaGraphDef on the wire (field 2 of SavedModel).
 printf 'meta_info_def { tags: "serve" }\ngraph_def { node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } } }\n' \
   > "$out/metagraph/text.meta"

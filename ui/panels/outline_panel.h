@@ -29,6 +29,9 @@ class OutlinePanel : public QTreeView, public SessionViewer {
   void passChanged(const Session&) override {}
   void profileChanged(const Session&) override {}
 
+ protected:
+  using QTreeView::selectionChanged;  // the view's own overload, beside SessionViewer's
+
  private:
   void onSceneReady();
   void onCurrentChanged(const QModelIndex& current);

@@ -12,7 +12,7 @@ namespace gemm_detail {
 
 // The type sums and products are taken in: for int32 and int64, its unsigned twin, so that overflow wraps as
 // TensorFlow's integer MatMul does (signed overflow is undefined behaviour); the type itself otherwise.
-template <typename T, bool = std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) >= sizeof(int)>
+template <typename T, bool = std::is_integral_v<T>&& std::is_signed_v<T> && sizeof(T) >= sizeof(int)>
 struct WrapOf {
   using type = T;
 };

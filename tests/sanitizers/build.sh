@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Configures and builds one sanitizer tree with clang (no Python module).
+# Usage: tests/sanitizers/build.sh asan|tsan [TARGET...]   (default: every target of the tree)
+#   asan: AddressSanitizer + UndefinedBehaviorSanitizer (any UB aborts) over the engine and its tests, with libFuzzer's
+#         coverage instrumentation so the same objects also link the fuzz targets (tests/fuzz); tree build-asan/.
+#   tsan: ThreadSanitizer over the engine and the UI (the engine worker's thread); tree build-tsan/.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+mode="${1:?usage: build.sh asan|tsan [TARGET...]}"
+shift
+case "$mode" in
+  asan) flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fsanitize=fuzzer-no-link"
+        extra=(-DFLOWSCOPE_FUZZ=ON -DFLOWSCOPE_BUILD_UI=OFF) ;;
+  tsan) flags="-fsanitize=thread"
+        extra=(-DFLOWSCOPE_FUZZ=OFF -DFLOWSCOPE_BUILD_UI=ON) ;;
+  *) echo "build.sh: unknown mode '$mode' (asan or tsan)" >&2; exit 2 ;;
+esac
+build="$root/build-$mode"
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DFLOWSCOPE_BUILD_TESTS=ON -DFLOWSCOPE_PYTHON=OFF -DFLOWSCOPE_VULKAN=ON "${extra[@]}" \
+  -DCMAKE_C_FLAGS="$flags -fno-omit-frame-pointer" -DCMAKE_CXX_FLAGS="$flags -fno-omit-frame-pointer" >/dev/null
+if [ $# -gt 0 ]; then
+  cmake --build "$build" -j"$(nproc)" --target "$@"
+else
+  cmake --build "$build" -j"$(nproc)"
+fi
