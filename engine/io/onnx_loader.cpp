@@ -8,6 +8,7 @@
 #include "io/loader.h"
 #include "io/model_builder.h"
 #include "io/onnx_graph_import.h"
+#include "io/onnx_guarded_schemas.h"
 #include "io/onnx_model.h"
 #include "io/proto_parse.h"
 #include "ops/onnx_schemas.h"
@@ -53,10 +54,13 @@ void checkAndInfer(onnx::ModelProto& proto, bool opsetsKnown, Model& model) {
   try {
     onnx::ShapeInferenceOptions options;
     options.enable_data_propagation = true;
-    onnx::shape_inference::InferShapes(proto, onnx::OpSchemaRegistry::Instance(), options);
+    takeOnnxGuardFindings();
+    onnx::shape_inference::InferShapes(proto, guardedOnnxSchemas(), options);
   } catch (const std::exception& e) {
     model.warnings.push_back(std::string("ONNX shape inference stopped: ") + e.what());
   }
+  for (const std::string& finding : takeOnnxGuardFindings())
+    model.warnings.push_back("ONNX shape inference skipped " + finding);
 }
 
 void readMetadata(const onnx::ModelProto& proto, Model& model) {

@@ -197,6 +197,26 @@ class TestOnnx : public QObject {
     QVERIFY(said);
   }
 
+  // A convolution whose input and weight ranks differ crashed libonnx 1.12's shape inference (the fuzz campaign found
+  // it); guarded, the model opens with a warning naming the node.
+  void convolutionRankMismatchOpensWithAWarning() {
+    QTemporaryDir dir;
+    for (const char* op : {"Conv", "ConvTranspose"}) {
+      onnx::ModelProto m = onnxModel();
+      auto* g = m.mutable_graph();
+      addValue(g->mutable_input(), "x", {1, 1, 7});
+      addValue(g->mutable_input(), "w", {1, 1, 1, 1});
+      addValue(g->mutable_output(), "y", {});
+      addNode(g, op, {"x", "w"}, {"y"}, "conv");
+      const std::string path = dir.filePath(QString(op) + ".onnx").toStdString();
+      writeBytes(path, m.SerializeAsString());
+      auto model = loadForTest(path);
+      bool said = false;
+      for (const auto& w : model->warnings) said |= w.find("rank 3 and the weight rank 4") != std::string::npos;
+      QVERIFY2(said, op);
+    }
+  }
+
   void corpusModels_data() {
     QTest::addColumn<QString>("which");
     QTest::addColumn<int>("functions");
