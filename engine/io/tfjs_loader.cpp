@@ -7,6 +7,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json.h"
 #include "base/strings.h"
 #include "io/loader.h"
 #include "io/model_builder.h"
@@ -225,12 +226,9 @@ class TfjsLoader : public Loader {
   Expected<Model> load(const Source& source, const LoadOptions&) const override {
     fs::path file = source.isDirectory() ? fs::path(source.path()) / "model.json" : fs::path(source.path());
     FS_ASSIGN_OR_RETURN(std::string text, readFile(file.string(), 1ull << 30));
-    json root;
-    try {
-      root = json::parse(text);
-    } catch (const json::parse_error& e) {
-      return invalidArgument(file.string() + ": not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
-    }
+    Expected<json> parsed = parseJson(text);
+    if (!parsed.hasValue()) return invalidArgument(file.string() + ": " + parsed.status().message());
+    json root = std::move(*parsed);
     if (!root.is_object() || !root.contains("modelTopology"))
       return invalidArgument(file.string() + ": expected a TF.js graph model (an object with 'modelTopology')");
     if (root.value("format", "graph-model") == "layers-model")

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json.h"
+
 namespace flowscope {
 namespace {
 
@@ -51,12 +53,7 @@ std::string toChromeTraceJson(const RunProfile& profile) {
 }
 
 Expected<RunProfile> fromChromeTraceJson(const std::string& text) {
-  nlohmann::json root;
-  try {
-    root = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    return invalidArgument("not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
-  }
+  FS_ASSIGN_OR_RETURN(nlohmann::json root, parseJson(text));
   const nlohmann::json* events = root.is_array()                ? &root
                                  : root.contains("traceEvents") ? &root["traceEvents"]
                                                                 : nullptr;

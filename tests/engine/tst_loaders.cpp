@@ -254,6 +254,9 @@ class TestLoaders : public QObject {
     writeBytes(dir3.filePath("model.json").toStdString(), "{\"modelTopology\": {\"node\": [ }");
     error = loadError(dir3.filePath("model.json").toStdString());
     QVERIFY2(error.contains("not valid JSON at byte"), qPrintable(error));
+    writeBytes(dir3.filePath("model.json").toStdString(), "{\"modelTopology\": 1e999}");
+    error = loadError(dir3.filePath("model.json").toStdString());
+    QVERIFY2(error.contains("model.json: not valid JSON") && error.contains("number overflow"), qPrintable(error));
   }
 
   void badGraphFiles_data() {

@@ -152,7 +152,7 @@ class ChromeTraceImporter : public ProfileImporter {
       if (!inflated) return inflated.status();
       text = std::move(inflated).value();
     }
-    FS_ASSIGN_OR_RETURN(nlohmann::json root, import::parseJson(text));
+    FS_ASSIGN_OR_RETURN(nlohmann::json root, parseJson(text));
     try {
       return loadTrace(root);
     } catch (const nlohmann::json::exception& e) {  // a field of an unexpected type

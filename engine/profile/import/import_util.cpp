@@ -58,14 +58,6 @@ std::string gunzipPrefix(const std::string& head, size_t limit) {
   return out;
 }
 
-Expected<nlohmann::json> parseJson(const std::string& text) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    return invalidArgument("not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
-  }
-}
-
 std::string jsonText(const nlohmann::json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_null()) return "";

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json.h"
 #include "base/status.h"
 #include "profile/imported_profile.h"
 
@@ -31,8 +32,6 @@ Expected<std::string> gunzip(const std::string& data, size_t limit);
 std::string gunzipPrefix(const std::string& head, size_t limit);
 bool isGzip(const std::string& head);
 
-/// Parses JSON, naming the byte of a syntax error.
-Expected<nlohmann::json> parseJson(const std::string& text);
 /// A JSON value as text: strings as they are, numbers and others dumped (tools write ids either way).
 std::string jsonText(const nlohmann::json& value);
 /// A JSON number (or a numeric string) as a double; `fallback` for anything else.

@@ -124,7 +124,7 @@ class OrtProfileImporter : public ProfileImporter {
 
   Expected<ImportedProfile> load(const Source& source) const override {
     FS_ASSIGN_OR_RETURN(std::string text, source.readAll());
-    FS_ASSIGN_OR_RETURN(nlohmann::json root, import::parseJson(text));
+    FS_ASSIGN_OR_RETURN(nlohmann::json root, parseJson(text));
     try {
       return loadOrt(root);
     } catch (const nlohmann::json::exception& e) {  // a field of an unexpected type
