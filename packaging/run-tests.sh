@@ -10,5 +10,5 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 (cd "$root/build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j2)
 if [ -d "$root/../shared/graphs" ]; then "$root/tests/soak/run.sh" | tail -25; fi
 "$root/tests/sanitizers/run.sh" asan
-"$root/tests/fuzz/run.sh" "${FLOWSCOPE_FUZZ_SECONDS:-20}"
+"$root/tests/fuzz/run.sh" "${FLOWSCOPE_FUZZ_SECONDS:-60}"
 "$root/tests/sanitizers/run.sh" tsan
