@@ -84,6 +84,7 @@ void verifyModel(Model& model) {
   auto issues = verifyGraph(model.graph, OpRegistry::global().lookupWith(&model.graph.library));
   model.problems.clear();
   for (const auto& issue : issues) model.problems.push_back(issue.toString());
+  if (issues.empty()) model.graph.markVerified();
 }
 
 }  // namespace flowscope

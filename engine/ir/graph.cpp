@@ -100,7 +100,8 @@ Graph::Graph(const Graph& other)
       debugInfo(other.debugInfo),
       tensorNames(other.tensorNames),
       m_nodes(other.m_nodes),
-      m_edges(other.builtEdges()) {
+      m_edges(other.builtEdges()),
+      m_verified(other.m_verified) {
   setIndex(other.index());
 }
 
@@ -119,6 +120,7 @@ Graph& Graph::operator=(const Graph& other) {
   tensorNames = other.tensorNames;
   m_nodes = other.m_nodes;
   m_edges = std::move(edges);
+  m_verified = other.m_verified;
   std::lock_guard lock(m_indexMutex);
   setIndex(std::move(shared));
   return *this;
@@ -130,7 +132,8 @@ Graph::Graph(Graph&& other) noexcept
       debugInfo(std::move(other.debugInfo)),
       tensorNames(std::move(other.tensorNames)),
       m_nodes(std::move(other.m_nodes)),
-      m_edges(std::move(other.m_edges)) {
+      m_edges(std::move(other.m_edges)),
+      m_verified(other.m_verified) {
   setIndex(std::move(other.m_index));
   other.setIndex(nullptr);
 }
@@ -142,6 +145,7 @@ Graph& Graph::operator=(Graph&& other) noexcept {
   tensorNames = std::move(other.tensorNames);
   m_nodes = std::move(other.m_nodes);
   m_edges = std::move(other.m_edges);
+  m_verified = other.m_verified;
   setIndex(std::move(other.m_index));
   other.setIndex(nullptr);
   return *this;
@@ -213,11 +217,17 @@ void Graph::reindex(size_t i, const std::string& oldName) {
 
 // The name index survives a removal when it has no duplicates (the first of each name is the only one).
 void Graph::removeNodes(const std::function<bool(const Node&)>& drop) {
+  std::vector<bool> marked(m_nodes.size());
+  for (size_t i = 0; i < m_nodes.size(); ++i) marked[i] = drop(*m_nodes[i]);
+  removeNodes(marked);
+}
+
+void Graph::removeNodes(const std::vector<bool>& drop) {
   const size_t before = m_nodes.size();
   std::vector<uint32_t> newIndex(before);
   size_t kept = 0;
   for (size_t i = 0; i < before; ++i) {
-    if (drop(*m_nodes[i])) {
+    if (drop[i]) {
       newIndex[i] = NameIndex::kRemoved;
       continue;
     }

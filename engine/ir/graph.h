@@ -133,11 +133,18 @@ class Graph {
   bool namesUnique() const { return index()->size() == m_nodes.size(); }
   /// Removes every node for which `drop` is true, keeping the order of the rest.
   void removeNodes(const std::function<bool(const Node&)>& drop);
+  /// Removes node i wherever drop[i] is true (drop has one entry per node), keeping the order of the rest.
+  void removeNodes(const std::vector<bool>& drop);
   /// Op histogram (op -> count), ordered by op name.
   std::map<std::string, size_t> opHistogram() const;
   /// The edges as node indices, built on first use (thread-safe for const readers) and shared with copies until
   /// either side changes its nodes. Holders keep the index of the graph as it was when they asked.
   std::shared_ptr<const EdgeIndex> edges() const;
+  /// Records that these nodes passed the verifier (verifyGraph found nothing); copies keep the mark and any change
+  /// to the nodes clears it, so a pipeline can check only what its passes change. Changes to `library` are not
+  /// tracked: a graph with functions is always verified in full.
+  void markVerified() { m_verified = true; }
+  bool knownVerified() const { return m_verified; }
 
   VersionInfo versions;
   FunctionLibrary library;
@@ -162,11 +169,15 @@ class Graph {
   mutable std::atomic<const NameIndex*> m_indexView{nullptr};  ///< m_index.get(), read without the lock by find()
   mutable std::mutex m_indexMutex;
 
-  /// The edge index if built; dropEdges() forgets it when the nodes change.
+  /// The edge index if built; dropEdges() forgets it (and the verified mark) when the nodes change.
   std::shared_ptr<const EdgeIndex> builtEdges() const;
-  void dropEdges() { m_edges.reset(); }
+  void dropEdges() {
+    m_edges.reset();
+    m_verified = false;
+  }
   mutable std::shared_ptr<const EdgeIndex> m_edges;
   mutable std::mutex m_edgesMutex;
+  bool m_verified = false;
 };
 
 }  // namespace flowscope

@@ -1,7 +1,6 @@
 // FNV-1a based structural hashing.
 #include "ir/hash.h"
 
-#include <algorithm>
 #include <cstring>
 
 namespace flowscope {
@@ -9,19 +8,18 @@ namespace {
 
 class Hasher {
  public:
-  // FNV-1a, a word at a time where there are whole words (tensor data is most of what a graph holds).
+  // FNV-1a a word at a time; the last partial word is zero-padded (callers hash lengths, so padding is unambiguous).
   void bytes(const void* data, size_t size) {
     const auto* p = static_cast<const unsigned char*>(data);
     for (; size >= sizeof(uint64_t); size -= sizeof(uint64_t), p += sizeof(uint64_t)) {
       uint64_t word;
       std::memcpy(&word, p, sizeof word);
-      m_state = (m_state ^ word) * 0x100000001b3ull;
-      m_state ^= m_state >> 29;
+      mix(word);
     }
-    for (size_t i = 0; i < size; ++i) {
-      m_state ^= p[i];
-      m_state *= 0x100000001b3ull;
-    }
+    if (size == 0) return;
+    uint64_t tail = 0;
+    std::memcpy(&tail, p, size);
+    mix(tail);
   }
   void str(const std::string& s) {
     u64(s.size());
@@ -32,6 +30,11 @@ class Hasher {
   uint64_t value() const { return m_state; }
 
  private:
+  void mix(uint64_t word) {
+    m_state = (m_state ^ word) * 0x100000001b3ull;
+    m_state ^= m_state >> 29;
+  }
+
   uint64_t m_state = 0xcbf29ce484222325ull;
 };
 
@@ -140,9 +143,16 @@ void hashArgs(Hasher& h, const std::vector<ArgDef>& args) {
   }
 }
 
+// splitmix64's finalizer: spreads a node's hash over all bits before the sum below.
+uint64_t scramble(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// The nodes as a multiset: a sum of scrambled node hashes does not depend on node order and needs no sort.
 uint64_t hashNodes(const Graph& graph, NodeHashCache* cache) {
-  std::vector<uint64_t> nodeHashes;
-  nodeHashes.reserve(graph.size());
+  uint64_t sum = 0;
   NodeHashCache next;
   if (cache) next.reset(graph.size());
   for (size_t i = 0; i < graph.size(); ++i) {
@@ -150,12 +160,12 @@ uint64_t hashNodes(const Graph& graph, NodeHashCache* cache) {
     const uint64_t* cached = cache ? cache->find(node) : nullptr;
     const uint64_t value = cached ? *cached : hashNode(*node);
     if (cache) next.insert(node, value);
-    nodeHashes.push_back(value);
+    sum += scramble(value);
   }
   if (cache) *cache = std::move(next);  // only live nodes: a freed address must not be reused with an old hash
-  std::sort(nodeHashes.begin(), nodeHashes.end());
   Hasher h;
-  h.bytes(nodeHashes.data(), nodeHashes.size() * sizeof(uint64_t));
+  h.u64(graph.size());
+  h.u64(sum);
   return h.value();
 }
 

@@ -130,6 +130,7 @@ Expected<PassRecord> PassManager::runPass(const PassInfo& info, int iteration, P
       record.changed = after != state.hash;                 // a pass may report work that cancels out
       state.hash = after;
       state.edges = countEdges(graph);
+      if (m_options.verify) graph.markVerified();
       state.current = std::make_shared<const Graph>(std::move(graph));
       state.verified = m_options.verify;
     }
@@ -150,6 +151,7 @@ Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::stri
   result.input = state.current;
   state.hash = hashGraph(*state.current, &state.hashCache);
   state.edges = countEdges(*state.current);
+  state.verified = input.knownVerified();  // a loaded graph was verified as it loaded: passes check their changes
 
   const PreservedNames names(preserved);
   std::vector<std::pair<int, const PassInfo*>> schedule;

@@ -227,6 +227,32 @@ class TestIr : public QObject {
 
   void verifierAcceptsValidGraph() { QVERIFY(issueMessages(smallGraph()).empty()); }
 
+  // A pipeline checks only what its passes change when its input carries the mark; so any change must clear it.
+  void verifiedMarkFollowsCopiesAndClearsOnChange() {
+    Graph a = smallGraph();
+    QVERIFY(!a.knownVerified());
+    a.markVerified();
+    Graph copy = a;
+    QVERIFY(copy.knownVerified());
+    copy.mutableNode(2).inputs[0].index = 7;
+    QVERIFY(!copy.knownVerified());
+    QVERIFY(a.knownVerified());  // the original's nodes did not change
+    Graph added = a;
+    added.addNode(a.node(0));
+    QVERIFY(!added.knownVerified());
+    Graph removed = a;
+    removed.removeNodes([](const Node& n) { return n.op == "Placeholder"; });
+    QVERIFY(!removed.knownVerified());
+    Graph renamed = a;
+    renamed.renameNode(0, "other");
+    QVERIFY(!renamed.knownVerified());
+    Graph replaced = a;
+    replaced.replaceNode(1, a.node(1));
+    QVERIFY(!replaced.knownVerified());
+    Graph moved = std::move(a);
+    QVERIFY(moved.knownVerified());
+  }
+
   void verifierFindsProblems_data() {
     QTest::addColumn<int>("caseId");
     QTest::addColumn<QString>("expected");
