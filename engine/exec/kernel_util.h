@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "exec/kernel.h"
-#include "exec/thread_pool.h"
 
 namespace flowscope {
 

@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include "exec/thread_pool.h"
+#include "base/thread_pool.h"
 #include "ir/graph_algorithms.h"
 #include "ops/op_registry.h"
 

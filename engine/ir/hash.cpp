@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "base/thread_pool.h"
+
 namespace flowscope {
 namespace {
 
@@ -150,17 +152,28 @@ uint64_t scramble(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// The nodes as a multiset: a sum of scrambled node hashes does not depend on node order and needs no sort.
+// The nodes as a multiset: a sum of scrambled node hashes does not depend on node order and needs no sort. Nodes
+// the cache does not hold are hashed on the intra-op threads (a big graph's first hash reads all its weights).
 uint64_t hashNodes(const Graph& graph, NodeHashCache* cache) {
+  std::vector<uint64_t> values(graph.size());
+  std::vector<uint32_t> misses;
+  for (size_t i = 0; i < graph.size(); ++i) {
+    const uint64_t* cached = cache ? cache->find(&graph.node(i)) : nullptr;
+    if (cached)
+      values[i] = *cached;
+    else
+      misses.push_back(static_cast<uint32_t>(i));
+  }
+  parallelFor(static_cast<int64_t>(misses.size()), 2000, [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k)
+      values[misses[static_cast<size_t>(k)]] = hashNode(graph.node(misses[static_cast<size_t>(k)]));
+  });
   uint64_t sum = 0;
   NodeHashCache next;
   if (cache) next.reset(graph.size());
   for (size_t i = 0; i < graph.size(); ++i) {
-    const Node* node = &graph.node(i);
-    const uint64_t* cached = cache ? cache->find(node) : nullptr;
-    const uint64_t value = cached ? *cached : hashNode(*node);
-    if (cache) next.insert(node, value);
-    sum += scramble(value);
+    if (cache) next.insert(&graph.node(i), values[i]);
+    sum += scramble(values[i]);
   }
   if (cache) *cache = std::move(next);  // only live nodes: a freed address must not be reused with an old hash
   Hasher h;

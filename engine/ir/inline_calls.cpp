@@ -157,6 +157,7 @@ int flatOutputIndex(const Node& producer, const std::string& outputArg, int inde
 }
 
 std::vector<std::string> reachableFunctions(const Graph& graph) {
+  if (graph.library.functions().empty()) return {};  // nothing to reach (and no need to read every node's attrs)
   std::set<std::string> seen;
   std::vector<std::string> work;
   auto visit = [&](const Graph& g) {

@@ -31,7 +31,7 @@ Status inlineCall(Graph& graph, size_t callIndex, const OpLookup& lookup);
 /// True for PartitionedCall, StatefulPartitionedCall and nodes whose op is a library function.
 bool isFunctionCall(const Node& node, const FunctionLibrary& library);
 
-/// Library functions referenced from the graph (by op name or func attrs), transitively.
+/// Library functions referenced from the graph (by op name or func attrs), transitively; none when it has none.
 std::vector<std::string> reachableFunctions(const Graph& graph);
 
 }  // namespace flowscope

@@ -1,7 +1,9 @@
 // The Pass contract: a graph rewrite that keeps what the user observes (fetched values, side effects).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <bitset>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -29,11 +31,18 @@ class PreservedNames {
  public:
   PreservedNames() = default;
   explicit PreservedNames(const std::set<std::string>& names)
-      : m_names(std::make_shared<const std::unordered_set<std::string>>(names.begin(), names.end())) {}
-  size_t count(const std::string& name) const { return m_names && m_names->count(name) ? 1 : 0; }
+      : m_names(std::make_shared<const std::unordered_set<std::string>>(names.begin(), names.end())) {
+    for (const auto& name : names) m_lengths.set(std::min(name.size(), m_lengths.size() - 1));
+  }
+  /// Asked for every node by several passes: a name of a length no preserved name has is answered without hashing.
+  size_t count(const std::string& name) const {
+    if (!m_lengths.test(std::min(name.size(), m_lengths.size() - 1))) return 0;
+    return m_names && m_names->count(name) ? 1 : 0;
+  }
 
  private:
   std::shared_ptr<const std::unordered_set<std::string>> m_names;
+  std::bitset<256> m_lengths;  ///< lengths of the names; the last bit stands for any length from 255 up
 };
 
 /// What a pass may read besides the graph.

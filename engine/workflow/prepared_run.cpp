@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "base/thread_pool.h"
 #include "exec/model_runner.h"
-#include "exec/thread_pool.h"
 #include "workflow/optimize_model.h"
 
 namespace flowscope {

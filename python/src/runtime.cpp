@@ -2,11 +2,11 @@
 // eager resource store (which traced functions share), tf.config.run_functions_eagerly, and the eager seed.
 #include <atomic>
 
+#include "base/thread_pool.h"
 #include "binding.h"
 #include "exec/eager.h"
 #include "exec/print_sink.h"
 #include "exec/resource_manager.h"
-#include "exec/thread_pool.h"
 #include "trace/function.h"
 
 namespace flowscope::py {

@@ -16,11 +16,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/thread_pool.h"
 #include "exec/backend.h"
 #include "exec/eager.h"
 #include "exec/executor.h"
 #include "exec/plan.h"
-#include "exec/thread_pool.h"
 #include "ops/op_registry.h"
 
 using namespace flowscope;

@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "exec/thread_pool.h"
+#include "base/thread_pool.h"
 #include "io/loader.h"
 #include "profile/roofline.h"
 #include "workflow/prepared_run.h"

@@ -9,11 +9,11 @@
 #include <set>
 #include <thread>
 
+#include "base/thread_pool.h"
 #include "engine/kernel_test_util.h"
 #include "engine/test_paths.h"
 #include "exec/kernel_util.h"
 #include "exec/model_runner.h"
-#include "exec/thread_pool.h"
 #include "io/loader.h"
 #include "workflow/run_request.h"
 

@@ -14,7 +14,7 @@
 #include <QThread>
 #include <QVBoxLayout>
 
-#include "exec/thread_pool.h"
+#include "base/thread_pool.h"
 #include "models/op_stats_model.h"
 #include "panels/inputs_dialog.h"
 #include "panels/timeline_view.h"

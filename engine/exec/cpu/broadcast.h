@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "exec/thread_pool.h"
+#include "base/thread_pool.h"
 #include "ir/shape.h"
 
 namespace flowscope {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "exec/cpu/dnnl_util.h"
-#include "exec/thread_pool.h"
 
 namespace flowscope {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "exec/thread_pool.h"
+#include "base/thread_pool.h"
 
 namespace flowscope {
 

@@ -1,5 +1,5 @@
 // The intra-op thread pool.
-#include "exec/thread_pool.h"
+#include "base/thread_pool.h"
 
 #include <omp.h>
 
