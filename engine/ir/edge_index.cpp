@@ -1,32 +1,46 @@
 // EdgeIndex: edges as node indices, in compressed rows.
 #include "ir/edge_index.h"
 
+#include "base/thread_pool.h"
 #include "ir/graph.h"
 
 namespace flowscope {
 
+// Rows are sized first, then filled on the intra-op threads (each input's producer is a name lookup, most of the
+// cost on a big graph), then the uses are gathered from the filled rows.
 EdgeIndex::EdgeIndex(const Graph& graph) : m_isNextIteration(graph.size()) {
   const size_t n = graph.size();
-  std::vector<uint32_t> useCount(n, 0);
-  auto producer = [&](const std::string& name) {
-    const int64_t p = graph.find(name);
-    if (p >= 0) ++useCount[static_cast<size_t>(p)];
-    return static_cast<int32_t>(p);
-  };
-  m_inputStart.reserve(n + 1);
-  m_controlStart.reserve(n + 1);
-  m_inputStart.push_back(0);
-  m_controlStart.push_back(0);
+  m_inputStart.assign(n + 1, 0);
+  m_controlStart.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
     const Node& node = graph.node(i);
     m_isNextIteration[i] = node.op == "NextIteration";
-    for (const auto& in : node.inputs) m_inputs.push_back(producer(in.node));
-    for (const auto& c : node.controlInputs) m_controls.push_back(producer(c));
-    m_inputStart.push_back(static_cast<uint32_t>(m_inputs.size()));
-    m_controlStart.push_back(static_cast<uint32_t>(m_controls.size()));
+    m_inputStart[i + 1] = m_inputStart[i] + static_cast<uint32_t>(node.inputs.size());
+    m_controlStart[i + 1] = m_controlStart[i] + static_cast<uint32_t>(node.controlInputs.size());
   }
-  m_useStart.resize(n + 1, 0);
-  for (size_t p = 0; p < n; ++p) m_useStart[p + 1] = m_useStart[p] + useCount[p];
+  m_inputs.resize(m_inputStart[n]);
+  m_controls.resize(m_controlStart[n]);
+  graph.namesUnique();  // builds the name index here, before the threads read it
+  parallelFor(static_cast<int64_t>(n), 64, [&](int64_t begin, int64_t end) {
+    for (auto i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+      const Node& node = graph.node(i);
+      int32_t* inputs = m_inputs.data() + m_inputStart[i];
+      for (size_t k = 0; k < node.inputs.size(); ++k) inputs[k] = static_cast<int32_t>(graph.find(node.inputs[k].node));
+      int32_t* controls = m_controls.data() + m_controlStart[i];
+      for (size_t k = 0; k < node.controlInputs.size(); ++k)
+        controls[k] = static_cast<int32_t>(graph.find(node.controlInputs[k]));
+    }
+  });
+  gatherUses();
+}
+
+void EdgeIndex::gatherUses() {
+  const size_t n = size();
+  m_useStart.assign(n + 1, 0);
+  for (const auto* producers : {&m_inputs, &m_controls})
+    for (int32_t p : *producers)
+      if (p >= 0) ++m_useStart[static_cast<size_t>(p) + 1];
+  for (size_t p = 0; p < n; ++p) m_useStart[p + 1] += m_useStart[p];
   m_uses.resize(m_useStart[n]);
   std::vector<uint32_t> next(m_useStart.begin(), m_useStart.end() - 1);
   for (size_t i = 0; i < n; ++i) {

@@ -43,6 +43,8 @@ class EdgeIndex {
     return {items.data() + start[i], items.data() + start[i + 1]};
   }
   std::vector<size_t> computeDependencyOrder() const;
+  /// Fills the uses from the filled input and control rows.
+  void gatherUses();
 
   std::vector<uint32_t> m_inputStart, m_controlStart, m_useStart;  ///< size() + 1 offsets each
   std::vector<int32_t> m_inputs, m_controls;
