@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -35,10 +36,15 @@ class ScopeTree {
   int depth(int group) const;
 
  private:
-  int ensure(const std::string& path);
+  /// Looks paths up by string_view, with no string made per node.
+  struct PathHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view path) const { return std::hash<std::string_view>()(path); }
+  };
+  int ensure(std::string_view path);
   std::vector<ScopeGroup> m_groups;
   std::vector<int> m_groupOfNode;
-  std::unordered_map<std::string, int> m_byPath;
+  std::unordered_map<std::string, int, PathHash, std::equal_to<>> m_byPath;
 };
 
 }  // namespace flowscope
