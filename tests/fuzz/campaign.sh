@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A fuzzing campaign for one target: runs it for HOURS (a decimal is fine) from the repository's corpus
 # (tests/fuzz/corpus/TARGET) and the seeds, restarting after each crash (kept in build-asan/crashes/), then merges
-# what it found back into the repository's corpus, minimized: only inputs that add coverage, each cut to 64 KiB.
+# what it found back into the repository's corpus, minimized: only inputs that add coverage, each cut to 16 KiB
+# (the corpus stays small; the seeds, made from real files each run, bring the big inputs).
 # Prints executions, coverage (libFuzzer's cov: edges and ft: features) before and after, and the crashes.
 # Usage: tests/fuzz/campaign.sh TARGET HOURS     (TARGET: one of tests/fuzz/targets.sh; "list" prints them)
 # FLOWSCOPE_FUZZER=PATH runs that prebuilt fuzzer binary instead of building build-asan's.
@@ -33,14 +34,17 @@ done
 before=$(grep -m1 -E "INITED cov:" "$log" | grep -oE "cov: [0-9]+ ft: [0-9]+" || echo "cov: ? ft: ?")
 after=$(grep -E "^#[0-9]+.*cov:" "$log" | tail -1 | grep -oE "cov: [0-9]+ ft: [0-9]+" || echo "$before")
 executions=$(grep -E "stat::number_of_executed_units" "$log" | awk '{s += $2} END {print s + 0}')
-crashes=$(grep -cE "^==[0-9]+==ERROR|^SUMMARY: |deadly signal|Test unit written to" "$log" || true)
+# Crashes, leaks, timeouts and out-of-memory inputs fail; a slow unit (over 10 s, worth a look) is listed apart.
+crashes=$(grep -oE "Test unit written to .*/$target-(crash|leak|timeout|oom)-[0-9a-f]+" "$log" | sort -u | wc -l)
+slow=$(grep -oE "Test unit written to .*/$target-slow-unit-[0-9a-f]+" "$log" | sort -u | wc -l)
 # Minimize: an empty directory merged from the kept corpus and this campaign's finds keeps what adds coverage.
 fresh="$build/campaign/$target.merged"
 rm -rf "$fresh" && mkdir -p "$fresh"
-"$fuzzer" -merge=1 -max_len=65536 -rss_limit_mb=3072 -timeout=20 "$fresh" "$kept" "$work" >>"$log.merge" 2>&1
+"$fuzzer" -merge=1 -max_len=16384 -rss_limit_mb=3072 -timeout=20 "$fresh" "$kept" "$work" >>"$log.merge" 2>&1
 rm -rf "$kept" && mv "$fresh" "$kept"
 echo "campaign $target: ${hours} h ($seconds s), $runs run(s), $executions executions"
 echo "  coverage at start: $before; at the end: $after"
-echo "  crash reports: $crashes (artifacts: $(ls "$build/crashes" | grep -c "^$target-" || true) in $build/crashes)"
+artifacts=$(ls "$build/crashes" | grep -c "^$target-" || true)
+echo "  crashes: $crashes, slow inputs: $slow (artifacts: $artifacts in $build/crashes)"
 echo "  repository corpus: $(ls "$kept" | wc -l) files, $(du -sh "$kept" | cut -f1) (tests/fuzz/corpus/$target)"
 echo "  log: $log"
