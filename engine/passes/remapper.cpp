@@ -9,7 +9,8 @@
 //                                                  always take one
 // act is Relu, Relu6, Elu, LeakyRelu, Tanh or Sigmoid. The fused node takes the last node's name, so consumers
 // and fetches are unchanged. Only float NHWC convolutions and float MatMuls are fused.
-#include <set>
+#include <algorithm>
+#include <vector>
 
 #include "ops/op_registry.h"
 #include "passes/graph_rewrite.h"
@@ -37,13 +38,15 @@ class Remapper : public Pass {
   Expected<PassResult> run(Graph& graph, PassContext& context) override {
     PassResult result;
     Fanout fanout(graph);
-    std::set<std::string> removed;
-    for (size_t i = 0; i < graph.size(); ++i) {
+    std::vector<bool> removed(graph.size());  // by node index (zero biases added on the way are never removed)
+    const size_t before = graph.size();
+    for (size_t i = 0; i < before; ++i) {
       if (context.isCancelled()) return cancelled("optimizing was cancelled");
       const char* what = fuseAt(graph, context, fanout, i, removed);
       if (what) ++result.stats[what];
     }
-    if (!removed.empty()) graph.removeNodes([&](const Node& n) { return removed.count(n.name) > 0; });
+    removed.resize(graph.size());
+    graph.removeNodes(removed);
     result.changed = !result.stats.empty();
     return result;
   }
@@ -144,9 +147,9 @@ class Remapper : public Pass {
   }
 
   static const char* fuseAt(Graph& graph, const PassContext& context, const Fanout& fanout, size_t rootIndex,
-                            std::set<std::string>& removed) {
+                            std::vector<bool>& removed) {
     const Node& root = graph.node(rootIndex);
-    if (removed.count(root.name)) return nullptr;
+    if (removed[rootIndex]) return nullptr;
     const bool already =
         root.op == "_FusedConv2D" || root.op == "_FusedMatMul" || root.op == "_FusedDepthwiseConv2dNative";
     if (already) return addActivation(graph, context, fanout, rootIndex, removed);
@@ -175,14 +178,14 @@ class Remapper : public Pass {
       for (const auto& c : graph.node(k).controlInputs)
         if (std::find(fused.controlInputs.begin(), fused.controlInputs.end(), c) == fused.controlInputs.end())
           fused.controlInputs.push_back(c);
-    removed.insert(rootNow.name);
-    if (last != e.next && e.next != rootIndex) removed.insert(graph.node(e.next).name);
+    removed[rootIndex] = true;
+    if (last != e.next && e.next != rootIndex) removed[e.next] = true;
     graph.mutableNode(last) = std::move(fused);
     return matmul ? "matmul_fused" : conv ? "conv2d_fused" : "depthwise_fused";
   }
 
   static const char* addActivation(Graph& graph, const PassContext& context, const Fanout& fanout, size_t rootIndex,
-                                   std::set<std::string>& removed) {
+                                   std::vector<bool>& removed) {
     const Node& root = graph.node(rootIndex);
     if (fusedOpsOf(root) != std::vector<std::string>{"BiasAdd"} || !absorbable(graph, context, rootIndex))
       return nullptr;
@@ -198,7 +201,7 @@ class Remapper : public Pass {
     if (const AttrValue* a = act.attr("alpha"); a && a->kind() == AttrValue::Kind::kFloat)
       fused.attrs["leakyrelu_alpha"] = *a;
     for (const auto& c : act.controlInputs) fused.controlInputs.push_back(c);
-    removed.insert(root.name);
+    removed[rootIndex] = true;
     graph.mutableNode(static_cast<size_t>(next)) = std::move(fused);
     return "activation_fused";
   }
