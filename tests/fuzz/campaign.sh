@@ -35,8 +35,9 @@ before=$(grep -m1 -E "INITED cov:" "$log" | grep -oE "cov: [0-9]+ ft: [0-9]+" ||
 after=$(grep -E "^#[0-9]+.*cov:" "$log" | tail -1 | grep -oE "cov: [0-9]+ ft: [0-9]+" || echo "$before")
 executions=$(grep -E "stat::number_of_executed_units" "$log" | awk '{s += $2} END {print s + 0}')
 # Crashes, leaks, timeouts and out-of-memory inputs fail; a slow unit (over 10 s, worth a look) is listed apart.
-crashes=$(grep -oE "Test unit written to .*/$target-(crash|leak|timeout|oom)-[0-9a-f]+" "$log" | sort -u | wc -l)
-slow=$(grep -oE "Test unit written to .*/$target-slow-unit-[0-9a-f]+" "$log" | sort -u | wc -l)
+artifactsIn() { grep -oE "Test unit written to .*/$target-($1)-[0-9a-f]+" "$log" | sort -u | wc -l || true; }
+crashes=$(artifactsIn "crash|leak|timeout|oom")
+slow=$(artifactsIn "slow-unit")
 # Minimize: an empty directory merged from the kept corpus and this campaign's finds keeps what adds coverage.
 fresh="$build/campaign/$target.merged"
 rm -rf "$fresh" && mkdir -p "$fresh"
