@@ -108,10 +108,10 @@ class ForwardingBypass {
       for (size_t k = 0; k < pc.size(); ++k)
         waitFor(pc[k], m_graph.node(static_cast<size_t>(p)).controlInputs[k], out, 0);
     }
-    std::set<std::string_view> seen;
+    std::set<std::string_view> seen;  // views of `out`'s strings, which stay in place: copied, not moved, below
     std::vector<std::string> unique;
-    for (auto& name : out)
-      if (name != node.name && seen.insert(name).second) unique.push_back(std::move(name));
+    for (const auto& name : out)
+      if (name != node.name && seen.insert(name).second) unique.push_back(name);
     return unique;
   }
 
