@@ -21,6 +21,15 @@ std::function<QString(JobControl&)> waitingWork(QString name, int ms, std::atomi
   };
 }
 
+// Work that holds until `gate` opens (so a test can queue behind it without racing it), then says how it ended.
+std::function<QString(JobControl&)> gatedWork(QString name, std::atomic<bool>* gate, std::atomic<int>* started) {
+  return [name, gate, started](JobControl& control) {
+    ++*started;
+    while (!gate->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return name + (control.isCancelled() ? " cancelled" : " done");
+  };
+}
+
 }  // namespace
 
 class TestEngineWorker : public QObject {
@@ -31,14 +40,20 @@ class TestEngineWorker : public QObject {
     EngineWorker worker(nullptr, 2);
     QStringList delivered;
     std::atomic<int> started{0};
+    std::atomic<bool> gate{false};
+    QList<bool> finished;  // in job order: whether each delivered
+    connect(&worker, &EngineWorker::jobFinished, this, [&](JobId, const QString&, bool d) { finished << d; });
     auto collect = [&](QString r) { delivered << r; };
-    worker.submit<QString>("layout", "first", &worker, waitingWork("first", 5000, &started), collect);
+    worker.submit<QString>("layout", "first", &worker, gatedWork("first", &gate, &started), collect);
     QTRY_COMPARE(started.load(), 1);                                                                      // running
     worker.submit<QString>("layout", "second", &worker, waitingWork("second", 5000, &started), collect);  // queued
     worker.submit<QString>("layout", "third", &worker, waitingWork("third", 10, &started), collect);
+    QVERIFY(worker.isBusy("layout"));
+    gate = true;  // the first may end only now, so the second cannot slip in before the third supersedes it
     QVERIFY(worker.waitForIdle(10000));
     QCOMPARE(delivered, QStringList{"third done"});  // the first was cancelled and dropped, the second never ran
     QCOMPARE(started.load(), 2);
+    QCOMPARE(finished, (QList<bool>{false, false, true}));  // second dropped at once, then first, then third
   }
 
   void tagsRunSideBySideAndCancelledJobsStillDeliver() {
