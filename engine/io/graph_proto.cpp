@@ -49,6 +49,7 @@ Expected<AttrList> listFromProto(const tensorflow::AttrValue::ListValue& p, cons
 Expected<AttrMap> attrMapFromProto(const google::protobuf::Map<std::string, tensorflow::AttrValue>& attrs,
                                    const DecodeLimits& limits) {
   AttrMap out;
+  out.reserve(attrs.size());
   for (const auto& [key, value] : attrs) {
     auto converted = attrFromProto(value, limits);
     if (!converted) return converted.status().withContext("attr '" + key + "': ");
@@ -66,6 +67,7 @@ Expected<Node> nodeFromProto(const tensorflow::NodeDef& p, bool functionStyle, c
   node.name = p.name();
   node.op = p.op();
   node.device = p.device();
+  node.inputs.reserve(static_cast<size_t>(p.input_size()));  // control inputs are rare
   for (const auto& input : p.input()) {
     if (!input.empty() && input[0] == '^') {
       node.controlInputs.push_back(input.substr(1));

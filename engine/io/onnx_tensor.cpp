@@ -169,7 +169,7 @@ Expected<Tensor> tensorFromOnnx(const onnx::TensorProto& proto, const ExternalDa
   const size_t bytes = static_cast<size_t>(count) * elementBytes;
   if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
     FS_ASSIGN_OR_RETURN(std::string data, readExternal(proto, root, bytes));
-    Tensor t = Tensor::uninitialized(*dtype, shape);
+    Tensor t = Tensor::persistent(*dtype, shape, false);
     std::memcpy(t.mutableBytes().data(), data.data(), bytes);
     return t;
   }
@@ -178,7 +178,7 @@ Expected<Tensor> tensorFromOnnx(const onnx::TensorProto& proto, const ExternalDa
       return invalidArgument("raw_data has " + std::to_string(proto.raw_data().size()) + " bytes, its shape " +
                              shape.toString() + " of " + std::string(dtypeName(*dtype)) + " needs " +
                              std::to_string(bytes));
-    Tensor t = Tensor::uninitialized(*dtype, shape);
+    Tensor t = Tensor::persistent(*dtype, shape, false);
     if (bytes) std::memcpy(t.mutableBytes().data(), proto.raw_data().data(), bytes);
     return t;
   }
@@ -187,7 +187,7 @@ Expected<Tensor> tensorFromOnnx(const onnx::TensorProto& proto, const ExternalDa
   if (have != static_cast<int64_t>(count))
     return invalidArgument("holds " + std::to_string(have) + " values, its shape " + shape.toString() + " needs " +
                            std::to_string(count));
-  Tensor t = Tensor::uninitialized(*dtype, shape);
+  Tensor t = Tensor::persistent(*dtype, shape, false);
   copyTypedField(proto, t);
   return t;
 }

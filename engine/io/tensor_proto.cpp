@@ -247,13 +247,13 @@ Expected<Tensor> tensorFromProto(const tensorflow::TensorProto& p, size_t maxByt
       return invalidArgument("tensor_content has " + std::to_string(p.tensor_content().size()) + " bytes but " +
                              std::string(dtypeName(dtype)) + " " + shape.toString() + " needs " +
                              std::to_string(bytes));
-    Tensor t(dtype, shape);
+    Tensor t = Tensor::persistent(dtype, shape, false);
     std::memcpy(t.mutableBytes().data(), p.tensor_content().data(), bytes);
     return t;
   }
   FS_ASSIGN_OR_RETURN(size_t bytes, Tensor::checkedByteSize(dtype, shape, maxBytes));
   (void)bytes;
-  Tensor t(dtype, shape);
+  Tensor t = Tensor::persistent(dtype, shape);
   FS_RETURN_IF_ERROR(fillTyped(t, p));
   return t;
 }

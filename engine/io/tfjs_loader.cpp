@@ -117,7 +117,7 @@ Expected<Tensor> decodeWeight(const WeightSpec& spec, const std::string& data, s
                     std::to_string(data.size()));
   const char* src = data.data() + *offset;
   *offset += static_cast<size_t>(count) * elementBytes;
-  Tensor t(spec.dtype, spec.shape);
+  Tensor t = Tensor::persistent(spec.dtype, spec.shape);
   if (spec.quantDtype.empty()) {
     std::memcpy(t.mutableBytes().data(), src, static_cast<size_t>(count) * elementBytes);
     return t;

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <variant>
@@ -15,8 +14,6 @@
 namespace flowscope {
 
 class AttrValue;
-/// Attributes by name; ordered so printing and hashing are stable.
-using AttrMap = std::map<std::string, AttrValue>;
 
 /// A function reference with bound attrs (NameAttrList).
 struct FuncAttr {
@@ -103,3 +100,5 @@ class AttrValue {
 };
 
 }  // namespace flowscope
+
+#include "ir/attr_map.h"  // AttrMap, which needs AttrValue complete; most users of attributes want both

@@ -86,6 +86,13 @@ std::byte* allocateBytes(size_t bytes) {
   return static_cast<std::byte*>(p);
 }
 
+std::byte* allocateExactBytes(size_t bytes) {
+  size_t rounded = std::max<size_t>((bytes + kTensorAlignment - 1) / kTensorAlignment, 1) * kTensorAlignment;
+  void* p = std::aligned_alloc(kTensorAlignment, rounded);
+  if (!p) throw std::bad_alloc();
+  return static_cast<std::byte*>(p);
+}
+
 void releaseBytes(std::byte* p, size_t bytes) {
   int cls = BufferPool::sizeClass(bytes);
   if (cls < 0 || t_poolGone || !t_pool.give(cls, p)) std::free(p);
@@ -116,13 +123,18 @@ std::shared_ptr<TensorBuffer> makeBuffer(Args&&... args) {
 
 size_t releaseCachedTensorBuffers() { return t_poolGone ? 0 : t_pool.release(); }
 
-TensorBuffer::TensorBuffer(size_t bytes, bool zero) : m_size(bytes) {
-  m_data = allocateBytes(bytes);
+TensorBuffer::TensorBuffer(size_t bytes, bool zero, Sizing sizing)
+    : m_size(bytes), m_pooled(sizing == Sizing::kPooled) {
+  m_data = m_pooled ? allocateBytes(bytes) : allocateExactBytes(bytes);
   if (zero) std::memset(m_data, 0, bytes);
 }
 
 TensorBuffer::~TensorBuffer() {
-  if (m_data) releaseBytes(m_data, m_size);
+  if (!m_data) return;
+  if (m_pooled)
+    releaseBytes(m_data, m_size);
+  else
+    std::free(m_data);
 }
 
 Tensor::Tensor(DType dtype, Shape shape) : m_dtype(dtype), m_shape(std::move(shape)) {
@@ -144,6 +156,19 @@ Tensor Tensor::uninitialized(DType dtype, Shape shape) {
     t.m_buffer = makeBuffer(std::vector<std::string>(static_cast<size_t>(count)));
   else
     t.m_buffer = makeBuffer(static_cast<size_t>(count) * static_cast<size_t>(dtypeSize(dtype)), false);
+  return t;
+}
+
+Tensor Tensor::persistent(DType dtype, Shape shape, bool zero) {
+  Tensor t;
+  t.m_dtype = dtype;
+  t.m_shape = std::move(shape);
+  const auto count = static_cast<size_t>(std::max<int64_t>(t.m_shape.numElements(), 0));
+  if (t.isStringLike())
+    t.m_buffer = std::make_shared<TensorBuffer>(std::vector<std::string>(count));
+  else
+    t.m_buffer = std::make_shared<TensorBuffer>(count * static_cast<size_t>(dtypeSize(dtype)), zero,
+                                                TensorBuffer::Sizing::kExact);
   return t;
 }
 

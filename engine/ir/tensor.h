@@ -20,8 +20,11 @@ constexpr size_t kTensorAlignment = 64;
 /// Owns either aligned raw bytes (numeric types) or a vector of byte strings (DT_STRING, resource, variant).
 class TensorBuffer {
  public:
+  /// How the bytes are sized: from the per-thread pool's power-of-two classes (values of a run, recycled), or to
+  /// the 64-byte multiple of their size (values as long-lived as a graph, where the classes would waste up to half).
+  enum class Sizing { kPooled, kExact };
   /// `zero` fills the bytes with zeros; kernels that overwrite every element pass false.
-  explicit TensorBuffer(size_t bytes, bool zero = true);
+  explicit TensorBuffer(size_t bytes, bool zero = true, Sizing sizing = Sizing::kPooled);
   explicit TensorBuffer(std::vector<std::string> strings) : m_strings(std::move(strings)) {}
   ~TensorBuffer();
   TensorBuffer(const TensorBuffer&) = delete;
@@ -36,6 +39,7 @@ class TensorBuffer {
  private:
   std::byte* m_data = nullptr;
   size_t m_size = 0;
+  bool m_pooled = true;
   std::vector<std::string> m_strings;
 };
 
@@ -47,6 +51,9 @@ class Tensor {
   Tensor(DType dtype, Shape shape);
   /// Same, without zeroing: for outputs a kernel writes completely. Buffers come from a per-thread pool.
   static Tensor uninitialized(DType dtype, Shape shape);
+  /// For values that live as long as a graph (constants and weights read from files): sized to the 64-byte
+  /// multiple of their bytes, outside the pool, zero-filled unless `zero` is false.
+  static Tensor persistent(DType dtype, Shape shape, bool zero = true);
   static Tensor fromStrings(Shape shape, std::vector<std::string> strings, DType dtype = DType::kString);
   /// Bytes a dense tensor of this dtype and shape needs; an error when the shape is not fully defined,
   /// the type has no fixed size, or the size exceeds `limit`.

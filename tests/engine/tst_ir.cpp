@@ -1,6 +1,8 @@
 // IR units: dtypes, shapes, tensors, attrs, printer, structural hash and verifier.
 #include <QtTest>
 
+#include <malloc.h>
+
 #include "ir/buffer_pool.h"
 #include "ir/hash.h"
 #include "ir/printer.h"
@@ -134,6 +136,22 @@ class TestIr : public QObject {
     QCOMPARE(again.byteSize(), size_t(4) << 20);
   }
 
+  // Graph constants take exactly their bytes (to the 64-byte multiple), not the pool's power-of-two class, and a
+  // freed one never enters the pool (whose classes it would not fill).
+  void persistentTensorsAreExactAndStayOutOfThePool() {
+    releaseCachedTensorBuffers();
+    {
+      Tensor t = Tensor::persistent(DType::kFloat, Shape{3, 3, 8, 9});  // 2592 bytes: the pool would take 4096
+      QCOMPARE(t.byteSize(), size_t(2592));
+      QCOMPARE(reinterpret_cast<uintptr_t>(t.data<float>()) % kTensorAlignment, uintptr_t(0));
+      QCOMPARE(t.data<float>()[647], 0.0f);
+      QVERIFY(malloc_usable_size(t.data<float>()) < 2592 + 2 * kTensorAlignment);
+      QCOMPARE(Tensor::persistent(DType::kString, Shape{2}).strings().size(), size_t(2));
+      QCOMPARE(Tensor::persistent(DType::kInt8, Shape{0}).byteSize(), size_t(0));
+    }
+    QCOMPARE(releaseCachedTensorBuffers(), size_t(0));
+  }
+
   void checkedByteSizeRefusesHugeShapes() {
     auto huge = Tensor::checkedByteSize(DType::kFloat, Shape{1000000, 1000000}, size_t(1) << 30);
     QVERIFY(!huge.hasValue());
@@ -175,6 +193,34 @@ class TestIr : public QObject {
     QCOMPARE(QString::fromStdString(AttrValue::fromString("NH\"WC").toString()), QString("\"NH\\\"WC\""));
     QVERIFY(!(AttrValue::fromInt(1) == AttrValue::fromFloat(1.0f)));
     QVERIFY(!(AttrValue::fromList({}) == AttrValue()));  // empty list differs from unset
+  }
+
+  // AttrMap keeps std::map's order and its insertion rules: emplace never overwrites, the first of equal keys in a
+  // list wins, operator[] inserts an unset value in order.
+  void attrMapBehavesLikeAnOrderedMap() {
+    AttrMap m{{"strides", AttrValue::fromInt(2)}, {"T", AttrValue::fromInt(1)}, {"strides", AttrValue::fromInt(9)}};
+    QCOMPARE(m.size(), size_t(2));
+    QCOMPARE(m.at("strides").i(), int64_t(2));
+    QVERIFY(!m.emplace("T", AttrValue::fromInt(5)).second);
+    QCOMPARE(m.at("T").i(), int64_t(1));
+    QVERIFY(!m.insert_or_assign("T", AttrValue::fromInt(5)).second);
+    QCOMPARE(m.at("T").i(), int64_t(5));
+    QVERIFY(!m["data_format"].isSet());
+    m["_class"] = AttrValue::fromString("loc");
+    m.emplace("padding", m.at("_class"));  // a value of the map itself may be inserted
+    QStringList keys;
+    for (const auto& [key, value] : m) keys << QString::fromStdString(key);
+    QCOMPARE(keys, (QStringList{"T", "_class", "data_format", "padding", "strides"}));  // byte order: 'T' < '_' < 'd'
+    QCOMPARE(m.at("padding").s(), std::string("loc"));
+    QCOMPARE(m.count("padding"), size_t(1));
+    QCOMPARE(m.erase("padding"), size_t(1));
+    QCOMPARE(m.erase("padding"), size_t(0));
+    QVERIFY(m.find("padding") == m.end());
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, m.at("padding"));
+    AttrMap same = m;
+    QVERIFY(same == m);
+    same["T"] = AttrValue::fromInt(6);
+    QVERIFY(!(same == m));
   }
 
   void tensorRefParsing() {
