@@ -58,6 +58,15 @@ void removeStaleTemporaries(const std::filesystem::path& dir, const std::string&
 
 }  // namespace
 
+Status checkWritableDestination(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    return invalidArgument(path + ": cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
+  return Status::ok();
+}
+
 Status writeFileAtomically(const std::string& path, std::string_view content) {
   namespace fs = std::filesystem;
   struct stat existing {};
@@ -82,6 +91,8 @@ Status writeFileAtomically(const std::string& path, std::string_view content) {
     ::unlink(tmpl.c_str());
     return dataLoss(path + ": could not flush the file: " + reason);
   }
+  // Tests of writers killed mid-way stop here, the file complete but not yet in place, and kill the writer then.
+  if (std::getenv("FLOWSCOPE_TEST_STOP_BEFORE_RENAME")) ::raise(SIGSTOP);
   if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
     reason = std::strerror(errno);
     ::unlink(tmpl.c_str());

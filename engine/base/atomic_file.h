@@ -12,4 +12,8 @@ namespace flowscope {
 /// (/dev/stdout, a FIFO) is written in place instead, as it cannot be replaced. Errors name the path and the cause.
 Status writeFileAtomically(const std::string& path, std::string_view content);
 
+/// Whether a write to `path` can start: its directory exists and takes new files. Long encoders ask first, so a bad
+/// destination fails at once rather than after the work; the error reads as writeFileAtomically's would.
+Status checkWritableDestination(const std::string& path);
+
 }  // namespace flowscope

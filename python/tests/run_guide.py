@@ -125,10 +125,11 @@ def check_cell(title, description, output, namespace):
         if not m:
             return ["%r is not a timing line" % lines]
         namespace["__timings"][word] = float(m.group(1))
-        if word == "Graph" and not namespace["__timings"]["Graph"] < namespace["__timings"]["Eager"]:
-            return ["graph %.4fs is not below eager %.4fs" % (namespace["__timings"]["Graph"],
-                                                            namespace["__timings"]["Eager"])]
-        return []
+        if word == "Graph":  # reported, not asserted: tests never assert wall-clock times (a loaded machine lies)
+            timings = namespace["__timings"]
+            print("  guide timing: graph %.4fs, eager %.4fs (%.1fx)" % (timings["Graph"], timings["Eager"],
+                                                                        timings["Eager"] / max(timings["Graph"], 1e-9)))
+        return [] if float(m.group(1)) > 0 else ["%r: a time must be positive" % lines]
     want = exact_lines(description)
     if " followed by " in description and len(want) >= 2:  # "`A` followed by ... (`B`)" is the one line A + B
         want = [want[0] + want[1]] + want[2:]

@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets (tests/sanitizers/build.sh asan: clang, ASan + UBSan, engine only) and runs each from
 # the repository's corpus (tests/fuzz/corpus) and the seeds (seed_corpus.sh): every corpus input once, then
 # fuzz_ci_runs mutations from seed 1 (targets.sh), so the same commit gets the same verdict; SECONDS_PER_TARGET only
-# caps a slow machine. Usage: tests/fuzz/run.sh [SECONDS_PER_TARGET]   (default 60). Exits non-zero on any crash.
+# caps a slow machine, and an input may take 120 s (the campaigns' 20 s would call a loaded machine's pause a hang).
+# Usage: tests/fuzz/run.sh [SECONDS_PER_TARGET]   (default 60). Exits non-zero on any crash.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 source "$root/tests/fuzz/targets.sh"
@@ -20,7 +21,7 @@ for target in "${fuzz_targets[@]}"; do
   runs="${fuzz_ci_runs[$target]}"
   echo "fuzz: $target, $runs mutations from seed 1"
   if ! "$build/tests/fuzz/fuzz_$target" "$work" "$root/tests/fuzz/corpus/$target" "$seeds/$target" \
-      "${fuzz_options[@]}" -seed=1 -runs="$runs" -max_total_time="$seconds" -artifact_prefix="$build/crashes/$target-" \
+      "${fuzz_options[@]}" -timeout=120 -seed=1 -runs="$runs" -max_total_time="$seconds" -artifact_prefix="$build/crashes/$target-" \
       -print_final_stats=1 >"$build/fuzz_$target.log" 2>&1; then
     echo "fuzz: $target FAILED; see $build/fuzz_$target.log and $build/crashes/"
     tail -40 "$build/fuzz_$target.log"

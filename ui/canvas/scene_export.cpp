@@ -52,6 +52,7 @@ QByteArray encodeSvg(const SceneSnapshot& s, const ExportProgress& progress, QSt
 }  // namespace
 
 Status writeSceneSnapshot(const SceneSnapshot& snapshot, const QString& path, const ExportProgress& progress) {
+  FS_RETURN_IF_ERROR(checkWritableDestination(path.toStdString()));  // before the encoding, which may take seconds
   const bool svg = QFileInfo(path).suffix().compare("svg", Qt::CaseInsensitive) == 0;
   QString error;
   const QByteArray bytes = svg ? encodeSvg(snapshot, progress, &error) : encodePng(snapshot, progress, &error);
