@@ -12,7 +12,7 @@ namespace flowscope {
 namespace {
 
 Node constNode(const std::string& name, const std::string& device, const Tensor& value) {
-  Node n{name, "Const", device, {}, {}, {}, {}, {}};
+  Node n{name, "Const", device, {}, {}, {}, {}};
   n.attrs["dtype"] = AttrValue::fromType(value.dtype());
   n.attrs["value"] = AttrValue::fromTensor(value);
   return n;

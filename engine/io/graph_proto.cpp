@@ -81,8 +81,12 @@ Expected<Node> nodeFromProto(const tensorflow::NodeDef& p, bool functionStyle, c
   }
   FS_ASSIGN_OR_RETURN(node.attrs, attrMapFromProto(p.attr(), limits));
   const auto& debug = p.experimental_debug_info();
-  node.originalNodeNames.assign(debug.original_node_names().begin(), debug.original_node_names().end());
-  node.originalFuncNames.assign(debug.original_func_names().begin(), debug.original_func_names().end());
+  if (debug.original_node_names_size() > 0 || debug.original_func_names_size() > 0) {
+    auto info = std::make_shared<NodeDebugInfo>();
+    info->originalNodeNames.assign(debug.original_node_names().begin(), debug.original_node_names().end());
+    info->originalFuncNames.assign(debug.original_func_names().begin(), debug.original_func_names().end());
+    node.debugInfo = std::move(info);
+  }
   return node;
 }
 
@@ -93,10 +97,10 @@ void nodeToProto(const Node& node, tensorflow::NodeDef* p) {
   for (const auto& in : node.inputs) p->add_input(in.toString());
   for (const auto& c : node.controlInputs) p->add_input("^" + c);
   attrMapToProto(node.attrs, p->mutable_attr());
-  if (!node.originalNodeNames.empty() || !node.originalFuncNames.empty()) {
+  if (node.debugInfo) {
     auto* debug = p->mutable_experimental_debug_info();
-    for (const auto& s : node.originalNodeNames) debug->add_original_node_names(s);
-    for (const auto& s : node.originalFuncNames) debug->add_original_func_names(s);
+    for (const auto& s : node.debugInfo->originalNodeNames) debug->add_original_node_names(s);
+    for (const auto& s : node.debugInfo->originalFuncNames) debug->add_original_func_names(s);
   }
 }
 

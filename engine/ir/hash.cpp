@@ -232,10 +232,12 @@ uint64_t hashNode(const Node& node) {
   h.u64(node.controlInputs.size());
   for (const auto& c : node.controlInputs) h.str(c);
   hashAttrMap(h, node.attrs);
-  h.u64(node.originalNodeNames.size());
-  for (const auto& s : node.originalNodeNames) h.str(s);
-  h.u64(node.originalFuncNames.size());
-  for (const auto& s : node.originalFuncNames) h.str(s);
+  static const NodeDebugInfo kNone;
+  const NodeDebugInfo& debug = node.debugInfo ? *node.debugInfo : kNone;
+  h.u64(debug.originalNodeNames.size());
+  for (const auto& s : debug.originalNodeNames) h.str(s);
+  h.u64(debug.originalFuncNames.size());
+  for (const auto& s : debug.originalFuncNames) h.str(s);
   return h.value();
 }
 

@@ -78,7 +78,7 @@ Status inlineOne(Graph& graph, size_t callIndex, const FunctionDef& f, const OpL
   std::string inputAnchor;
   if (!call.controlInputs.empty()) {
     inputAnchor = prefix + "input_control_node";
-    graph.addNode(Node{inputAnchor, "NoOp", call.device, {}, call.controlInputs, {}, {}, {}});
+    graph.addNode(Node{inputAnchor, "NoOp", call.device, {}, call.controlInputs, {}, {}});
   }
   for (size_t i = 0; i < f.body->size(); ++i) {
     Node n = f.body->node(i);
@@ -104,14 +104,8 @@ Status inlineOne(Graph& graph, size_t callIndex, const FunctionDef& f, const OpL
     if (!parseTensorRef(ret->second, functionStyle, &source))
       return invalidArgument("function '" + f.name() + "' has a malformed ret '" + ret->second + "'");
     FS_ASSIGN_OR_RETURN(TensorRef resolved, resolver.resolve(source));
-    Node identity{k == 0 ? call.name : prefix + "output_" + std::to_string(k),
-                  "Identity",
-                  call.device,
-                  {resolved},
-                  {},
-                  {},
-                  {},
-                  {}};
+    Node identity{
+        k == 0 ? call.name : prefix + "output_" + std::to_string(k), "Identity", call.device, {resolved}, {}, {}, {}};
     auto types = outputTypesOf(call, lookup(call.op));
     if (k < types.size()) identity.attrs["T"] = AttrValue::fromType(types[k]);
     outputNames.push_back(identity.name);
@@ -125,7 +119,7 @@ Status inlineOne(Graph& graph, size_t callIndex, const FunctionDef& f, const OpL
   for (const auto& [name, node] : f.controlRet) controlOutputs.push_back(prefix + node);
   if (outputNames.empty()) {
     // No data outputs: the call's name becomes a NoOp that waits for the control outputs.
-    graph.mutableNode(callIndex) = Node{call.name, "NoOp", call.device, {}, controlOutputs, {}, {}, {}};
+    graph.mutableNode(callIndex) = Node{call.name, "NoOp", call.device, {}, controlOutputs, {}, {}};
   } else if (!controlOutputs.empty()) {
     // Consumers of ^call must still wait for the side effects: make output 0's Identity depend on them.
     auto& head = graph.mutableNode(callIndex).controlInputs;

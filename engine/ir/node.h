@@ -1,6 +1,7 @@
 // Node: one op instance in a graph or function body (NodeDef).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,13 @@ struct TensorRef {
 /// Control inputs ("^a") are not TensorRefs; callers split them first.
 bool parseTensorRef(const std::string& text, bool functionStyle, TensorRef* out);
 
+/// experimental_debug_info: the nodes and functions a node was made from (TensorFlow's rewrites set it; most nodes have
+/// none, so a Node holds it out of line, shared by copies).
+struct NodeDebugInfo {
+  std::vector<std::string> originalNodeNames;
+  std::vector<std::string> originalFuncNames;
+};
+
 struct Node {
   std::string name;
   std::string op;
@@ -31,8 +39,7 @@ struct Node {
   std::vector<TensorRef> inputs;           ///< data inputs, in order
   std::vector<std::string> controlInputs;  ///< names without the '^'
   AttrMap attrs;
-  std::vector<std::string> originalNodeNames;  ///< experimental_debug_info
-  std::vector<std::string> originalFuncNames;
+  std::shared_ptr<const NodeDebugInfo> debugInfo;  ///< null when the node has none
 
   const AttrValue* attr(const std::string& key) const {
     auto it = attrs.find(key);

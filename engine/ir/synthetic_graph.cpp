@@ -14,7 +14,7 @@ class Builder {
   Builder(Graph& graph, const SyntheticGraphOptions& options) : m_graph(graph), m_options(options) {}
 
   std::string placeholder(const std::string& name) {
-    Node n{name, "Placeholder", "", {}, {}, {}, {}, {}};
+    Node n{name, "Placeholder", "", {}, {}, {}, {}};
     n.attrs["dtype"] = AttrValue::fromType(DType::kFloat);
     n.attrs["shape"] = AttrValue::fromShape(Shape{1, m_options.spatial, m_options.spatial, m_options.channels});
     return add(std::move(n));
@@ -25,7 +25,7 @@ class Builder {
     Tensor t(DType::kFloat, shape);
     std::uniform_real_distribution<float> u(-1, 1);
     for (int64_t i = 0; i < t.numElements(); ++i) t.data<float>()[i] = offset + scale * u(m_rng);
-    Node c{scope + "/" + name, "Const", "", {}, {}, {}, {}, {}};
+    Node c{scope + "/" + name, "Const", "", {}, {}, {}, {}};
     c.attrs["dtype"] = AttrValue::fromType(DType::kFloat);
     c.attrs["value"] = AttrValue::fromTensor(t);
     std::string constName = add(std::move(c));
@@ -33,7 +33,7 @@ class Builder {
   }
 
   std::string op(const std::string& name, const std::string& type, std::vector<std::string> inputs) {
-    Node n{name, type, "", {}, {}, {}, {}, {}};
+    Node n{name, type, "", {}, {}, {}, {}};
     for (auto& in : inputs) n.inputs.push_back(TensorRef{in, 0, ""});
     n.attrs["T"] = AttrValue::fromType(DType::kFloat);
     return add(std::move(n));

@@ -66,7 +66,6 @@ TensorRef addHelper(RewriteSite& s, const std::string& what, const std::string& 
               std::move(inputs),
               {},
               {},
-              {},
               {}};
   helper.attrs["T"] = AttrValue::fromType(typeAttr(n));
   std::string name = helper.name;

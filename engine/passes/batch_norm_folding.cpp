@@ -26,14 +26,7 @@ bool floatTensor(const Tensor* t, int64_t elements) {
 
 // `node` as an Identity of its first input (its attrs are not copied).
 Node passThrough(const Node& node) {
-  Node identity{node.name,
-                "Identity",
-                node.device,
-                {node.inputs[0]},
-                node.controlInputs,
-                {},
-                node.originalNodeNames,
-                node.originalFuncNames};
+  Node identity{node.name, "Identity", node.device, {node.inputs[0]}, node.controlInputs, {}, node.debugInfo};
   identity.attrs["T"] = AttrValue::fromType(DType::kFloat);
   return identity;
 }
@@ -112,8 +105,7 @@ class BatchNormFolding : public Pass {
     graph.addNode(makeConst(filterName, folded, conv.device));
     graph.addNode(makeConst(biasName, bias, device));
     graph.mutableNode(static_cast<size_t>(convIndex)).inputs[1] = TensorRef{filterName, 0, ""};
-    Node biasAdd{bnName,   "BiasAdd", device, {TensorRef{convName, 0, ""}, TensorRef{biasName, 0, ""}},
-                 controls, {},        {},     {}};
+    Node biasAdd{bnName, "BiasAdd", device, {TensorRef{convName, 0, ""}, TensorRef{biasName, 0, ""}}, controls, {}, {}};
     if (biasAddIndex >= 0)
       for (const auto& c : graph.node(static_cast<size_t>(biasAddIndex)).controlInputs)
         biasAdd.controlInputs.push_back(c);

@@ -129,7 +129,7 @@ class DeadBranchRemoval : public Pass {
       merge.inputs = std::move(inputs);
       graph.mutableNode(m) = std::move(merge);
     }
-    Node identity{node.name, "Identity", node.device, {node.inputs[0]}, node.controlInputs, {}, {}, {}};
+    Node identity{node.name, "Identity", node.device, {node.inputs[0]}, node.controlInputs, {}, {}};
     identity.attrs["T"] = AttrValue::fromType(typeAttr(node));
     if (live == 1) rewirer.forward(node.name, 1, TensorRef{node.name, 0, ""});
     graph.mutableNode(static_cast<size_t>(sw)) = std::move(identity);

@@ -58,7 +58,7 @@ std::string FuncGraph::uniqueName(const std::string& base) {
 }
 
 Tensor FuncGraph::addInput(const std::string& name, DType dtype, const Shape& shape) {
-  Node n{uniqueName(name), "Placeholder", "", {}, {}, {}, {}, {}};
+  Node n{uniqueName(name), "Placeholder", "", {}, {}, {}, {}};
   n.attrs["dtype"] = AttrValue::fromType(dtype);
   n.attrs["shape"] = AttrValue::fromShape(shape);
   n.attrs["_user_specified_name"] = AttrValue::fromString(name);
@@ -69,7 +69,7 @@ Tensor FuncGraph::addInput(const std::string& name, DType dtype, const Shape& sh
 }
 
 Tensor FuncGraph::addConst(const Tensor& t, const std::string& name) {
-  Node c{uniqueName(m_scope + name), "Const", "", {}, {}, {}, {}, {}};
+  Node c{uniqueName(m_scope + name), "Const", "", {}, {}, {}, {}};
   c.attrs["dtype"] = AttrValue::fromType(t.dtype());
   c.attrs["value"] = AttrValue::fromTensor(t.value());
   std::string placed = c.name;
@@ -132,7 +132,7 @@ std::vector<Tensor> FuncGraph::addOp(const std::string& op, const std::vector<Te
   const OpLookup lookup = OpRegistry::global().lookupWith(m_library.get());
   const OpDef* def = lookup(op);
   if (!def) throw Error(ErrorCode::kNotFound, "op '" + op + "' is not registered");
-  Node node{uniqueName(m_scope + (nameHint.empty() ? op : nameHint)), op, "", {}, {}, attrs, {}, {}};
+  Node node{uniqueName(m_scope + (nameHint.empty() ? op : nameHint)), op, "", {}, {}, attrs, {}};
   std::vector<Tensor> local;
   for (size_t i = 0; i < inputs.size(); ++i) {
     // An eager value becomes a Const named after the op and its input, as TensorFlow names it ("Greater/y").
@@ -185,7 +185,7 @@ void FuncGraph::setOutputs(const std::vector<Tensor>& outputs) {
   m_outputs.clear();
   for (const auto& out : outputs) {
     Tensor local = capture(out);
-    Node identity{uniqueName(m_scope + "Identity"), "Identity", "", {local.ref()}, {}, {}, {}, {}};
+    Node identity{uniqueName(m_scope + "Identity"), "Identity", "", {local.ref()}, {}, {}, {}};
     identity.attrs["T"] = AttrValue::fromType(local.dtype());
     std::string name = identity.name;
     m_graph.addNode(std::move(identity));

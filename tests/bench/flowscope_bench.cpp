@@ -45,7 +45,7 @@ double medianSeconds(int repeats, F&& body) {
 AttrValue typeAttr(DType t) { return AttrValue::fromType(t); }
 
 Node makeNode(const std::string& name, const std::string& op, std::vector<std::string> inputs, AttrMap attrs) {
-  Node n{name, op, "", {}, {}, std::move(attrs), {}, {}};
+  Node n{name, op, "", {}, {}, std::move(attrs), {}};
   for (const auto& in : inputs) {
     TensorRef ref;
     parseTensorRef(in, false, &ref);

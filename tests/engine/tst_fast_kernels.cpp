@@ -87,7 +87,7 @@ float referenceBilinear(const Tensor& x, int64_t b, int64_t y, int64_t xo, int64
 Node graphNode(const std::string& name, const std::string& op, const std::vector<std::string>& inputs) {
   Node n{name, op, "",
          {},   {}, {{"T", AttrValue::fromType(DType::kFloat)}, {"dtype", AttrValue::fromType(DType::kFloat)}},
-         {},   {}};
+         {}};
   for (const std::string& in : inputs) {
     TensorRef ref;
     parseTensorRef(in, false, &ref);

@@ -99,7 +99,7 @@ class TestLayout : public QObject {
   void wideGroupsUseTheLayeredFallback() {
     Graph g;  // 600 nodes in one scope: more than dot is asked to handle
     for (int i = 0; i < 600; ++i) {
-      Node n{"wide/n" + std::to_string(i), i == 0 ? "Placeholder" : "Relu", "", {}, {}, {}, {}, {}};
+      Node n{"wide/n" + std::to_string(i), i == 0 ? "Placeholder" : "Relu", "", {}, {}, {}, {}};
       if (i > 0) n.inputs.push_back(TensorRef{"wide/n" + std::to_string(i / 2), 0, ""});
       n.attrs[i == 0 ? "dtype" : "T"] = AttrValue::fromType(DType::kFloat);
       g.addNode(n);

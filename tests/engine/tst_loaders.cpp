@@ -96,6 +96,31 @@ class TestLoaders : public QObject {
     }
   }
 
+  // experimental_debug_info (the nodes and functions a node was rewritten from) is kept, hashed and written back.
+  void debugInfoRoundTrips() {
+    QTemporaryDir dir;
+    const std::string plain = "node { name: 'a' op: 'NoOp' }\n";
+    const std::string withInfo =
+        "node { name: 'a' op: 'NoOp' experimental_debug_info { original_node_names: 'x' original_node_names: 'y' "
+        "original_func_names: 'f' } }\n";
+    writeBytes(dir.filePath("plain.pbtxt").toStdString(), plain);
+    writeBytes(dir.filePath("info.pbtxt").toStdString(), withInfo);
+    Model without = mustLoad(dir.filePath("plain.pbtxt").toStdString());
+    Model with = mustLoad(dir.filePath("info.pbtxt").toStdString());
+    QVERIFY(!without.graph.node(0).debugInfo);
+    const auto& info = with.graph.node(0).debugInfo;
+    QVERIFY(info);
+    QCOMPARE(info->originalNodeNames, (std::vector<std::string>{"x", "y"}));
+    QCOMPARE(info->originalFuncNames, (std::vector<std::string>{"f"}));
+    QVERIFY(hashGraph(with.graph) != hashGraph(without.graph));
+    const std::string out = dir.filePath("out.pb").toStdString();
+    QVERIFY(writeGraph(with.graph, out).isOk());
+    Model again = mustLoad(out);
+    QVERIFY(again.graph.node(0).debugInfo);
+    QCOMPARE(again.graph.node(0).debugInfo->originalNodeNames, info->originalNodeNames);
+    QCOMPARE(hashGraph(again.graph), hashGraph(with.graph));
+  }
+
   void writesAreAtomic() {
     Model m = mustLoad(dataFile("small_mlp.pbtxt"));
     QTemporaryDir dir;

@@ -146,7 +146,7 @@ class TestPasses : public QObject {
 
   void failingPassIsRecordedAndDropped() {
     Graph graph;
-    Node call{"call", "PartitionedCall", "", {}, {}, {}, {}, {}};
+    Node call{"call", "PartitionedCall", "", {}, {}, {}, {}};
     call.attrs["f"] = AttrValue::fromFunc(FuncAttr{"missing_function", {}});
     call.attrs["Tin"] = AttrValue::fromList(AttrList{});
     call.attrs["Tout"] = AttrValue::fromList(AttrList{});

@@ -16,7 +16,7 @@ namespace {
 class GraphBuilder {
  public:
   GraphBuilder& placeholder(const std::string& name, Shape shape, DType dtype = DType::kFloat) {
-    Node n{name, "Placeholder", "", {}, {}, {}, {}, {}};
+    Node n{name, "Placeholder", "", {}, {}, {}, {}};
     n.attrs["dtype"] = AttrValue::fromType(dtype);
     n.attrs["shape"] = AttrValue::fromShape(std::move(shape));
     m_graph.addNode(std::move(n));
@@ -25,14 +25,14 @@ class GraphBuilder {
   GraphBuilder& ints(const std::string& name, std::vector<int32_t> values) {
     Tensor t(DType::kInt32, Shape{static_cast<int64_t>(values.size())});
     std::copy(values.begin(), values.end(), t.data<int32_t>());
-    Node n{name, "Const", "", {}, {}, {}, {}, {}};
+    Node n{name, "Const", "", {}, {}, {}, {}};
     n.attrs["dtype"] = AttrValue::fromType(DType::kInt32);
     n.attrs["value"] = AttrValue::fromTensor(t);
     m_graph.addNode(std::move(n));
     return *this;
   }
   GraphBuilder& scalar(const std::string& name, int32_t value) {
-    Node n{name, "Const", "", {}, {}, {}, {}, {}};
+    Node n{name, "Const", "", {}, {}, {}, {}};
     n.attrs["dtype"] = AttrValue::fromType(DType::kInt32);
     n.attrs["value"] = AttrValue::fromTensor(Tensor::scalar<int32_t>(DType::kInt32, value));
     m_graph.addNode(std::move(n));
@@ -40,7 +40,7 @@ class GraphBuilder {
   }
   GraphBuilder& op(const std::string& name, const std::string& op, std::vector<std::string> inputs,
                    AttrMap attrs = {}) {
-    Node n{name, op, "", {}, {}, std::move(attrs), {}, {}};
+    Node n{name, op, "", {}, {}, std::move(attrs), {}};
     for (const auto& in : inputs) {
       TensorRef ref;
       parseTensorRef(in, false, &ref);
