@@ -71,26 +71,20 @@ BufferPool::~BufferPool() {
   release();
 }
 
-std::byte* allocateBytes(size_t bytes) {
-  int cls = BufferPool::sizeClass(bytes);
-  if (cls >= 0) {
-    if (void* p = t_poolGone ? nullptr : t_pool.take(cls)) return static_cast<std::byte*>(p);
-    size_t rounded = size_t{1} << (cls + BufferPool::kMinShift);
-    void* p = std::aligned_alloc(kTensorAlignment, rounded);
-    if (!p) throw std::bad_alloc();
-    return static_cast<std::byte*>(p);
-  }
-  size_t rounded = (bytes + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
-  void* p = std::aligned_alloc(kTensorAlignment, rounded);
-  if (!p) throw std::bad_alloc();
-  return static_cast<std::byte*>(p);
-}
-
+// Bytes to the 64-byte multiple of `bytes` (at least 64), aligned for every kernel.
 std::byte* allocateExactBytes(size_t bytes) {
   size_t rounded = std::max<size_t>((bytes + kTensorAlignment - 1) / kTensorAlignment, 1) * kTensorAlignment;
   void* p = std::aligned_alloc(kTensorAlignment, rounded);
   if (!p) throw std::bad_alloc();
   return static_cast<std::byte*>(p);
+}
+
+// Bytes from this thread's pool, to the power-of-two class of `bytes`; exact above the largest class.
+std::byte* allocateBytes(size_t bytes) {
+  int cls = BufferPool::sizeClass(bytes);
+  if (cls < 0) return allocateExactBytes(bytes);
+  if (void* p = t_poolGone ? nullptr : t_pool.take(cls)) return static_cast<std::byte*>(p);
+  return allocateExactBytes(size_t{1} << (cls + BufferPool::kMinShift));
 }
 
 void releaseBytes(std::byte* p, size_t bytes) {
