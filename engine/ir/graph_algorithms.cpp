@@ -23,8 +23,11 @@ size_t Fanout::dataUsesOfOutput(const Graph& graph, size_t producer, int output)
 std::vector<size_t> topologicalOrder(const Graph& graph) { return graph.edges()->dependencyOrder(); }
 
 const Tensor* constantInput(const Graph& graph, const TensorRef& ref) {
-  const Node* producer = graph.findNode(ref.node);
-  if (!producer || producer->op != "Const" || ref.index != 0) return nullptr;
+  return constantValue(graph.findNode(ref.node), ref.index);
+}
+
+const Tensor* constantValue(const Node* producer, int output) {
+  if (!producer || producer->op != "Const" || output != 0) return nullptr;
   const AttrValue* value = producer->attr("value");
   if (!value || value->kind() != AttrValue::Kind::kTensor || !value->tensor().isValid()) return nullptr;
   return &value->tensor();

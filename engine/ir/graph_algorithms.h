@@ -33,6 +33,8 @@ std::vector<size_t> topologicalOrder(const Graph& graph);
 
 /// The value of a Const producer of `ref` (output 0), or null.
 const Tensor* constantInput(const Graph& graph, const TensorRef& ref);
+/// The value of output `output` of `producer` when it is a Const (output 0), or null; `producer` may be null.
+const Tensor* constantValue(const Node* producer, int output);
 
 /// Ops whose semantics depend on frames or dead tensors (TF1 control flow).
 bool isDataflowControlOp(const std::string& op);

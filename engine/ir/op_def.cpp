@@ -9,8 +9,14 @@ const AttrDef* OpDef::findAttr(const std::string& attrName) const {
   return nullptr;
 }
 
-Expected<std::vector<FlatArg>> flattenArgs(const std::vector<ArgDef>& args, const AttrMap& attrs) {
-  std::vector<FlatArg> flat;
+namespace {
+
+// Calls emit(arg, indexInArg, dtype) for each flat tensor of `args`. Consecutive args that share a type attr
+// (most ops: every "T") look it up once.
+template <typename Emit>
+Status forEachFlatArg(const std::vector<ArgDef>& args, const AttrMap& attrs, Emit&& emit) {
+  const std::string* lastTypeAttr = nullptr;
+  DType lastType = DType::kInvalid;
   for (const ArgDef& arg : args) {
     if (!arg.typeListAttr.empty()) {
       auto it = attrs.find(arg.typeListAttr);
@@ -20,7 +26,7 @@ Expected<std::vector<FlatArg>> flattenArgs(const std::vector<ArgDef>& args, cons
         return invalidArgument("attr '" + arg.typeListAttr + "' for argument '" + arg.name +
                                "' must be list(type), got " + it->second.toString());
       const auto& types = it->second.list().type;
-      for (size_t k = 0; k < types.size(); ++k) flat.push_back({&arg, static_cast<int>(k), types[k]});
+      for (size_t k = 0; k < types.size(); ++k) emit(arg, static_cast<int>(k), types[k]);
       continue;
     }
     int count = 1;
@@ -35,12 +41,35 @@ Expected<std::vector<FlatArg>> flattenArgs(const std::vector<ArgDef>& args, cons
     }
     DType dtype = arg.type;
     if (!arg.typeAttr.empty()) {
-      auto it = attrs.find(arg.typeAttr);
-      dtype = (it != attrs.end() && it->second.kind() == AttrValue::Kind::kType) ? it->second.type() : DType::kInvalid;
+      if (!lastTypeAttr || *lastTypeAttr != arg.typeAttr) {
+        auto it = attrs.find(arg.typeAttr);
+        lastType =
+            (it != attrs.end() && it->second.kind() == AttrValue::Kind::kType) ? it->second.type() : DType::kInvalid;
+        lastTypeAttr = &arg.typeAttr;
+      }
+      dtype = lastType;
     }
-    for (int k = 0; k < count; ++k) flat.push_back({&arg, k, dtype});
+    for (int k = 0; k < count; ++k) emit(arg, k, dtype);
   }
+  return Status::ok();
+}
+
+}  // namespace
+
+Expected<std::vector<FlatArg>> flattenArgs(const std::vector<ArgDef>& args, const AttrMap& attrs) {
+  std::vector<FlatArg> flat;
+  flat.reserve(args.size());
+  Status status = forEachFlatArg(args, attrs, [&](const ArgDef& arg, int k, DType dtype) {
+    flat.push_back({&arg, k, dtype});
+  });
+  if (!status) return status;
   return flat;
+}
+
+Status flattenArgTypes(const std::vector<ArgDef>& args, const AttrMap& attrs, std::vector<DType>* types) {
+  types->clear();
+  types->reserve(args.size());
+  return forEachFlatArg(args, attrs, [&](const ArgDef&, int, DType dtype) { types->push_back(dtype); });
 }
 
 }  // namespace flowscope

@@ -194,11 +194,8 @@ std::string VerifyIssue::toString() const {
 }
 
 std::vector<DType> outputTypesOf(const Node& node, const OpDef* def) {
-  if (!def) return {};
-  auto flat = flattenArgs(def->outputs, node.attrs);
-  if (!flat) return {};
   std::vector<DType> types;
-  for (const auto& f : *flat) types.push_back(f.dtype);
+  if (def && !flattenArgTypes(def->outputs, node.attrs, &types)) types.clear();
   return types;
 }
 

@@ -83,6 +83,21 @@ size_t Rewirer::apply(Graph& graph) const {
   return changed;
 }
 
+int64_t StableProducers::of(const Graph& graph, size_t node, size_t slot) const {
+  if (node < m_rewritten.size() && !m_rewritten[node]) return m_edges->inputProducers(node)[slot];
+  return graph.find(graph.node(node).inputs[slot].node);
+}
+
+const Tensor* StableProducers::constant(const Graph& graph, size_t node, size_t slot) const {
+  const int64_t producer = of(graph, node, slot);
+  return constantValue(producer < 0 ? nullptr : &graph.node(static_cast<size_t>(producer)),
+                       graph.node(node).inputs[slot].index);
+}
+
+void StableProducers::rewrote(size_t node) {
+  if (node < m_rewritten.size()) m_rewritten[node] = true;
+}
+
 Node makeConst(const std::string& name, const Tensor& value, const std::string& device,
                std::vector<std::string> controlInputs) {
   Node node;

@@ -39,6 +39,26 @@ class Rewirer {
   std::unordered_map<std::string, Entry> m_entries;
 };
 
+/// The producers of data inputs as node indices, from the edges of the graph as a pass found it. For a pass that
+/// neither removes nor renames nodes those indices stay right for every node it has not rewritten (call rewrote());
+/// a rewritten or added node resolves its inputs by name. Saves a name lookup per input read.
+class StableProducers {
+ public:
+  explicit StableProducers(const Graph& graph) : m_edges(graph.edges()), m_rewritten(graph.size(), false) {}
+  /// The producer of data input `slot` of `node`, or -1.
+  int64_t of(const Graph& graph, size_t node, size_t slot) const;
+  /// The value of data input `slot` of `node` when a Const produces it (see constantValue()), or null.
+  const Tensor* constant(const Graph& graph, size_t node, size_t slot) const;
+  /// `node`'s inputs changed (or will): resolve them by name from now on.
+  void rewrote(size_t node);
+  /// The edges the indices come from.
+  const EdgeIndex& edges() const { return *m_edges; }
+
+ private:
+  std::shared_ptr<const EdgeIndex> m_edges;
+  std::vector<bool> m_rewritten;
+};
+
 /// A Const node.
 Node makeConst(const std::string& name, const Tensor& value, const std::string& device,
                std::vector<std::string> controlInputs = {});

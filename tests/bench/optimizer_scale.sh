@@ -3,7 +3,8 @@
 # runs `flowscope optimize --json` on it N times and prints the median pipeline time (PassManager::run: the passes,
 # the verification after each pass that changed the graph, and the hashing; not loading or writing) and the median
 # time of each pass in the pipeline, slowest first. A program, not a test: tests never assert wall-clock times.
-# Usage: tests/bench/optimizer_scale.sh [--runs N] [--nodes N] [--top K]   (defaults: 5 runs, 100000 nodes, top 10)
+# Usage: tests/bench/optimizer_scale.sh [--runs N] [--nodes N] [--top K] [--bin PATH]
+#   (defaults: 5 runs, 100000 nodes, top 10, build/app/flowscope; --bin times another build, e.g. a before/after pair)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="$root/build/app/flowscope"
@@ -13,7 +14,8 @@ while [ $# -gt 0 ]; do
     --runs) runs="$2"; shift ;;
     --nodes) nodes="$2"; shift ;;
     --top) top="$2"; shift ;;
-    *) echo "usage: optimizer_scale.sh [--runs N] [--nodes N] [--top K]" >&2; exit 2 ;;
+    --bin) bin="$2"; shift ;;
+    *) echo "usage: optimizer_scale.sh [--runs N] [--nodes N] [--top K] [--bin PATH]" >&2; exit 2 ;;
   esac
   shift
 done

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds one sanitizer tree with clang (no Python module).
 # Usage: tests/sanitizers/build.sh asan|tsan [TARGET...]   (default: every target of the tree)
+#   FLOWSCOPE_JOBS=N builds with N jobs (default: every core), e.g. 1 beside a running fuzzer.
 #   asan: AddressSanitizer + UndefinedBehaviorSanitizer (any UB aborts) over the engine and its tests, with libFuzzer's
 #         coverage instrumentation so the same objects also link the fuzz targets (tests/fuzz); tree build-asan/.
 #   tsan: ThreadSanitizer over the engine and the UI (the engine worker's thread); tree build-tsan/.
@@ -20,7 +21,7 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Re
   -DFLOWSCOPE_BUILD_TESTS=ON -DFLOWSCOPE_PYTHON=OFF -DFLOWSCOPE_VULKAN=ON "${extra[@]}" \
   -DCMAKE_C_FLAGS="$flags -fno-omit-frame-pointer" -DCMAKE_CXX_FLAGS="$flags -fno-omit-frame-pointer" >/dev/null
 if [ $# -gt 0 ]; then
-  cmake --build "$build" -j"$(nproc)" --target "$@"
+  cmake --build "$build" -j"${FLOWSCOPE_JOBS:-$(nproc)}" --target "$@"
 else
-  cmake --build "$build" -j"$(nproc)"
+  cmake --build "$build" -j"${FLOWSCOPE_JOBS:-$(nproc)}"
 fi
