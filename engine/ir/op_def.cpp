@@ -56,13 +56,15 @@ Status forEachFlatArg(const std::vector<ArgDef>& args, const AttrMap& attrs, Emi
 
 }  // namespace
 
+Status flattenArgs(const std::vector<ArgDef>& args, const AttrMap& attrs, std::vector<FlatArg>* flat) {
+  flat->clear();
+  flat->reserve(args.size());
+  return forEachFlatArg(args, attrs, [&](const ArgDef& arg, int k, DType dtype) { flat->push_back({&arg, k, dtype}); });
+}
+
 Expected<std::vector<FlatArg>> flattenArgs(const std::vector<ArgDef>& args, const AttrMap& attrs) {
   std::vector<FlatArg> flat;
-  flat.reserve(args.size());
-  Status status = forEachFlatArg(args, attrs, [&](const ArgDef& arg, int k, DType dtype) {
-    flat.push_back({&arg, k, dtype});
-  });
-  if (!status) return status;
+  if (Status status = flattenArgs(args, attrs, &flat); !status) return status;
   return flat;
 }
 

@@ -65,6 +65,8 @@ using OpLookup = std::function<const OpDef*(const std::string& op)>;
 /// Expands args into flat tensors using a node's attrs (number_attr / type_list_attr / type_attr).
 /// Fails when an attr needed for the arity is missing or of the wrong kind.
 Expected<std::vector<FlatArg>> flattenArgs(const std::vector<ArgDef>& args, const AttrMap& attrs);
+/// flattenArgs() into `flat` (cleared first; left partial on failure), reusing its storage.
+Status flattenArgs(const std::vector<ArgDef>& args, const AttrMap& attrs, std::vector<FlatArg>* flat);
 /// The dtypes of flattenArgs(), into `types` (cleared first; left partial on failure).
 Status flattenArgTypes(const std::vector<ArgDef>& args, const AttrMap& attrs, std::vector<DType>* types);
 

@@ -2,7 +2,7 @@
 #include "ir/verify.h"
 
 #include <algorithm>
-#include <optional>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -18,8 +18,8 @@ class Verifier {
   void run(const FunctionDef* owner, const std::vector<bool>* recheck = nullptr) {
     checkNames();
     if (owner) collectArgs(*owner);
-    m_defs.resize(m_graph.size());
-    m_outputTypes.resize(m_graph.size());
+    m_defs.assign(m_graph.size(), kUnresolved);
+    m_typeSpans.assign(m_graph.size(), TypeSpan{});
     for (size_t i = 0; i < m_graph.size(); ++i)
       if (!recheck || (*recheck)[i]) checkInputs(i, owner != nullptr);
     if (!owner) checkCycles();
@@ -42,16 +42,21 @@ class Verifier {
   }
 
   const OpDef* defOf(size_t node) {
-    auto& def = m_defs[node];
-    if (!def) def = lookup(m_graph.node(node).op);
-    return *def;
+    const OpDef*& def = m_defs[node];
+    if (def == kUnresolved) def = lookup(m_graph.node(node).op);
+    return def;
   }
 
-  // outputTypesOf() a node, computed once per node.
-  const std::vector<DType>& outputTypes(size_t node) {
-    auto& types = m_outputTypes[node];
-    if (!types) types = outputTypesOf(m_graph.node(node), defOf(node));
-    return *types;
+  // outputTypesOf() a node, computed once per node into one pool (valid until the next call).
+  std::span<const DType> outputTypes(size_t node) {
+    TypeSpan& span = m_typeSpans[node];
+    if (span.begin == TypeSpan::kUnknown) {
+      const OpDef* def = defOf(node);
+      if (!def || !flattenArgTypes(def->outputs, m_graph.node(node).attrs, &m_scratchTypes)) m_scratchTypes.clear();
+      span = {static_cast<uint32_t>(m_typePool.size()), static_cast<uint32_t>(m_scratchTypes.size())};
+      m_typePool.insert(m_typePool.end(), m_scratchTypes.begin(), m_scratchTypes.end());
+    }
+    return std::span<const DType>(m_typePool).subspan(span.begin, span.count);
   }
 
   // The name index keeps the first node of each name: a node that is not the one it finds repeats a name.
@@ -74,16 +79,13 @@ class Verifier {
   void checkInputs(size_t index, bool functionBody) {
     const Node& n = m_graph.node(index);
     const OpDef* def = defOf(index);
-    std::vector<FlatArg> expected;
+    std::vector<FlatArg>& expected = m_expected;
+    expected.clear();
     bool arityKnown = false;
     if (def) {
-      auto flat = flattenArgs(def->inputs, n.attrs);
-      if (flat) {
-        expected = std::move(flat).value();
-        arityKnown = true;
-      } else {
-        report(n, "cannot resolve inputs of op '" + n.op + "': " + flat.status().message());
-      }
+      Status flat = flattenArgs(def->inputs, n.attrs, &expected);
+      arityKnown = flat.isOk();
+      if (!arityKnown) report(n, "cannot resolve inputs of op '" + n.op + "': " + flat.message());
     }
     if (arityKnown && expected.size() != n.inputs.size())
       report(n, "op '" + n.op + "' expects " + std::to_string(expected.size()) + " data inputs, got " +
@@ -99,7 +101,7 @@ class Verifier {
       }
       if (functionBody) continue;  // function-style output names are resolved at instantiation
       const Node& src = m_graph.node(static_cast<size_t>(producers[k]));
-      const std::vector<DType>& srcTypes = outputTypes(static_cast<size_t>(producers[k]));
+      const std::span<const DType> srcTypes = outputTypes(static_cast<size_t>(producers[k]));
       if (srcTypes.empty()) continue;
       if (static_cast<size_t>(in.index) >= srcTypes.size()) {
         report(n, "input " + std::to_string(k) + " '" + in.toString() + "' reads output " + std::to_string(in.index) +
@@ -135,9 +137,19 @@ class Verifier {
   std::vector<VerifyIssue>& m_issues;
   std::unordered_set<std::string> m_args;
   std::shared_ptr<const EdgeIndex> m_edges;
+  // Where a node's output types lie in m_typePool; kUnknown until computed.
+  struct TypeSpan {
+    static constexpr uint32_t kUnknown = UINT32_MAX;
+    uint32_t begin = kUnknown, count = 0;
+  };
+  static inline const OpDef kUnresolvedDef{};  ///< its address marks a node whose op is not looked up yet
+  static constexpr const OpDef* kUnresolved = &kUnresolvedDef;
+
   std::unordered_map<std::string, const OpDef*> m_defsByOp;
-  std::vector<std::optional<const OpDef*>> m_defs;               ///< by node, on first use
-  std::vector<std::optional<std::vector<DType>>> m_outputTypes;  ///< by node, on first use
+  std::vector<const OpDef*> m_defs;   ///< by node, on first use (kUnresolved before)
+  std::vector<TypeSpan> m_typeSpans;  ///< by node, on first use
+  std::vector<DType> m_typePool, m_scratchTypes;
+  std::vector<FlatArg> m_expected;  ///< checkInputs()'s flattened inputs, storage reused
 };
 
 // The stack of an iterative DFS along inputs holds each node's input above it; when an input is already on the
