@@ -107,15 +107,15 @@ void nodeToProto(const Node& node, tensorflow::NodeDef* p) {
 Expected<std::shared_ptr<Graph>> nodesFromProto(const google::protobuf::RepeatedPtrField<tensorflow::NodeDef>& nodes,
                                                 bool functionStyle, const DecodeLimits& limits) {
   auto graph = std::make_shared<Graph>();
-  graph->reserve(static_cast<size_t>(nodes.size()));
-  int index = 0;
-  for (const auto& n : nodes) {
-    auto node = nodeFromProto(n, functionStyle, limits);
-    if (!node)
-      return node.status().withContext("node " + std::to_string(index) + " '" + n.name() + "' (op " + n.op() + "): ");
-    graph->addNode(std::move(node).value());
-    ++index;
-  }
+  Status status = graph->addNodes(static_cast<size_t>(nodes.size()), [&](size_t k, Node* node) {
+    const tensorflow::NodeDef& n = nodes[static_cast<int>(k)];
+    auto converted = nodeFromProto(n, functionStyle, limits);
+    if (!converted)
+      return converted.status().withContext("node " + std::to_string(k) + " '" + n.name() + "' (op " + n.op() + "): ");
+    *node = std::move(converted).value();
+    return Status::ok();
+  });
+  if (!status) return status;
   return graph;
 }
 

@@ -1,6 +1,8 @@
 // Graph storage and the function library.
 #include "ir/graph.h"
 
+#include "base/thread_pool.h"
+
 #include <algorithm>
 #include <bit>
 #include <utility>
@@ -183,6 +185,33 @@ size_t Graph::addNode(Node node) {
   m_nodes.push_back(std::make_shared<const Node>(std::move(node)));
   if (NameIndex* own = ownIndex()) own->insert(index, m_nodes);  // keeps the first on duplicates
   return index;
+}
+
+Status Graph::addNodes(size_t count, const std::function<Status(size_t, Node*)>& make) {
+  dropEdges();
+  const size_t first = m_nodes.size();
+  m_nodes.resize(first + count);
+  std::mutex failureMutex;
+  size_t failedAt = count;
+  Status failure;
+  parallelFor(static_cast<int64_t>(count), 1000, [&](int64_t begin, int64_t end) {
+    for (auto k = static_cast<size_t>(begin); k < static_cast<size_t>(end); ++k) {
+      Node node;
+      if (Status status = make(k, &node); !status) {
+        std::lock_guard<std::mutex> lock(failureMutex);
+        if (k < failedAt) failedAt = k, failure = std::move(status);
+        return;  // the rest of this chunk comes after k
+      }
+      m_nodes[first + k] = std::make_shared<const Node>(std::move(node));
+    }
+  });
+  if (failedAt < count) {
+    m_nodes.resize(first);
+    return failure;
+  }
+  if (NameIndex* own = ownIndex())
+    for (size_t i = first; i < m_nodes.size(); ++i) own->insert(i, m_nodes);
+  return Status::ok();
 }
 
 Node& Graph::mutableNode(size_t i) {

@@ -121,6 +121,9 @@ class Graph {
   const Node* findNode(const std::string& name) const;
   /// Appends a node (duplicates are allowed so that the verifier can report them).
   size_t addNode(Node node);
+  /// Appends `count` nodes, the k-th made by make(k, &node) on the intra-op threads (make must be thread-safe).
+  /// When some make() fails, adds none and returns the failure of the lowest k.
+  Status addNodes(size_t count, const std::function<Status(size_t k, Node* node)>& make);
   /// Makes room for `count` nodes.
   void reserve(size_t count) { m_nodes.reserve(count); }
   /// Mutable access; clones the node first when a snapshot still shares it. Do not change the name here:

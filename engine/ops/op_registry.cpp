@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "base/strings.h"
+#include "base/thread_pool.h"
 #include "ops/onnx_schemas.h"
 
 namespace flowscope {
@@ -227,17 +228,32 @@ int fillDefaultAttrs(Node& node, const OpDef& def) {
 }
 
 namespace {
+// The schema whose defaults `node` lacks, or null.
+const OpDef* missingDefaults(const Node& node, const FunctionLibrary& library) {
+  if (library.find(node.op) || isOnnxOp(node.op)) return nullptr;  // functions and ONNX nodes carry no defaults
+  const OpSchema* schema = OpRegistry::global().find(node.op);
+  if (!schema) return nullptr;
+  const auto& attrs = schema->def.attrs;
+  bool missing = std::any_of(attrs.begin(), attrs.end(),
+                             [&](const AttrDef& a) { return a.defaultValue && !node.attrs.count(a.name); });
+  return missing ? &schema->def : nullptr;
+}
+
+// On the intra-op threads: which nodes lack defaults, then (once the graph has made them its own) filling them.
 void fillDefaultsIn(Graph& graph, const FunctionLibrary& library) {
-  const OpRegistry& registry = OpRegistry::global();
-  for (size_t i = 0; i < graph.size(); ++i) {
-    const Node& node = graph.node(i);
-    if (library.find(node.op) || isOnnxOp(node.op)) continue;  // functions and ONNX nodes carry no defaults
-    const OpSchema* schema = registry.find(node.op);
-    if (!schema) continue;
-    bool missing = std::any_of(schema->def.attrs.begin(), schema->def.attrs.end(),
-                               [&](const AttrDef& a) { return a.defaultValue && !node.attrs.count(a.name); });
-    if (missing) fillDefaultAttrs(graph.mutableNode(i), schema->def);
-  }
+  const auto n = static_cast<int64_t>(graph.size());
+  std::vector<const OpDef*> defs(graph.size());
+  parallelFor(n, 200, [&](int64_t begin, int64_t end) {
+    for (auto i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i)
+      defs[i] = missingDefaults(graph.node(i), library);
+  });
+  std::vector<Node*> nodes(graph.size(), nullptr);
+  for (size_t i = 0; i < graph.size(); ++i)
+    if (defs[i]) nodes[i] = &graph.mutableNode(i);
+  parallelFor(n, 200, [&](int64_t begin, int64_t end) {
+    for (auto i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i)
+      if (nodes[i]) fillDefaultAttrs(*nodes[i], *defs[i]);
+  });
 }
 }  // namespace
 
