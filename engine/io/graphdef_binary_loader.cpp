@@ -1,6 +1,7 @@
 // Loader for binary GraphDef files (.pb): frozen graphs and exported graphs.
 #include <google/protobuf/arena.h>
 
+#include "io/graph_def_parse.h"
 #include "io/loader.h"
 #include "io/model_builder.h"
 #include "io/proto_parse.h"
@@ -39,7 +40,7 @@ class GraphDefBinaryLoader : public Loader {
     FS_ASSIGN_OR_RETURN(std::string data, source.readAll());
     google::protobuf::Arena arena(arenaOptions());  // a few large blocks, not a malloc and a free per field
     auto* proto = google::protobuf::Arena::CreateMessage<tensorflow::GraphDef>(&arena);
-    FS_RETURN_IF_ERROR(parseBinaryProto(data, proto, source.path()));
+    FS_RETURN_IF_ERROR(parseGraphDef(data, proto, source.path()));
     const DecodeLimits limits = decodeLimitsFor(data.size());
     std::string().swap(data);  // the parsed message holds its own copy: give the file's bytes back first
     return modelFromGraphDef(*proto, source.path(), name(), limits);

@@ -7,6 +7,7 @@
 #include "engine/test_files.h"
 #include "graph.pb.h"
 #include "io/freeze.h"
+#include "io/graph_def_parse.h"
 #include "io/graph_writer.h"
 #include "io/loader.h"
 #include "io/proto_parse.h"
@@ -336,6 +337,30 @@ class TestLoaders : public QObject {
     QString error = loadError(path);
     QVERIFY2(error.contains("truncated.pb") && error.contains("byte offset") && error.contains("GraphDef.node["),
              qPrintable(error));
+  }
+
+  // A large GraphDef parses in pieces on several threads: the same message as one parse, functions and versions
+  // included, on an arena or not; a broken file gets the one-piece parse's error.
+  void graphDefParsesInPieces() {
+    auto bytes = serializeGraph(mustLoad(dataFile("functions.pbtxt")).graph, GraphFormat::kBinary);
+    QVERIFY(bytes.hasValue());
+    tensorflow::GraphDef whole;
+    QVERIFY(parseBinaryProto(*bytes, &whole, "f.pb").isOk());
+    QVERIFY(whole.node_size() >= 3 && whole.library().function_size() == 2 && whole.has_versions());
+    google::protobuf::Arena arena;
+    for (size_t pieces : {size_t(2), size_t(3), size_t(64)}) {
+      tensorflow::GraphDef heap;
+      auto* onArena = google::protobuf::Arena::CreateMessage<tensorflow::GraphDef>(&arena);
+      for (tensorflow::GraphDef* graph : {&heap, onArena}) {
+        QVERIFY(parseGraphDefInPieces(*bytes, graph, "f.pb", pieces).isOk());
+        QCOMPARE(QString::fromStdString(graph->DebugString()), QString::fromStdString(whole.DebugString()));
+      }
+    }
+    const std::string broken = bytes->substr(0, bytes->size() - 3);
+    tensorflow::GraphDef a, b;
+    Status one = parseBinaryProto(broken, &a, "f.pb"), split = parseGraphDefInPieces(broken, &b, "f.pb", 3);
+    QVERIFY(!one.isOk());
+    QCOMPARE(QString::fromStdString(split.message()), QString::fromStdString(one.message()));
   }
 
   void wireTypeErrors() {
