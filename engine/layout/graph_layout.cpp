@@ -33,14 +33,15 @@ GraphLayout::GraphLayout(std::shared_ptr<const Graph> graph, LayoutOptions optio
 
 void GraphLayout::indexProducers() {
   const Graph& graph = *m_graph;
+  const auto edges = graph.edges();  // usually built already (the loader's verifier): no name lookups here
   m_producerStart.reserve(graph.size() + 1);
   m_producerStart.push_back(0);
   for (size_t i = 0; i < graph.size(); ++i) {
-    const Node& n = graph.node(i);
-    for (const auto& in : n.inputs)
-      if (int64_t p = graph.find(in.node); p >= 0) m_producers.push_back(Producer{static_cast<uint32_t>(p), in.index});
-    for (const auto& c : n.controlInputs)
-      if (int64_t p = graph.find(c); p >= 0) m_producers.push_back(Producer{static_cast<uint32_t>(p), -1});
+    const auto data = edges->inputProducers(i);
+    for (size_t k = 0; k < data.size(); ++k)
+      if (data[k] >= 0) m_producers.push_back(Producer{static_cast<uint32_t>(data[k]), graph.node(i).inputs[k].index});
+    for (int32_t p : edges->controlProducers(i))
+      if (p >= 0) m_producers.push_back(Producer{static_cast<uint32_t>(p), -1});
     m_producerStart.push_back(m_producers.size());
   }
   m_producers.shrink_to_fit();
