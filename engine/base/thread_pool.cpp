@@ -2,6 +2,7 @@
 #include "base/thread_pool.h"
 
 #include <omp.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <fstream>
@@ -20,21 +21,25 @@ int readInt(const std::string& path) {
   return in ? value : -1;
 }
 
+thread_local int t_threads = 0;  // 0: not set on this thread yet
+
+}  // namespace
+
 int countPhysicalCores() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  const bool masked = sched_getaffinity(0, sizeof(allowed), &allowed) == 0 && CPU_COUNT(&allowed) > 0;
   std::set<std::pair<int, int>> cores;  // (package, core)
   for (int cpu = 0;; ++cpu) {
     const std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
     const int core = readInt(base + "core_id"), package = readInt(base + "physical_package_id");
     if (core < 0 || package < 0) break;
-    cores.emplace(package, core);
+    if (!masked || (cpu < CPU_SETSIZE && CPU_ISSET(cpu, &allowed))) cores.emplace(package, core);
   }
-  const int logical = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int logical =
+      masked ? CPU_COUNT(&allowed) : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return cores.empty() ? logical : std::min(logical, static_cast<int>(cores.size()));
 }
-
-thread_local int t_threads = 0;  // 0: not set on this thread yet
-
-}  // namespace
 
 int physicalCores() {
   static const int cores = countPhysicalCores();

@@ -8,8 +8,11 @@
 
 namespace flowscope {
 
-/// Physical cores of this machine (distinct cores over all packages; the logical CPUs when the topology is unknown).
+/// Physical cores this process may run on (distinct cores over all packages among the CPUs of its affinity mask, as
+/// taskset or a container's cpuset leave it; the logical CPUs when the topology is unknown), counted once.
 int physicalCores();
+/// physicalCores() counted now, e.g. after the affinity changed.
+int countPhysicalCores();
 
 /// Runs body(begin, end) over [0, n) in contiguous chunks on the calling thread's intra-op threads when
 /// n * costPerItem (in rough element operations) is worth waking them; otherwise runs body(0, n) here.

@@ -4,6 +4,9 @@
 #include <QtTest>
 
 #include <omp.h>
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <mutex>
 #include <set>
@@ -75,6 +78,28 @@ class TestThreads : public QObject {
 
  private slots:
   void cleanup() { setIntraOpThreads(1); }
+
+  // Under taskset (or a container's cpuset) the default thread count is the cores the process may use, not the
+  // machine's: a child pinned to one CPU counts one core.
+  void coresFollowTheAffinityMask() {
+    cpu_set_t mine;
+    QCOMPARE(sched_getaffinity(0, sizeof(mine), &mine), 0);
+    QVERIFY(countPhysicalCores() >= 1 && countPhysicalCores() <= CPU_COUNT(&mine));
+    int first = 0;
+    while (!CPU_ISSET(first, &mine)) ++first;
+    const pid_t child = fork();
+    QVERIFY(child >= 0);
+    if (child == 0) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(first, &one);
+      _exit(sched_setaffinity(0, sizeof(one), &one) == 0 && countPhysicalCores() == 1 ? 0 : 1);
+    }
+    int status = 0;
+    QCOMPARE(waitpid(child, &status, 0), child);
+    QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 0);
+  }
 
   void threadCountIsHonoured() {
     QVERIFY(physicalCores() >= 1);
