@@ -1,6 +1,8 @@
 // The loader registry table and format selection by content.
 #include "io/loader.h"
 
+#include <malloc.h>
+
 namespace flowscope {
 
 const std::vector<std::unique_ptr<Loader>>& loaders() {
@@ -16,6 +18,10 @@ const std::vector<std::unique_ptr<Loader>>& loaders() {
   }();
   return table;
 }
+
+namespace {
+constexpr uint64_t kTrimAfterBytes = 64u << 20;
+}  // namespace
 
 Expected<Model> loadModel(const std::string& path, const LoadOptions& options) {
   FS_ASSIGN_OR_RETURN(Source source, Source::open(path));
@@ -37,7 +43,11 @@ Expected<Model> loadModel(const std::string& path, const LoadOptions& options) {
                            ": unrecognized format; expected a GraphDef (.pb/.pbtxt), MetaGraphDef, SavedModel, "
                            "TF.js model.json or ONNX model");
   }
-  return best->load(source, options);
+  auto model = best->load(source, options);
+  // Loading a large file frees about as much as it keeps (the file's bytes, the parsed message); the intra-op threads
+  // freed part of it into glibc heaps of their own, which keep it resident until trimmed.
+  if (source.size() >= kTrimAfterBytes) malloc_trim(0);
+  return model;
 }
 
 }  // namespace flowscope
