@@ -1,7 +1,8 @@
 // The loader registry table and format selection by content.
-#include "io/loader.h"
-
 #include <malloc.h>
+
+#include "base/background_work.h"
+#include "io/loader.h"
 
 namespace flowscope {
 
@@ -45,8 +46,9 @@ Expected<Model> loadModel(const std::string& path, const LoadOptions& options) {
   }
   auto model = best->load(source, options);
   // Loading a large file frees about as much as it keeps (the file's bytes, the parsed message); the intra-op threads
-  // freed part of it into glibc heaps of their own, which keep it resident until trimmed.
-  if (source.size() >= kTrimAfterBytes) malloc_trim(0);
+  // freed part of it into glibc heaps of their own, which keep it resident until trimmed. Trimming waits for what the
+  // loader handed to the background thread, and the caller does not wait for either.
+  if (source.size() >= kTrimAfterBytes) runInBackground([] { malloc_trim(0); });
   return model;
 }
 

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "base/thread_pool.h"
 #include "engine/test_files.h"
 #include "graph.pb.h"
 #include "io/freeze.h"
@@ -11,6 +12,7 @@
 #include "io/graph_writer.h"
 #include "io/loader.h"
 #include "io/proto_parse.h"
+#include "io/source.h"
 #include "ir/hash.h"
 #include "ir/printer.h"
 
@@ -361,6 +363,30 @@ class TestLoaders : public QObject {
     Status one = parseBinaryProto(broken, &a, "f.pb"), split = parseGraphDefInPieces(broken, &b, "f.pb", 3);
     QVERIFY(!one.isOk());
     QCOMPARE(QString::fromStdString(split.message()), QString::fromStdString(one.message()));
+  }
+
+  // A large file is read in pieces on the intra-op threads into a buffer that was not zero-filled: every byte
+  // arrives, and errors name the path and the cause.
+  void readsFileBytesInPieces() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("big.bin").toStdString();
+    std::string content(static_cast<size_t>(21u << 20) + 3, '\0');  // three pieces, the last one short
+    uint32_t state = 12345;
+    for (char& c : content) c = static_cast<char>((state = state * 1664525u + 1013904223u) >> 24);
+    writeBytes(path, content);
+    setIntraOpThreads(2);
+    auto bytes = readFileBytes(path);
+    QVERIFY(bytes.hasValue());
+    QCOMPARE(bytes->size, content.size());
+    QVERIFY(bytes->view() == content);
+    auto tooLarge = readFileBytes(path, 1000);
+    QVERIFY(!tooLarge && tooLarge.status().code() == ErrorCode::kOutOfRange);
+    QCOMPARE(tooLarge.status().message(), path + ": file is 22 MB, more than the 1 KB supported");
+    auto missing = readFileBytes(dir.filePath("none.bin").toStdString());
+    QVERIFY(!missing &&
+            missing.status().message().find("none.bin: cannot open for reading: No such file") != std::string::npos);
+    auto directory = readFileBytes(dir.path().toStdString());
+    QVERIFY(!directory && directory.status().message().find("not a regular file") != std::string::npos);
   }
 
   void wireTypeErrors() {

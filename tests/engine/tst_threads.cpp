@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "base/background_work.h"
 #include "base/thread_pool.h"
 #include "engine/kernel_test_util.h"
 #include "engine/test_paths.h"
@@ -99,6 +100,35 @@ class TestThreads : public QObject {
     QCOMPARE(waitpid(child, &status, 0), child);
     QVERIFY(WIFEXITED(status));
     QCOMPARE(WEXITSTATUS(status), 0);
+  }
+
+  // Background work runs in the order it was queued, on a thread other than the caller's, and waiting returns only
+  // after all of it ran, including what it captured being destroyed there.
+  void backgroundWorkRunsInOrder() {
+    std::mutex mutex;
+    std::vector<int> order;
+    std::set<std::thread::id> threads;
+    struct Probe {
+      std::mutex* mutex;
+      std::set<std::thread::id>* threads;
+      ~Probe() {
+        std::lock_guard lock(*mutex);
+        threads->insert(std::this_thread::get_id());
+      }
+    };
+    for (int k = 0; k < 50; ++k)
+      runInBackground([&, k] {
+        std::this_thread::sleep_for(std::chrono::microseconds(k % 3 * 100));
+        std::lock_guard lock(mutex);
+        order.push_back(k);
+      });
+    destroyInBackground(std::make_unique<Probe>(&mutex, &threads));
+    waitForBackgroundWork();
+    std::lock_guard lock(mutex);
+    QCOMPARE(order.size(), size_t(50));
+    for (int k = 0; k < 50; ++k) QCOMPARE(order[static_cast<size_t>(k)], k);
+    QCOMPARE(threads.size(), size_t(1));
+    QVERIFY(*threads.begin() != std::this_thread::get_id());
   }
 
   void threadCountIsHonoured() {
