@@ -1,6 +1,10 @@
 // Conversions between the TensorFlow protos and the IR.
 #include "io/graph_proto.h"
 
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+
 #include "io/tensor_proto.h"
 #include "ops/op_registry.h"
 
@@ -44,6 +48,29 @@ Expected<AttrList> listFromProto(const tensorflow::AttrValue::ListValue& p, cons
     list.func.push_back(std::move(func));
   }
   return list;
+}
+
+// Lists of a few ints or types, or none (strides, dilations, ksize, perm, explicit_paddings, Tout), repeat from node to
+// node: equal ones share one AttrList (copy-on-write), which a list of eight vectors makes worth it (over 200 bytes
+// each). Each loading thread keeps its own table of recent lists.
+std::optional<AttrListRef> sharedSmallList(const tensorflow::AttrValue::ListValue& p) {
+  constexpr int kMaxShared = 16;
+  const bool ints = p.type_size() == 0, types = p.i_size() == 0;  // both, for an empty list
+  if (!(ints || types) || std::max(p.i_size(), p.type_size()) > kMaxShared || p.s_size() || p.f_size() || p.b_size() ||
+      p.shape_size() || p.tensor_size() || p.func_size())
+    return std::nullopt;
+  std::string key(1, ints ? 'i' : 't');
+  if (ints)
+    key.append(reinterpret_cast<const char*>(p.i().data()), sizeof(int64_t) * static_cast<size_t>(p.i_size()));
+  else
+    key.append(reinterpret_cast<const char*>(p.type().data()), sizeof(int) * static_cast<size_t>(p.type_size()));
+  thread_local std::unordered_map<std::string, AttrListRef> recent;
+  if (auto it = recent.find(key); it != recent.end()) return it->second;
+  if (recent.size() >= 4096) recent.clear();
+  AttrList list;
+  list.i.assign(p.i().begin(), p.i().end());
+  for (int t : p.type()) list.type.push_back(dtypeFromProto(t));
+  return recent.emplace(std::move(key), AttrListRef(std::move(list))).first->second;
 }
 
 Expected<AttrMap> attrMapFromProto(const google::protobuf::Map<std::string, tensorflow::AttrValue>& attrs,
@@ -205,6 +232,7 @@ Expected<AttrValue> attrFromProto(const tensorflow::AttrValue& p, const DecodeLi
       return AttrValue::fromTensor(std::move(tensor));
     }
     case V::kList: {
+      if (auto shared = sharedSmallList(p.list())) return AttrValue::fromList(std::move(*shared));
       FS_ASSIGN_OR_RETURN(AttrList list, listFromProto(p.list(), limits));
       return AttrValue::fromList(std::move(list));
     }

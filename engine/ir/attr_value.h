@@ -68,6 +68,8 @@ class AttrValue {
   static AttrValue fromShape(Shape v) { return AttrValue(Value(std::in_place_index<6>, std::move(v))); }
   static AttrValue fromTensor(Tensor v) { return AttrValue(Value(std::in_place_index<7>, std::move(v))); }
   static AttrValue fromList(AttrList v) { return AttrValue(Value(std::in_place_index<8>, AttrListRef(std::move(v)))); }
+  /// A list shared with other values (copied on the first change).
+  static AttrValue fromList(AttrListRef v) { return AttrValue(Value(std::in_place_index<8>, std::move(v))); }
   static AttrValue fromFunc(FuncAttr v) { return AttrValue(Value(std::in_place_index<9>, std::move(v))); }
   static AttrValue fromPlaceholder(std::string v) {
     return AttrValue(Value(std::in_place_index<10>, AttrPlaceholder{std::move(v)}));
