@@ -88,7 +88,7 @@ const GraphShapes& GraphLayout::shapes() const {
 std::set<std::string> GraphLayout::allGroups() const {
   std::set<std::string> all;
   for (const auto& g : m_tree.groups())
-    if (!g.path.empty()) all.insert(g.path);
+    if (!g.path.empty()) all.emplace(g.path);
   return all;
 }
 
@@ -98,7 +98,7 @@ size_t GraphLayout::cachedLayouts() const {
 }
 
 std::string GraphLayout::cacheKey(int group, const std::set<std::string>& expanded) const {
-  const std::string& path = m_tree.group(group).path;
+  const std::string path(m_tree.group(group).path);
   std::string key = path + "|";
   if (path.empty()) {
     for (const auto& e : expanded) key += e + ";";
@@ -163,12 +163,12 @@ Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGro
   for (int c : g.groups) {  // children: groups, then nodes (childHolding counts on this order)
     const ScopeGroup& cg = m_tree.group(c);
     Child child{SceneItem::Kind::kGroup, c};
-    if (expanded.count(cg.path)) {
+    if (expanded.count(std::string(cg.path))) {
       FS_ASSIGN_OR_RETURN(auto sub, layoutGroup(c, expanded, cancelled));
-      child.w = std::max(sub->w + 2 * kPad, textWidth(cg.label, 120));
+      child.w = std::max(sub->w + 2 * kPad, textWidth(cg.label(), 120));
       child.h = sub->h + kHeader + kPad;
     } else {
-      child.w = textWidth(cg.label + " (" + std::to_string(cg.totalNodes) + ")", 90);
+      child.w = textWidth(std::string(cg.label()) + " (" + std::to_string(cg.totalNodes) + ")", 90);
       child.h = kGroupHeight;
     }
     layout->children.push_back(child);
@@ -234,9 +234,9 @@ void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, doubl
       continue;
     }
     const ScopeGroup& g = m_tree.group(static_cast<int>(child.id));
-    item.label = g.label;
+    item.label = g.label();
     item.detail = std::to_string(g.totalNodes) + (g.totalNodes == 1 ? " node" : " nodes");
-    item.expanded = expanded.count(g.path) > 0;
+    item.expanded = expanded.count(std::string(g.path)) > 0;
     item.category = m_groupCategory[static_cast<size_t>(child.id)];
     scene.items.push_back(std::move(item));
     const SceneItem& placed = scene.items.back();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,18 +12,26 @@
 
 namespace flowscope {
 
+/// A name scope. Its strings and lists live in the tree that holds it (a million-node graph has about half a
+/// million scopes: one string and two vectors each made the tree cost more than a hundred bytes per node).
 struct ScopeGroup {
-  std::string path;   ///< "" for the root
-  std::string label;  ///< last path component
+  std::string_view path;            ///< "" for the root
+  std::span<const int> groups;      ///< child groups, in the order they first appear
+  std::span<const uint32_t> nodes;  ///< graph nodes directly in this scope, in graph order
+  uint32_t totalNodes = 0;          ///< nodes in this group and below
   int parent = -1;
-  std::vector<int> groups;    ///< child groups
-  std::vector<size_t> nodes;  ///< graph nodes directly in this scope
-  size_t totalNodes = 0;      ///< nodes in this group and below
+
+  /// The last path component.
+  std::string_view label() const { return path.substr(path.rfind('/') + 1); }
 };
 
 class ScopeTree {
  public:
   explicit ScopeTree(const Graph& graph);
+  ScopeTree(ScopeTree&&) = default;  // the groups' views stay valid: vectors move their storage
+  ScopeTree& operator=(ScopeTree&&) = default;
+  ScopeTree(const ScopeTree&) = delete;
+  ScopeTree& operator=(const ScopeTree&) = delete;
 
   const std::vector<ScopeGroup>& groups() const { return m_groups; }
   const ScopeGroup& group(int i) const { return m_groups[static_cast<size_t>(i)]; }
@@ -30,7 +39,7 @@ class ScopeTree {
   /// The group a node sits in directly.
   int groupOf(size_t node) const { return m_groupOfNode[node]; }
   /// Index of a group by path, or -1.
-  int find(const std::string& path) const;
+  int find(std::string_view path) const;
   /// Depth of a group (root 0).
   int depth(int group) const;
 
@@ -40,11 +49,22 @@ class ScopeTree {
     uint32_t hash = 0;
     int32_t group = -1;  ///< -1: empty
   };
+  /// Where a group's path lies in m_paths.
+  struct PathRange {
+    uint32_t start, size;
+  };
   int ensure(std::string_view path);
   int lookup(std::string_view path, uint32_t hash) const;
   void index(int group, uint32_t hash);
+  std::string_view pathOf(int group) const;
+  /// Fills the groups' views once every group exists.
+  void link();
   std::vector<ScopeGroup> m_groups;
   std::vector<int> m_groupOfNode;
+  std::vector<PathRange> m_pathRanges;  ///< while building: m_paths still grows
+  std::vector<char> m_paths;            ///< every path, one after another
+  std::vector<int> m_children;          ///< each group's child groups, group after group
+  std::vector<uint32_t> m_members;      ///< each group's nodes, group after group
   /// Groups by path, open-addressed (8 bytes a slot, at most half full): a node-based map cost ~130 bytes a group,
   /// and a graph has about one group per two nodes.
   std::vector<PathSlot> m_byPath;

@@ -34,12 +34,41 @@ class TestLayout : public QObject {
   void scopeTree() {
     auto g = synthetic(600);
     ScopeTree tree(*g);
-    QCOMPARE(tree.group(ScopeTree::kRoot).totalNodes, g->size());
+    QCOMPARE(size_t(tree.group(ScopeTree::kRoot).totalNodes), g->size());
     int model = tree.find("model");
     QVERIFY(model > 0);
     QCOMPARE(tree.depth(model), 1);
     QVERIFY(tree.group(model).totalNodes + 2 == g->size());  // all but input and output
     QCOMPARE(tree.groupOf(static_cast<size_t>(g->find("input"))), ScopeTree::kRoot);
+  }
+
+  // Scopes that interleave in the graph: each group lists its nodes in graph order and its child groups in the
+  // order they first appear; paths and labels stay valid after the tree moves.
+  void scopeTreeOrderAndViews() {
+    auto g = std::make_shared<Graph>();
+    for (const char* name : {"a/b/x", "c/y", "a/z", "a/b/w", "a/d/v", "top"}) {
+      Node node;
+      node.name = name;
+      node.op = "NoOp";
+      g->addNode(std::move(node));
+    }
+    ScopeTree built(*g);
+    ScopeTree tree(std::move(built));
+    const int a = tree.find("a"), ab = tree.find("a/b"), ad = tree.find("a/d"), c = tree.find("c");
+    QVERIFY(a > 0 && ab > 0 && ad > 0 && c > 0 && tree.find("a/b/x") < 0 && tree.find("b") < 0);
+    QCOMPARE(tree.group(ab).path, std::string_view("a/b"));
+    QCOMPARE(tree.group(ab).label(), std::string_view("b"));
+    QCOMPARE(tree.group(a).label(), std::string_view("a"));
+    QCOMPARE(std::vector<int>(tree.group(ScopeTree::kRoot).groups.begin(), tree.group(ScopeTree::kRoot).groups.end()),
+             (std::vector<int>{a, c}));
+    QCOMPARE(std::vector<int>(tree.group(a).groups.begin(), tree.group(a).groups.end()), (std::vector<int>{ab, ad}));
+    QCOMPARE(std::vector<uint32_t>(tree.group(ab).nodes.begin(), tree.group(ab).nodes.end()),
+             (std::vector<uint32_t>{0, 3}));
+    QCOMPARE(
+        std::vector<uint32_t>(tree.group(ScopeTree::kRoot).nodes.begin(), tree.group(ScopeTree::kRoot).nodes.end()),
+        (std::vector<uint32_t>{5}));
+    QCOMPARE(tree.group(a).totalNodes, uint32_t(4));
+    QCOMPARE(tree.group(ad).parent, a);
   }
 
   void collapsedAndExpanded() {

@@ -379,7 +379,7 @@ void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
   if (hit < 0) return;
   const SceneItem& item = m_scene->items[static_cast<size_t>(hit)];
   if (item.kind == SceneItem::Kind::kNode) return emit nodeActivated(static_cast<size_t>(item.id));
-  toggleGroup(m_layout->tree().group(static_cast<int>(item.id)).path);
+  toggleGroup(std::string(m_layout->tree().group(static_cast<int>(item.id)).path));
 }
 
 void GraphCanvas::keyPressEvent(QKeyEvent* event) {
@@ -424,7 +424,7 @@ void GraphCanvas::keyPressEvent(QKeyEvent* event) {
         if (item.kind == SceneItem::Kind::kNode)
           emit nodeActivated(static_cast<size_t>(item.id));
         else
-          toggleGroup(m_layout->tree().group(static_cast<int>(item.id)).path);
+          toggleGroup(std::string(m_layout->tree().group(static_cast<int>(item.id)).path));
       }
       break;
     default:

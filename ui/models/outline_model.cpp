@@ -84,8 +84,8 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const {
   const int group = groupAt(index);
   if (group >= 0) {
     const ScopeGroup& g = m_layout->tree().group(group);
-    if (role == Qt::ToolTipRole) return QString::fromStdString(g.path);
-    return index.column() == kName ? QString::fromStdString(g.label)
+    if (role == Qt::ToolTipRole) return QString::fromUtf8(g.path.data(), static_cast<qsizetype>(g.path.size()));
+    return index.column() == kName ? QString::fromUtf8(g.label().data(), static_cast<qsizetype>(g.label().size()))
                                    : (g.totalNodes == 1 ? tr("1 node") : tr("%1 nodes").arg(g.totalNodes));
   }
   const Node& node = m_layout->graph().node(static_cast<size_t>(nodeAt(index)));

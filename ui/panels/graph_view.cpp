@@ -75,7 +75,7 @@ void GraphView::onItemSelected(int item) {
   if (!scene || item < 0) return m_session->select({});
   const SceneItem& it = scene->items[static_cast<size_t>(item)];
   if (it.kind == SceneItem::Kind::kNode) return m_session->select(Selection::ofNode(static_cast<size_t>(it.id)));
-  m_session->select(Selection::ofGroup(m_canvas->layout()->tree().group(static_cast<int>(it.id)).path));
+  m_session->select(Selection::ofGroup(std::string(m_canvas->layout()->tree().group(static_cast<int>(it.id)).path)));
 }
 
 void GraphView::onNodeActivated(size_t node) {

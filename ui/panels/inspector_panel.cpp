@@ -124,7 +124,7 @@ void InspectorPanel::renderGroup(const std::string& path) {
     for (size_t n : w.nodes) ++ops[m_model->graph.node(n).op];
     work.insert(work.end(), w.groups.begin(), w.groups.end());
   }
-  QString html = "<h3>" + esc(sg.path.empty() ? std::string("(root)") : sg.path) + "</h3><p>name scope, " +
+  QString html = "<h3>" + esc(sg.path.empty() ? std::string("(root)") : std::string(sg.path)) + "</h3><p>name scope, " +
                  QString::number(sg.totalNodes) + " nodes in " + QString::number(sg.groups.size()) +
                  " sub-scopes and " + QString::number(sg.nodes.size()) +
                  " direct nodes. Double-click to expand or collapse.</p><h4>Ops</h4><table>";

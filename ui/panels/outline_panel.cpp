@@ -40,7 +40,7 @@ void OutlinePanel::onSceneReady() {
       const int group = tree.find(path);
       bool open = group > ScopeTree::kRoot;
       for (int g = group; open && g > ScopeTree::kRoot; g = tree.group(g).parent)
-        open = m_shownExpansion.count(tree.group(g).path) > 0;
+        open = m_shownExpansion.count(std::string(tree.group(g).path)) > 0;
       if (open) setExpanded(m_model->groupIndex(group), true);
     }
   }
@@ -50,11 +50,11 @@ void OutlinePanel::onSceneReady() {
 void OutlinePanel::onExpandedInTree(const QModelIndex& index, bool expanded) {
   const int group = m_model->groupAt(index);
   if (m_syncing || group <= 0) return;
-  const std::string& path = m_model->layout()->tree().group(group).path;
+  const std::string path(m_model->layout()->tree().group(group).path);
   std::set<std::string> wanted = m_canvas->expanded();
   if (expanded) {  // opening a group in the tree opens the groups around it on the canvas too
     const ScopeTree& tree = m_model->layout()->tree();
-    for (int g = group; g > ScopeTree::kRoot; g = tree.group(g).parent) wanted.insert(tree.group(g).path);
+    for (int g = group; g > ScopeTree::kRoot; g = tree.group(g).parent) wanted.emplace(tree.group(g).path);
   } else {
     wanted.erase(path);
   }
@@ -66,7 +66,7 @@ void OutlinePanel::onCurrentChanged(const QModelIndex& current) {
   if (m_syncing || !current.isValid()) return;
   const int64_t node = m_model->nodeAt(current);
   if (node >= 0) return m_session->select(Selection::ofNode(static_cast<size_t>(node)));
-  m_session->select(Selection::ofGroup(m_model->layout()->tree().group(m_model->groupAt(current)).path));
+  m_session->select(Selection::ofGroup(std::string(m_model->layout()->tree().group(m_model->groupAt(current)).path)));
 }
 
 void OutlinePanel::documentChanged(const Session& session) {
