@@ -33,17 +33,17 @@ AttrValue& AttrMap::at(std::string_view key) { return const_cast<AttrValue&>(std
 
 AttrValue& AttrMap::operator[](std::string_view key) {
   auto it = lowerBound(key);
-  if (it == m_items.end() || it->first != key) it = m_items.emplace(it, std::string(key), AttrValue());
+  if (it == m_items.end() || it->first != key) it = m_items.emplace(it, InternedString(key), AttrValue());
   return it->second;
 }
 
-std::pair<AttrMap::iterator, bool> AttrMap::emplace(std::string key, AttrValue value) {
+std::pair<AttrMap::iterator, bool> AttrMap::emplace(InternedString key, AttrValue value) {
   auto it = lowerBound(key);
   if (it != m_items.end() && it->first == key) return {it, false};
   return {m_items.emplace(it, std::move(key), std::move(value)), true};
 }
 
-std::pair<AttrMap::iterator, bool> AttrMap::insert_or_assign(std::string key, AttrValue value) {
+std::pair<AttrMap::iterator, bool> AttrMap::insert_or_assign(InternedString key, AttrValue value) {
   auto it = lowerBound(key);
   if (it != m_items.end() && it->first == key) {
     it->second = std::move(value);

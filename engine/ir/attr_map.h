@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/attr_value.h"
+#include "ir/interned_string.h"
 
 namespace flowscope {
 
@@ -17,7 +18,7 @@ namespace flowscope {
 /// matters: an insertion may move the other entries, so no reference or iterator into the map survives one.
 class AttrMap {
  public:
-  using value_type = std::pair<std::string, AttrValue>;
+  using value_type = std::pair<InternedString, AttrValue>;  ///< attribute names are interned
   using iterator = std::vector<value_type>::iterator;
   using const_iterator = std::vector<value_type>::const_iterator;
 
@@ -44,9 +45,9 @@ class AttrMap {
   /// The value of `key`, inserted unset when absent.
   AttrValue& operator[](std::string_view key);
   /// Inserts when the key is absent; never overwrites. The value is taken by value, so it may come from this map.
-  std::pair<iterator, bool> emplace(std::string key, AttrValue value);
+  std::pair<iterator, bool> emplace(InternedString key, AttrValue value);
   /// Inserts, or overwrites the value of an existing key.
-  std::pair<iterator, bool> insert_or_assign(std::string key, AttrValue value);
+  std::pair<iterator, bool> insert_or_assign(InternedString key, AttrValue value);
   size_t erase(std::string_view key);
   iterator erase(const_iterator position) { return m_items.erase(position); }
 

@@ -3,8 +3,11 @@
 
 #include <malloc.h>
 
+#include <thread>
+
 #include "ir/buffer_pool.h"
 #include "ir/hash.h"
+#include "ir/interned_string.h"
 #include "ir/printer.h"
 #include "ir/verify.h"
 #include "ops/op_registry.h"
@@ -62,6 +65,28 @@ class TestIr : public QObject {
   Q_OBJECT
 
  private slots:
+  // Interned strings: equal text is one string, whichever thread interned it; they order and compare as text.
+  void internedStrings() {
+    const std::string built = std::string("data_") + "format";
+    InternedString a("data_format"), b(built), empty;
+    QVERIFY(a == b && &a.str() == &b.str());
+    QVERIFY(empty.empty() && empty == InternedString(""));
+    QVERIFY(a == "data_format" && a == std::string_view("data_format") && !(a == "data_formats"));
+    QVERIFY(InternedString("T") < a && a < InternedString("strides") && a > std::string_view("dat"));
+    QCOMPARE(a + "/x", std::string("data_format/x"));
+    const std::string* seen[4] = {};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&seen, t] {
+        for (int k = 0; k < 1000; ++k) InternedString("key_" + std::to_string(k));
+        seen[t] = &InternedString("key_7").str();
+      });
+    for (auto& thread : threads) thread.join();
+    for (const std::string* s : seen) QCOMPARE(s, &InternedString("key_7").str());
+    AttrMap attrs{{"strides", AttrValue::fromInt(1)}, {"T", AttrValue::fromInt(2)}};
+    QCOMPARE(&attrs.begin()->first.str(), &InternedString("T").str());  // sorted, and keys are the interned strings
+  }
+
   void dtypeNumbering_data() {
     QTest::addColumn<int>("wire");
     QTest::addColumn<QString>("name");
