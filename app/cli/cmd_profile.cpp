@@ -44,7 +44,7 @@ std::string placementSummary(const std::map<std::string, std::string>& placement
       clusters.insert(where);
     } else {
       const Node* n = graph.findNode(node);
-      ++cpuReasons[(n ? n->op : std::string("?")) + " (" + where.substr(5) + ")"];
+      ++cpuReasons[(n ? n->op.str() : std::string("?")) + " (" + where.substr(5) + ")"];
     }
   }
   std::string text = "placement: " + std::to_string(onVulkan) + " nodes on " + device + " in " +

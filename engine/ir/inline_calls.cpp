@@ -194,7 +194,7 @@ Expected<InlineResult> inlineFunctionCalls(Graph& graph, const OpLookup& lookup,
       const FunctionDef* f = calledFunction(graph.node(i), graph.library);
       if (!f || !f->body) {
         const AttrValue* fa = graph.node(i).attr("f");
-        std::string callee = fa && fa->kind() == AttrValue::Kind::kFunc ? fa->func().name : graph.node(i).op;
+        std::string callee = fa && fa->kind() == AttrValue::Kind::kFunc ? fa->func().name : graph.node(i).op.str();
         return notFound("node '" + name + "' calls '" + callee + "', which is not in the function library");
       }
       if (shouldInline && !shouldInline(graph.node(i), *f)) continue;

@@ -38,7 +38,10 @@ const std::string* internCached(std::string_view text) {
 
 }  // namespace
 
-InternedString::InternedString() : m_text(internCached({})) {}
+InternedString::InternedString() {
+  static const std::string* const empty = table().intern({});
+  m_text = empty;
+}
 
 InternedString::InternedString(std::string_view text) : m_text(internCached(text)) {}
 

@@ -12,7 +12,7 @@ namespace flowscope {
 
 class InternedString {
  public:
-  InternedString();  ///< the empty string
+  InternedString();                       ///< the empty string
   InternedString(std::string_view text);  // NOLINT: implicit, like std::string's
   InternedString(const std::string& text) : InternedString(std::string_view(text)) {}  // NOLINT
   InternedString(const char* text) : InternedString(std::string_view(text)) {}         // NOLINT
@@ -26,6 +26,10 @@ class InternedString {
   bool empty() const { return m_text->empty(); }
   char operator[](size_t i) const { return (*m_text)[i]; }
   bool starts_with(std::string_view prefix) const { return std::string_view(*m_text).starts_with(prefix); }
+  bool ends_with(std::string_view suffix) const { return std::string_view(*m_text).ends_with(suffix); }
+  size_t find(std::string_view what, size_t from = 0) const { return m_text->find(what, from); }
+  size_t rfind(std::string_view what, size_t from = std::string::npos) const { return m_text->rfind(what, from); }
+  std::string substr(size_t from, size_t count = std::string::npos) const { return m_text->substr(from, count); }
 
   /// Equal strings are one pointer: comparing two interned strings compares pointers.
   friend bool operator==(const InternedString& a, const InternedString& b) { return a.m_text == b.m_text; }

@@ -39,7 +39,7 @@ bool parseTensorRef(const std::string& text, bool functionStyle, TensorRef* out)
   if (!functionStyle || rest.find(':', second + 1) != std::string_view::npos) return false;
   const std::string_view arg = rest.substr(0, second);
   if (arg.empty() || !parseIndex(rest.substr(second + 1), &out->index)) return false;
-  out->outputArg.assign(arg);
+  out->outputArg = InternedString(arg);
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/attr_value.h"
+#include "ir/interned_string.h"
 
 namespace flowscope {
 
@@ -14,7 +15,7 @@ namespace flowscope {
 struct TensorRef {
   std::string node;
   int index = 0;
-  std::string outputArg;  ///< only in function bodies; empty elsewhere
+  InternedString outputArg;  ///< only in function bodies; empty elsewhere
 
   /// "name", "name:1", or in function bodies "name:out_arg:0".
   std::string toString() const;
@@ -34,8 +35,8 @@ struct NodeDebugInfo {
 
 struct Node {
   std::string name;
-  std::string op;
-  std::string device;
+  InternedString op;
+  InternedString device;
   std::vector<TensorRef> inputs;           ///< data inputs, in order
   std::vector<std::string> controlInputs;  ///< names without the '^'
   AttrMap attrs;

@@ -22,7 +22,7 @@ pyb::list nodeSummaries(const Graph& graph) {
     std::vector<std::string> inputs;
     for (const auto& in : n.inputs) inputs.push_back(in.toString());
     for (const auto& c : n.controlInputs) inputs.push_back("^" + c);
-    nodes.append(pyb::make_tuple(n.name, n.op, inputs, n.device));
+    nodes.append(pyb::make_tuple(n.name, n.op.str(), inputs, n.device.str()));
   }
   return nodes;
 }

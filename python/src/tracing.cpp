@@ -77,7 +77,7 @@ pyb::object producerOf(const tf::Tensor& t) {
         static_cast<size_t>(in.index) < types.size() ? types[static_cast<size_t>(in.index)] : DType::kInvalid;
     inputs.append(tf::Tensor::symbolic(graph, in, dtype, knownShape(*from)));
   }
-  return pyb::make_tuple(node->op, inputs);
+  return pyb::make_tuple(node->op.str(), inputs);
 }
 
 void bindFuncGraph(pyb::module_& m) {
