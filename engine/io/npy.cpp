@@ -1,6 +1,7 @@
 // .npy reading and writing.
 #include "io/npy.h"
 
+#include <charconv>
 #include <cstring>
 #include <regex>
 
@@ -20,6 +21,9 @@ constexpr NpyType kTypes[] = {{"<f4", DType::kFloat}, {"<f8", DType::kDouble}, {
                               {"<i2", DType::kInt16}, {"<u2", DType::kUInt16}, {"|b1", DType::kBool},
                               {"<f2", DType::kHalf},  {"<u4", DType::kUInt32}, {"<u8", DType::kUInt64}};
 
+// NumPy's own default limit on a header (numpy.load's max_header_size): real headers are about a hundred bytes.
+constexpr size_t kMaxHeaderBytes = 10000;
+
 }  // namespace
 
 Expected<Tensor> readNpy(const std::string& path) {
@@ -38,6 +42,9 @@ Expected<Tensor> readNpy(const std::string& path) {
     headerLen = len;
     offset = 12;
   }
+  if (headerLen > kMaxHeaderBytes)
+    return invalidArgument(path + ": .npy header is " + std::to_string(headerLen) + " bytes, more than the " +
+                           std::to_string(kMaxHeaderBytes) + " NumPy reads by default");
   if (offset + headerLen > data.size()) return invalidArgument(path + ": truncated .npy header");
   std::string header = data.substr(offset, headerLen);
   std::smatch m;
@@ -52,8 +59,13 @@ Expected<Tensor> readNpy(const std::string& path) {
   std::vector<int64_t> dims;
   std::string shapeText = m[1];
   const std::regex number("\\d+");
-  for (std::sregex_iterator it(shapeText.begin(), shapeText.end(), number), end; it != end; ++it)
-    dims.push_back(std::stoll(it->str()));
+  for (std::sregex_iterator it(shapeText.begin(), shapeText.end(), number), end; it != end; ++it) {
+    const std::string digits = it->str();
+    int64_t dim = 0;
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), dim).ec != std::errc())
+      return invalidArgument(path + ": shape dimension " + digits.substr(0, 30) + " is out of range");
+    dims.push_back(dim);
+  }
   DType dtype = DType::kInvalid;
   for (const auto& t : kTypes)
     if (descr == t.descr) dtype = t.dtype;

@@ -11,6 +11,7 @@
 #include "io/graph_def_parse.h"
 #include "io/graph_writer.h"
 #include "io/loader.h"
+#include "io/npy.h"
 #include "io/proto_parse.h"
 #include "io/source.h"
 #include "ir/hash.h"
@@ -387,6 +388,40 @@ class TestLoaders : public QObject {
             missing.status().message().find("none.bin: cannot open for reading: No such file") != std::string::npos);
     auto directory = readFileBytes(dir.path().toStdString());
     QVERIFY(!directory && directory.status().message().find("not a regular file") != std::string::npos);
+  }
+
+  // Broken .npy files get an error naming the file and the problem, never an exception: among them the 20-digit
+  // dimension the npy fuzzer found (std::stoll threw out_of_range) and a header longer than NumPy reads.
+  void npyProblems_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expected");
+    auto npy = [](const QByteArray& header, const QByteArray& body = {}) {
+      QByteArray out("\x93NUMPY\x01\x00", 8);
+      out.append(char(header.size() & 0xff)).append(char(header.size() >> 8)).append(header).append(body);
+      return out;
+    };
+    QTest::newRow("magic") << QByteArray("NUMPY\x01\x00\x10\x00{}", 12) << "not a .npy file (bad magic)";
+    QTest::newRow("truncated") << npy("{'descr': '<f4'").left(14) << "truncated .npy header";
+    QTest::newRow("huge dimension")
+        << npy("{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999, 3), }")
+        << "shape dimension 99999999999999999999 is out of range";
+    QTest::newRow("long header") << npy(QByteArray(20000, ' ')) << ".npy header is 20000 bytes, more than the 10000";
+    QTest::newRow("short data") << npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", "1234")
+                                << "holds 4 data bytes, shape [2] needs 8";
+    QTest::newRow("dtype") << npy("{'descr': '<c16', 'fortran_order': False, 'shape': (2,), }")
+                           << "unsupported .npy dtype '<c16'";
+  }
+  void npyProblems() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("bad.npy").toStdString();
+    writeBytes(path, bytes.toStdString());
+    auto tensor = readNpy(path);
+    QVERIFY(!tensor);
+    const QString message = QString::fromStdString(tensor.status().message());
+    QVERIFY2(message.startsWith(QString::fromStdString(path) + ": ") && message.contains(expected),
+             qPrintable(message));
   }
 
   void wireTypeErrors() {

@@ -122,7 +122,7 @@ class TestThreads : public QObject {
         std::lock_guard lock(mutex);
         order.push_back(k);
       });
-    destroyInBackground(std::make_unique<Probe>(&mutex, &threads));
+    destroyInBackground(std::unique_ptr<Probe>(new Probe{&mutex, &threads}));
     waitForBackgroundWork();
     std::lock_guard lock(mutex);
     QCOMPARE(order.size(), size_t(50));
