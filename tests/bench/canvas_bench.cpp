@@ -41,14 +41,15 @@ Memory memoryNow() {
   return m;
 }
 
-// `graph` is measured once the canvas is gone; `total` holds the graph and its collapsed scene.
+// `graph` is measured once the canvas is gone; `total` holds the graph and its collapsed scene. Resident memory is
+// given for the total only: once the expanded scene is freed, glibc keeps some of it resident.
 void reportMemory(const Memory& before, const Memory& graph, const Memory& total, size_t nodes) {
   const double mb = 1024.0 * 1024.0, count = static_cast<double>(std::max<size_t>(nodes, 1));
   std::printf(
       "  memory: heap %.0f MB before load, +%.0f MB graph, +%.0f MB collapsed scene -> %.0f bytes/node "
-      "(resident %.0f MB, +%.0f, +%.0f -> %.0f bytes/node)\n",
+      "(resident %.0f MB, +%.0f -> %.0f bytes/node)\n",
       before.heap / mb, (graph.heap - before.heap) / mb, (total.heap - graph.heap) / mb,
-      (total.heap - before.heap) / count, before.rss / mb, (graph.rss - before.rss) / mb, (total.rss - graph.rss) / mb,
+      (total.heap - before.heap) / count, before.rss / mb, (total.rss - before.rss) / mb,
       (total.rss - before.rss) / count);
 }
 
