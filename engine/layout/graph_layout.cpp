@@ -273,7 +273,7 @@ Expected<std::shared_ptr<const Scene>> GraphLayout::build(const std::set<std::st
   scene->itemOfNode.assign(m_graph->size(), -1);
   place(*scene, *root, 0, 0, expanded, 0);
   scene->bounds = Rect{-20, -20, root->w + 40, root->h + 40};
-  scene->buildGrid();
+  scene->buildIndex();
   return std::shared_ptr<const Scene>(std::move(scene));
 }
 

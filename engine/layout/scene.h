@@ -3,25 +3,18 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "layout/geometry.h"
+#include "layout/rect_index.h"
 #include "layout/scope_tree.h"
 #include "ops/op_category.h"
 
 namespace flowscope {
-
-struct Point {
-  double x = 0, y = 0;
-};
-
-struct Rect {
-  double x = 0, y = 0, w = 0, h = 0;
-  bool intersects(const Rect& o) const { return x < o.x + o.w && o.x < x + w && y < o.y + o.h && o.y < y + h; }
-  bool contains(double px, double py) const { return px >= x && px <= x + w && py >= y && py <= y + h; }
-};
 
 struct SceneItem {
   enum class Kind { kNode, kGroup };
@@ -42,7 +35,7 @@ struct SceneEdge {
   int count = 1;      ///< graph edges bundled into this one
   std::string label;  ///< "float32 [1,96,96,14]" when known
   double weight = 1;  ///< line width hint from the tensor size (1 .. 4)
-  Rect box;           ///< bounds of the polyline (set by Scene::buildGrid), for culling
+  Rect box;           ///< bounds of the polyline (set by Scene::buildIndex), for culling
 };
 
 struct Scene {
@@ -51,17 +44,25 @@ struct Scene {
   Rect bounds;
   std::vector<int64_t> itemOfNode;  ///< graph node -> the visible item that shows it (its node or a collapsed group)
 
-  /// Items whose boxes intersect `view`, in draw order.
-  std::vector<int> itemsIn(const Rect& view) const;
+  /// Items whose boxes intersect `view`, in draw order; with `minExtent`, only those whose longer side is at
+  /// least that long (a zoomed-out view skips what would be under a pixel without visiting it).
+  std::vector<int> itemsIn(const Rect& view, double minExtent = 0) const;
+  /// Calls `visit(rect, item)` for the items in `view` whose longer side is under `belowExtent` (RectIndex's
+  /// visitSmall: with a `resolution`, fewer of them where they are denser than that).
+  void visitSmallItems(const Rect& view, double belowExtent, double resolution,
+                       const std::function<void(const Rect&, int)>& visit) const {
+    m_itemIndex.visitSmall(view, belowExtent, resolution, visit);
+  }
+  /// Edges whose bounds intersect `view`, ascending; `minExtent` as for items.
+  std::vector<int> edgesIn(const Rect& view, double minExtent = 0) const;
   /// The innermost item at a point, or -1.
   int itemAt(double x, double y) const;
-  /// Indexes items for culling and hit tests and computes each edge's bounds; call once the scene is complete.
-  void buildGrid();
+  /// Computes each edge's bounds and indexes items and edges for culling and hit tests; call once the scene is
+  /// complete.
+  void buildIndex();
 
  private:
-  double m_cell = 400;
-  int m_columns = 0, m_rows = 0;
-  std::vector<std::vector<int>> m_grid;
+  RectIndex m_itemIndex, m_edgeIndex;
 };
 
 }  // namespace flowscope

@@ -3,11 +3,13 @@
 
 #include <filesystem>
 #include <map>
+#include <random>
 
 #include "io/loader.h"
 #include "ir/synthetic_graph.h"
 #include "layout/dot_layout.h"
 #include "layout/graph_layout.h"
+#include "layout/rect_index.h"
 #include "ops/op_registry.h"
 
 using namespace flowscope;
@@ -18,6 +20,14 @@ std::shared_ptr<const Graph> synthetic(size_t nodes) {
   SyntheticGraphOptions options;
   options.nodes = nodes;
   return std::make_shared<const Graph>(makeSyntheticGraph(options));
+}
+
+// What a query must return, found by looking at every rectangle.
+std::vector<int> bruteForce(const std::vector<Rect>& rects, const Rect& view, double minExtent) {
+  std::vector<int> found;
+  for (size_t i = 0; i < rects.size(); ++i)
+    if (rects[i].extent() >= minExtent && rects[i].intersects(view)) found.push_back(static_cast<int>(i));
+  return found;
 }
 
 size_t countKind(const Scene& s, SceneItem::Kind kind) {
@@ -123,6 +133,77 @@ class TestLayout : public QObject {
     QCOMPARE(all.size(), s.items.size());
     Rect corner{someNode.rect.x, someNode.rect.y, 1, 1};
     QVERIFY(s.itemsIn(corner).size() < s.items.size());
+  }
+
+  void rectIndexAgreesWithBruteForce() {
+    std::mt19937 random(17);
+    std::uniform_real_distribution<double> unit(0, 1);
+    const auto logUniform = [&](double low, double high) { return low * std::pow(high / low, unit(random)); };
+    std::vector<Rect> rects(5000);
+    for (Rect& r : rects) {  // sizes from a tenth of a unit to most of the space, zero-width lines among them
+      r = Rect{unit(random) * 1e5 - 5e3, unit(random) * 5e4, logUniform(0.1, 8e4), logUniform(0.1, 3e4)};
+      if (unit(random) < 0.1) r.w = 0;
+    }
+    RectIndex index;
+    index.build(rects.size(), [&](size_t i) { return rects[i]; });
+    QCOMPARE(index.size(), rects.size());
+    size_t nonEmpty = 0;
+    for (int q = 0; q < 300; ++q) {
+      const Rect view{unit(random) * 1.2e5 - 1e4, unit(random) * 6e4 - 5e3, logUniform(1, 1e5), logUniform(1, 6e4)};
+      const double minExtent = q % 3 == 0 ? 0 : logUniform(0.05, 5e4);
+      const std::vector<int> expected = bruteForce(rects, view, minExtent);
+      QCOMPARE(index.query(view, minExtent), expected);
+      nonEmpty += !expected.empty();
+    }
+    QVERIFY(nonEmpty > 100);         // the views do find rectangles
+    for (int q = 0; q < 100; ++q) {  // and the small ones, visited once each, are exactly those the query leaves
+      const Rect view{unit(random) * 1.2e5 - 1e4, unit(random) * 6e4 - 5e3, logUniform(1, 1e5), logUniform(1, 6e4)};
+      const double below = logUniform(0.05, 5e4);
+      std::vector<int> small;
+      index.visitSmall(view, below, 0, [&](const Rect& r, int i) {
+        QCOMPARE(r.x, rects[static_cast<size_t>(i)].x);
+        small.push_back(i);
+      });
+      std::vector<int> all = index.query(view, 0), large = index.query(view, below);
+      std::sort(small.begin(), small.end());
+      std::vector<int> both;
+      std::merge(small.begin(), small.end(), large.begin(), large.end(), std::back_inserter(both));
+      QCOMPARE(both, all);
+      const double resolution = logUniform(10, 1e4);  // coarser: a visited rectangle near each small one
+      std::vector<Rect> near;
+      index.visitSmall(view, below, resolution, [&](const Rect& r, int) { near.push_back(r); });
+      QVERIFY(near.size() <= small.size());
+      for (int i : small) {
+        const Rect& r = rects[static_cast<size_t>(i)];
+        QVERIFY(std::any_of(near.begin(), near.end(), [&](const Rect& n) {
+          return std::abs(n.x - r.x) < std::max(resolution, r.extent()) &&
+                 std::abs(n.y - r.y) < std::max(resolution, r.extent());
+        }));
+      }
+    }
+    QVERIFY(index.query(Rect{-1e9, -1e9, 10, 10}).empty());
+    index.build(0, [&](size_t i) { return rects[i]; });
+    QVERIFY(index.query(Rect{-1e9, -1e9, 2e9, 2e9}).empty());
+  }
+
+  void sceneCullsEdgesAndSubPixelItems() {
+    auto g = synthetic(1000);
+    GraphLayout layout(g);
+    auto scene = layout.build(layout.allGroups());
+    QVERIFY(scene.hasValue());
+    const Scene& s = **scene;
+    QVERIFY(s.edges.size() > 100);
+    const Rect half{s.bounds.x, s.bounds.y, s.bounds.w / 2, s.bounds.h};
+    std::vector<Rect> boxes, rects;
+    for (const SceneEdge& e : s.edges) boxes.push_back(e.box);
+    for (const SceneItem& i : s.items) rects.push_back(i.rect);
+    const std::vector<int> edges = s.edgesIn(half);
+    QCOMPARE(edges, bruteForce(boxes, half, 0));
+    QVERIFY(!edges.empty() && edges.size() < s.edges.size());
+    const double nodeSide = s.items.back().rect.extent();  // a far view skips boxes this small
+    const std::vector<int> large = s.itemsIn(s.bounds, nodeSide * 1.01);
+    QCOMPARE(large, bruteForce(rects, s.bounds, nodeSide * 1.01));
+    QVERIFY(!large.empty() && large.size() < s.items.size());
   }
 
   void wideGroupsUseTheLayeredFallback() {

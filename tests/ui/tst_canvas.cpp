@@ -43,10 +43,10 @@ double differingShare(const QImage& a, const QImage& b) {
 }
 
 // Distinct colours in an image: a blank render has one.
-int distinctColours(const QImage& image) {
+int distinctColours(const QImage& image, int step = 3) {
   QSet<QRgb> colours;
-  for (int y = 0; y < image.height(); y += 3)
-    for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
+  for (int y = 0; y < image.height(); y += step)
+    for (int x = 0; x < image.width(); x += step) colours.insert(image.pixel(x, y));
   return static_cast<int>(colours.size());
 }
 
@@ -224,7 +224,7 @@ class TestCanvas : public QObject {
     QVERIFY(!minimap->isVisibleTo(&canvas));              // the whole graph is in view: no minimap
     canvas.setView(canvas.zoom() * 4, canvas.topLeft());  // zoomed in: it shows, the frame on part of the thumbnail
     QVERIFY(minimap->isVisibleTo(&canvas));
-    QVERIFY(distinctColours(minimap->grab().toImage()) > 4);  // a thumbnail, not an empty panel
+    QVERIFY(distinctColours(minimap->grab().toImage(), 1) > 4);  // a thumbnail (a narrow one), not an empty panel
     const QPoint click(minimap->width() / 4, minimap->height() / 2);
     QTest::mouseClick(minimap, Qt::LeftButton, Qt::NoModifier, click);
     const QPointF target = minimap->toScene(click);

@@ -48,6 +48,27 @@ double contrast(const QColor& a, const QColor& b) {
   return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
+// Far out, the items under a pixel are drawn as dots, one per pixel however many items share it: the graph's
+// shape at the cost of a visit per item, not a paint call.
+void drawSubPixelItems(QPainter& p, const Scene& scene, const Rect& view, double scale, double below,
+                       const QColor& color) {
+  const auto columns = static_cast<size_t>(std::ceil(view.w * scale)) + 1;
+  const auto rows = static_cast<size_t>(std::ceil(view.h * scale)) + 1;
+  std::vector<bool> taken(columns * rows);
+  std::vector<QPointF> dots;
+  scene.visitSmallItems(view, below, 1 / scale, [&](const Rect& r, int) {
+    const double x = r.x + r.w / 2, y = r.y + r.h / 2;
+    if (!view.contains(x, y)) return;
+    const size_t pixel =
+        static_cast<size_t>((y - view.y) * scale) * columns + static_cast<size_t>((x - view.x) * scale);
+    if (taken[pixel]) return;
+    taken[pixel] = true;
+    dots.emplace_back(x, y);
+  });
+  p.setPen(QPen(color, 0));
+  p.drawPoints(dots.data(), static_cast<int>(dots.size()));
+}
+
 }  // namespace
 
 QColor labelColor(const QColor& fill, const Theme& theme) {
@@ -61,7 +82,8 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
   painter.setRenderHint(QPainter::Antialiasing, scale > 0.25);
   const bool detailed = scale >= 0.55, boxesOnly = scale < 0.12;
   const Rect viewRect{view.x(), view.y(), view.width(), view.height()};
-  const std::vector<int> visible = scene.itemsIn(viewRect);
+  const double minimum = boxesOnly ? 0.6 / scale : 0;  // far out, items under a pixel are drawn as dots
+  const std::vector<int> visible = scene.itemsIn(viewRect, minimum);
 
   // Expanded groups first (frames), then edges, then boxes on top.
   for (int i : visible) {
@@ -70,18 +92,23 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
     QRectF r = toQt(item.rect);
     painter.setPen(QPen(theme.groupFrame, 1.0 / scale));
     painter.setBrush(theme.groupFill);
-    painter.drawRoundedRect(r, 6, 6);
+    if (boxesOnly)
+      painter.drawRect(r);  // corners would round off under a pixel
+    else
+      painter.drawRoundedRect(r, 6, 6);
     if (!boxesOnly) {
       painter.setPen(theme.muted);
       painter.drawText(r.adjusted(8, 4, -8, 0), Qt::AlignLeft | Qt::AlignTop, QString::fromStdString(item.label));
     }
     ++stats.items;
   }
+  if (boxesOnly) drawSubPixelItems(painter, scene, viewRect, scale, minimum, theme.groupFrame);
   const bool coarse = scale < 0.35;  // middle distance: straight edge lines in one batch, no arrow heads
   if (!boxesOnly && coarse) {
     std::vector<QLineF> lines, dashed;
-    for (const auto& e : scene.edges) {
-      if (e.points.size() < 2 || !e.box.intersects(viewRect)) continue;
+    for (int index : scene.edgesIn(viewRect)) {
+      const SceneEdge& e = scene.edges[static_cast<size_t>(index)];
+      if (e.points.size() < 2) continue;
       (e.control ? dashed : lines)
           .emplace_back(QPointF(e.points.front().x, e.points.front().y), QPointF(e.points.back().x, e.points.back().y));
     }
@@ -95,8 +122,9 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
     stats.edges = lines.size() + dashed.size();
   }
   if (!boxesOnly && !coarse) {
-    for (const auto& e : scene.edges) {
-      if (e.points.size() < 2 || !e.box.intersects(viewRect)) continue;
+    for (int index : scene.edgesIn(viewRect)) {
+      const SceneEdge& e = scene.edges[static_cast<size_t>(index)];
+      if (e.points.size() < 2) continue;
       QPen pen(theme.edge, (e.control ? 1.0 : e.weight) / std::max(scale, 0.5));
       if (e.control) pen.setStyle(Qt::DashLine);
       painter.setPen(pen);
@@ -116,13 +144,11 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
   }
   QFont labelFont = painter.font();
   labelFont.setPointSizeF(8.5);
-  if (boxesOnly) {  // far out: plain filled rectangles, no outlines, no antialiasing; sub-pixel items skipped
+  if (boxesOnly) {  // far out: plain filled rectangles, no outlines, no antialiasing
     painter.setRenderHint(QPainter::Antialiasing, false);
-    const double minimum = 0.6 / scale;
     for (int i : visible) {
       const SceneItem& item = scene.items[static_cast<size_t>(i)];
       if (item.kind == SceneItem::Kind::kGroup && item.expanded) continue;
-      if (item.rect.w < minimum && item.rect.h < minimum) continue;
       QColor fill = theme.category(item.category);
       if (overlay && static_cast<size_t>(i) < overlay->itemFill.size() &&
           overlay->itemFill[static_cast<size_t>(i)].isValid())
