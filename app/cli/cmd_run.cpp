@@ -27,7 +27,10 @@ int runRun(const Args& args) {
   for (size_t i = 0; i < outputs->size(); ++i) {
     const std::string& name = prepared.request.fetches[i];
     const std::string& label = prepared.request.fetchLabels[i];
-    std::printf("%s\n", summarizeTensor(label == name ? name : label + " (" + name + ")", (*outputs)[i]).c_str());
+    const std::string title = label == name ? name : label + " (" + name + ")";
+    auto sequence = prepared.runner->sequenceOf((*outputs)[i]);
+    std::printf("%s\n",
+                sequence ? summarizeSequence(title, *sequence).c_str() : summarizeTensor(title, (*outputs)[i]).c_str());
     if (!outDir) continue;
     std::string file = name;
     for (char& c : file)

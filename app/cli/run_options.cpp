@@ -76,4 +76,11 @@ std::string summarizeTensor(const std::string& name, const Tensor& t) {
   return line + "  " + t.preview(6);
 }
 
+std::string summarizeSequence(const std::string& name, const std::vector<Tensor>& elements) {
+  std::string text = name + ": sequence of " + std::to_string(elements.size());
+  for (size_t i = 0; i < elements.size(); ++i)
+    text += "\n  " + summarizeTensor("[" + std::to_string(i) + "]", elements[i]);
+  return text;
+}
+
 }  // namespace flowscope::cli

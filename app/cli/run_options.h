@@ -19,5 +19,7 @@ Expected<RunSetup> setupFromArgs(const Args& args);
 int prepareRunFromArgs(const Args& args, const char* command, PreparedRun* out);
 /// "name: dtype [shape] min/mean/max [values...]".
 std::string summarizeTensor(const std::string& name, const Tensor& t);
+/// A fetched sequence (an ONNX sequence, a TensorList): its length, then each element as summarizeTensor does.
+std::string summarizeSequence(const std::string& name, const std::vector<Tensor>& elements);
 
 }  // namespace flowscope::cli

@@ -134,7 +134,7 @@ Expected<std::vector<Tensor>> ModelRunner::run(const std::vector<std::pair<std::
     planned.choice.record(interOpRun, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   m_mode = !interOpRun ? (wide && planned.choice.trials < 3 ? "op by op (trying both)" : "op by op")
                        : "independent ops at once";
-  resources().endRun();
+  resources().endRun(outputs);
   if (!s.isOk()) return s;
   return outputs;
 }

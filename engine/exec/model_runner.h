@@ -47,6 +47,11 @@ class ModelRunner {
   const Model& model() const { return *m_model; }
   const Backend& backend() const { return *m_backend; }
   ResourceManager& resources() { return m_options.resources ? *m_options.resources : m_resources; }
+  /// The elements of a fetched sequence (an ONNX sequence, a TensorList), readable until the next run ends; null
+  /// when `value` is not one.
+  std::shared_ptr<const std::vector<Tensor>> sequenceOf(const Tensor& value) {
+    return resources().tensorList(ResourceManager::handleOf(value));
+  }
   /// Asks a running run() to stop at the next node; the run returns a Cancelled status.
   void cancel() { m_cancelled = true; }
   /// How the last run ran: "op by op", "independent ops at once", or "op by op (trying both)" while deciding.

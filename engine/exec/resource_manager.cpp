@@ -67,10 +67,14 @@ std::shared_ptr<const std::vector<Tensor>> ResourceManager::tensorList(const std
   return it == m_lists.end() ? nullptr : it->second;
 }
 
-void ResourceManager::endRun() {
+void ResourceManager::endRun(const std::vector<Tensor>& outputs) {
   std::lock_guard<std::mutex> lock(m_mutex);
   m_arrays.clear();
-  m_lists.clear();
+  std::map<std::string, std::shared_ptr<const std::vector<Tensor>>> kept;
+  for (const Tensor& t : outputs)
+    if (t.dtype() == DType::kVariant)
+      if (auto it = m_lists.find(handleOf(t)); it != m_lists.end()) kept.insert(*it);
+  m_lists = std::move(kept);
 }
 
 }  // namespace flowscope

@@ -38,8 +38,9 @@ class ResourceManager {
   std::string newTensorList(std::vector<Tensor> elements);
   std::shared_ptr<const std::vector<Tensor>> tensorList(const std::string& handle) const;
 
-  /// Drops per-run containers (TensorArrays, TensorLists); variables stay.
-  void endRun();
+  /// Drops per-run containers (TensorArrays, TensorLists); variables stay, and so do the lists that `outputs` (the
+  /// run's fetched values) name, until the next run ends: a fetched sequence can be read.
+  void endRun(const std::vector<Tensor>& outputs = {});
 
  private:
   mutable std::mutex m_mutex;

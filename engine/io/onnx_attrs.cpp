@@ -1,6 +1,8 @@
 // ONNX attributes.
 #include "io/onnx_attrs.h"
 
+#include "io/onnx_sparse.h"
+
 namespace flowscope {
 namespace {
 
@@ -39,6 +41,32 @@ Attr::AttributeType typeOf(const Attr& p) {
   if (p.tensors_size()) return Attr::TENSORS;
   if (p.graphs_size()) return Attr::GRAPHS;
   return Attr::UNDEFINED;
+}
+
+// Sparse tensors densified and type protos as text ("seq(tensor(float))"); the importer keeps the original too.
+Expected<AttrValue> keptVerbatimFromOnnx(const Attr& proto, const ExternalDataRoot& root) {
+  AttrList list;
+  switch (proto.type()) {
+    case Attr::SPARSE_TENSOR: {
+      auto t = sparseTensorFromOnnx(proto.sparse_tensor(), root);
+      if (!t) return t.status();
+      return AttrValue::fromTensor(std::move(t).value());
+    }
+    case Attr::SPARSE_TENSORS:
+      for (int i = 0; i < proto.sparse_tensors_size(); ++i) {
+        auto t = sparseTensorFromOnnx(proto.sparse_tensors(i), root);
+        if (!t) return t.status().withContext("sparse tensor " + std::to_string(i) + ": ");
+        list.tensor.push_back(std::move(t).value());
+      }
+      return AttrValue::fromList(std::move(list));
+    case Attr::TYPE_PROTO:
+      return AttrValue::fromString(onnxTypeString(proto.tp()));
+    case Attr::TYPE_PROTOS:
+      for (const auto& type : proto.type_protos()) list.s.push_back(onnxTypeString(type));
+      return AttrValue::fromList(std::move(list));
+    default:
+      return unimplemented("has type " + std::to_string(proto.type()) + ", which ONNX 1.12 does not define");
+  }
 }
 
 }  // namespace
@@ -87,10 +115,18 @@ Expected<AttrValue> attrFromOnnx(const Attr& proto, const ExternalDataRoot& root
     }
     case Attr::UNDEFINED:
       return AttrValue::fromList(AttrList{});  // an empty list of an undeclared type
-    default:
-      return unimplemented(where + "has type " + Attr::AttributeType_Name(proto.type()) +
-                           ", which Flowscope does not read (sparse tensors, type protos)");
+    default: {
+      auto value = keptVerbatimFromOnnx(proto, root);
+      if (!value) return value.status().withContext(where);
+      return value;
+    }
   }
+}
+
+bool onnxAttrIsKeptVerbatim(const Attr& proto) {
+  const auto type = typeOf(proto);
+  return type == Attr::SPARSE_TENSOR || type == Attr::SPARSE_TENSORS || type == Attr::TYPE_PROTO ||
+         type == Attr::TYPE_PROTOS;
 }
 
 namespace {

@@ -23,6 +23,9 @@ using SubgraphExporter = std::function<Status(const std::string& function, onnx:
 /// Errors name the attribute; callers add the node.
 Expected<AttrValue> attrFromOnnx(const onnx::AttributeProto& proto, const ExternalDataRoot& root,
                                  const SubgraphImporter& importSubgraph);
+/// SPARSE_TENSOR(S) and TYPE_PROTO(S): the IR holds them densified or as text, so the importer also keeps the
+/// AttributeProto itself (kOnnxVerbatimAttrPrefix) for the writer.
+bool onnxAttrIsKeptVerbatim(const onnx::AttributeProto& proto);
 /// `listType` is the ONNX type to give an empty list (the schema's, else INTS): an empty AttrList has no kind.
 Status attrToOnnx(const std::string& name, const AttrValue& value, onnx::AttributeProto::AttributeType listType,
                   const SubgraphExporter& exportSubgraph, onnx::AttributeProto* proto);

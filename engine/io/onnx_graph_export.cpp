@@ -2,6 +2,7 @@
 #include "io/onnx_graph_export.h"
 
 #include "io/onnx_attrs.h"
+#include "io/onnx_sparse.h"
 #include "io/onnx_tensor.h"
 #include "ops/onnx_op_set.h"
 #include "ops/op_registry.h"
@@ -31,7 +32,25 @@ const Shape* firstShape(const AttrMap& attrs) {
   return &it->second.list().shape[0];
 }
 
+void keepDeclarations(const AttrValue& declared, onnx::GraphProto* proto) {
+  if (declared.kind() != AttrValue::Kind::kList) return;
+  std::vector<onnx::ValueInfoProto> infos(declared.list().s.size());
+  for (size_t i = 0; i < infos.size(); ++i)
+    if (!infos[i].ParseFromString(declared.list().s[i])) infos[i].Clear();
+  keepDeclaredValues(infos, proto);
+}
+
 }  // namespace
+
+void keepDeclaredValues(const std::vector<onnx::ValueInfoProto>& declared, onnx::GraphProto* graph) {
+  auto merge = [&](auto* values) {
+    for (auto& v : *values)
+      for (const auto& d : declared)
+        if (!d.name().empty() && d.name() == v.name()) v = d;
+  };
+  merge(graph->mutable_input());
+  merge(graph->mutable_output());
+}
 
 OnnxGraphExporter::OnnxGraphExporter(const Graph& graph, const FunctionLibrary& library,
                                      std::map<std::string, std::string> outer)
@@ -67,6 +86,12 @@ Status OnnxGraphExporter::exportNodes(onnx::GraphProto* proto) {
     } else if (node.op == "Const") {
       const AttrValue* value = node.attr("value");
       if (!value || value->kind() != AttrValue::Kind::kTensor) return invalidArgument(where + "has no value tensor");
+      if (const AttrValue* sparse = node.attr(kOnnxSparseAttr); sparse && sparse->b()) {
+        auto* init = proto->add_sparse_initializer();
+        FS_RETURN_IF_ERROR(sparseTensorToOnnx(value->tensor(), nameOf(node.name, 0), init).withContext(where));
+        if (const AttrValue* doc = node.attr("_onnx_doc")) init->mutable_values()->set_doc_string(doc->s());
+        continue;
+      }
       auto* init = proto->add_initializer();
       FS_RETURN_IF_ERROR(tensorToOnnx(value->tensor(), init).withContext(where));
       init->set_name(nameOf(node.name, 0));
@@ -106,6 +131,11 @@ Status OnnxGraphExporter::exportAttributes(const Node& node, onnx::NodeProto* pr
   const size_t formal = node.inputs.size() - onnxCaptureCount(node);
   for (const auto& [name, value] : node.attrs) {
     if (name.empty() || name[0] == '_') continue;
+    if (const AttrValue* verbatim = node.attr(kOnnxVerbatimAttrPrefix + std::string(name))) {
+      if (!proto->add_attribute()->ParseFromString(verbatim->s()))
+        return internalError("attribute '" + std::string(name) + "': its kept AttributeProto does not parse");
+      continue;
+    }
     std::string schemaType;
     if (schema)
       for (const auto& a : schema->def.attrs)
@@ -160,6 +190,8 @@ Status OnnxGraphExporter::exportFunction(const FunctionDef& function, size_t cap
     FS_ASSIGN_OR_RETURN(std::string value, valueName(ret->second));
     setValueInfo(value, arg.type, shapeOf(ret->second), proto->add_output());
   }
+  if (auto declared = function.attrs.find(kOnnxDeclarationsAttr); declared != function.attrs.end())
+    keepDeclarations(declared->second, proto);
   return Status::ok();
 }
 

@@ -9,10 +9,15 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "ir/graph.h"
 
 namespace flowscope {
+
+/// Graph inputs and outputs take the file's declarations where the names still match (sequence types, symbolic
+/// dims, doc strings: what the IR does not keep).
+void keepDeclaredValues(const std::vector<onnx::ValueInfoProto>& declared, onnx::GraphProto* graph);
 
 class OnnxGraphExporter {
  public:

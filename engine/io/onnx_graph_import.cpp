@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "io/onnx_attrs.h"
+#include "io/onnx_sparse.h"
 #include "ops/onnx_op_set.h"
 
 namespace flowscope {
@@ -27,6 +28,13 @@ AttrValue typesAttr(const std::vector<DType>& types) {
 
 }  // namespace
 
+AttrValue OnnxGraphImporter::declarationsAttr() const {
+  AttrList declared;
+  for (const auto& v : m_proto.input()) declared.s.push_back(v.SerializeAsString());
+  for (const auto& v : m_proto.output()) declared.s.push_back(v.SerializeAsString());
+  return AttrValue::fromList(std::move(declared));
+}
+
 OnnxGraphImporter::OnnxGraphImporter(const onnx::GraphProto& proto, OnnxImportContext& context,
                                      const OnnxGraphImporter* parent)
     : m_proto(proto), m_context(context), m_parent(parent) {
@@ -35,6 +43,10 @@ OnnxGraphImporter::OnnxGraphImporter(const onnx::GraphProto& proto, OnnxImportCo
 
 void OnnxGraphImporter::collectTypes() {
   auto add = [&](const onnx::ValueInfoProto& v) {
+    if (v.type().value_case() != onnx::TypeProto::VALUE_NOT_SET && !v.type().has_tensor_type()) {
+      m_types[v.name()] = OnnxValueType{DType::kVariant, Shape::unknownRank()};  // a sequence, map or optional
+      return;
+    }
     if (!v.type().has_tensor_type()) return;
     const auto& tensorType = v.type().tensor_type();
     OnnxValueType t;
@@ -50,6 +62,12 @@ void OnnxGraphImporter::collectTypes() {
     if (auto dtype = dtypeFromOnnx(init.data_type())) t.dtype = *dtype;
     t.shape = Shape(std::vector<int64_t>(init.dims().begin(), init.dims().end()));
     m_types[init.name()] = t;
+  }
+  for (const auto& sparse : m_proto.sparse_initializer()) {
+    OnnxValueType t;
+    if (auto dtype = dtypeFromOnnx(sparse.values().data_type())) t.dtype = *dtype;
+    t.shape = Shape(std::vector<int64_t>(sparse.dims().begin(), sparse.dims().end()));
+    m_types[sparse.values().name()] = t;
   }
 }
 
@@ -82,19 +100,31 @@ Status OnnxGraphImporter::addInitializers() {
     if (m_values.count(init.name())) return invalidArgument("initializer '" + init.name() + "' is defined twice");
     auto value = tensorFromOnnx(init, m_context.root);
     if (!value) return value.status().withContext("initializer '" + init.name() + "': ");
-    Node node;
-    node.name = uniqueName(init.name());
-    if (node.name != init.name()) m_graph->tensorNames[node.name + ":0"] = init.name();
-    node.op = "Const";
-    node.attrs["dtype"] = AttrValue::fromType(value->dtype());
-    node.attrs["value"] = AttrValue::fromTensor(std::move(value).value());
-    if (!init.doc_string().empty()) node.attrs["_onnx_doc"] = AttrValue::fromString(init.doc_string());
-    m_values[init.name()] = TensorRef{node.name, 0, m_isBody ? "output" : ""};
-    m_graph->addNode(std::move(node));
+    addConstant(init.name(), std::move(value).value(), init.doc_string(), false);
   }
-  if (m_proto.sparse_initializer_size())
-    return unimplemented("graph '" + m_proto.name() + "' has sparse initializers, which Flowscope does not read");
+  for (int i = 0; i < m_proto.sparse_initializer_size(); ++i) {
+    const auto& sparse = m_proto.sparse_initializer(i);
+    const std::string& name = sparse.values().name();
+    if (name.empty()) return invalidArgument("sparse initializer " + std::to_string(i) + " has no name");
+    if (m_values.count(name)) return invalidArgument("initializer '" + name + "' is defined twice");
+    auto value = sparseTensorFromOnnx(sparse, m_context.root);
+    if (!value) return value.status().withContext("sparse initializer '" + name + "': ");
+    addConstant(name, std::move(value).value(), sparse.values().doc_string(), true);
+  }
   return Status::ok();
+}
+
+void OnnxGraphImporter::addConstant(const std::string& value, Tensor tensor, const std::string& doc, bool sparse) {
+  Node node;
+  node.name = uniqueName(value);
+  if (node.name != value) m_graph->tensorNames[node.name + ":0"] = value;
+  node.op = "Const";
+  node.attrs["dtype"] = AttrValue::fromType(tensor.dtype());
+  node.attrs["value"] = AttrValue::fromTensor(std::move(tensor));
+  if (!doc.empty()) node.attrs["_onnx_doc"] = AttrValue::fromString(doc);
+  if (sparse) node.attrs[kOnnxSparseAttr] = AttrValue::fromBool(true);
+  m_values[value] = TensorRef{node.name, 0, m_isBody ? "output" : ""};
+  m_graph->addNode(std::move(node));
 }
 
 Status OnnxGraphImporter::addInputs(std::vector<ArgDef>* arguments) {
@@ -104,8 +134,6 @@ Status OnnxGraphImporter::addInputs(std::vector<ArgDef>* arguments) {
     if (m_values.count(name) && !m_isBody) continue;  // an initializer that old files also list as an input
     if (!input.has_type() || input.type().value_case() == onnx::TypeProto::VALUE_NOT_SET)
       return invalidArgument("graph input '" + name + "' has no type; ONNX requires an element type and shape");
-    if (!input.type().has_tensor_type())
-      return unimplemented("graph input '" + name + "' is not a tensor (a sequence, map or optional)");
     OnnxValueType t = m_types[name];
     if (t.dtype == DType::kInvalid)
       return invalidArgument("graph input '" + name + "' has element type " +
@@ -125,6 +153,8 @@ Status OnnxGraphImporter::addInputs(std::vector<ArgDef>* arguments) {
     node.op = "Placeholder";
     node.attrs["dtype"] = AttrValue::fromType(t.dtype);
     node.attrs["shape"] = AttrValue::fromShape(t.shape);
+    if (!input.type().has_tensor_type())
+      node.attrs[kOnnxTypeAttr] = AttrValue::fromString(onnxTypeString(input.type()));
     m_values[name] = TensorRef{node.name, 0, ""};
     m_graph->addNode(std::move(node));
   }
@@ -211,6 +241,8 @@ Status OnnxGraphImporter::convertAttributes(const onnx::NodeProto& proto, Node& 
       return invalidArgument("attribute '" + attribute.name() + "' is given twice");
     FS_ASSIGN_OR_RETURN(AttrValue value, attrFromOnnx(attribute, m_context.root, importSubgraph));
     node.attrs[attribute.name()] = std::move(value);
+    if (onnxAttrIsKeptVerbatim(attribute))
+      node.attrs[kOnnxVerbatimAttrPrefix + attribute.name()] = AttrValue::fromString(attribute.SerializeAsString());
   }
   return Status::ok();
 }
@@ -324,6 +356,7 @@ Expected<std::string> OnnxGraphImporter::importBody(const std::string& owner, co
   FS_RETURN_IF_ERROR(addReturns(function));
   function.signature.name = uniqueFunctionName(owner + "." + attr);
   function.attrs["_onnx_graph_name"] = AttrValue::fromString(m_proto.name());
+  function.attrs[kOnnxDeclarationsAttr] = declarationsAttr();
   if (!m_proto.doc_string().empty()) function.attrs["_onnx_doc"] = AttrValue::fromString(m_proto.doc_string());
   function.body = std::move(body);
   const std::string name = function.name();

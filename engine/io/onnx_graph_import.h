@@ -57,6 +57,9 @@ class OnnxGraphImporter {
 
   void collectTypes();
   Status addInitializers();
+  void addConstant(const std::string& value, Tensor tensor, const std::string& doc, bool sparse);
+  /// The body's input and output declarations as the file has them (ValueInfoProtos), for the writer.
+  AttrValue declarationsAttr() const;
   Status addInputs(std::vector<ArgDef>* arguments);
   Status addNodes();
   Status addNode(const onnx::NodeProto& proto, size_t index);

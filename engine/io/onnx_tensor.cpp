@@ -1,6 +1,8 @@
 // ONNX tensors and shapes.
 #include "io/onnx_tensor.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 
@@ -134,6 +136,30 @@ Expected<Shape> shapeOfTensor(const onnx::TensorProto& proto) {
 std::optional<DType> dtypeFromOnnx(int32_t type) { return dtypeFromOnnxCode(type); }
 
 int32_t onnxTypeFromDType(DType dtype) { return onnxCodeOf(dtype); }
+
+std::string onnxTypeString(const onnx::TypeProto& type) {
+  const auto element = [](int32_t code) {
+    std::string name = onnx::TensorProto::DataType_IsValid(code)
+                           ? onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(code))
+                           : std::to_string(code);
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    return name;
+  };
+  switch (type.value_case()) {
+    case onnx::TypeProto::kTensorType:
+      return "tensor(" + element(type.tensor_type().elem_type()) + ")";
+    case onnx::TypeProto::kSparseTensorType:
+      return "sparse_tensor(" + element(type.sparse_tensor_type().elem_type()) + ")";
+    case onnx::TypeProto::kSequenceType:
+      return "seq(" + onnxTypeString(type.sequence_type().elem_type()) + ")";
+    case onnx::TypeProto::kOptionalType:
+      return "optional(" + onnxTypeString(type.optional_type().elem_type()) + ")";
+    case onnx::TypeProto::kMapType:
+      return "map(" + element(type.map_type().key_type()) + "," + onnxTypeString(type.map_type().value_type()) + ")";
+    default:
+      return "undefined";
+  }
+}
 
 Shape shapeFromOnnx(const onnx::TensorShapeProto& proto, std::vector<std::string>* names) {
   std::vector<int64_t> dims;

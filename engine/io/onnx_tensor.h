@@ -18,6 +18,9 @@ namespace flowscope {
 std::optional<DType> dtypeFromOnnx(int32_t type);
 /// The ONNX element type of a DType; 0 (UNDEFINED) when ONNX has none (resources, quantized TF types).
 int32_t onnxTypeFromDType(DType dtype);
+/// A value's type as ONNX writes it: "tensor(float)", "seq(tensor(int64))", "map(string,tensor(float))",
+/// "optional(seq(tensor(float)))", "sparse_tensor(float)"; "undefined" where nothing is set.
+std::string onnxTypeString(const onnx::TypeProto& type);
 
 /// A shape from a TensorShapeProto: dim_value as is, dim_param and empty dims unknown. `names` receives the
 /// symbolic names ("" where a dim has none) when given.

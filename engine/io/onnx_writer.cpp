@@ -14,13 +14,9 @@ namespace {
 
 // Graph inputs and outputs keep the file's declarations (symbolic dims, doc strings) where the names still match.
 void mergeDeclarations(const onnx::GraphProto& header, onnx::GraphProto* graph) {
-  auto merge = [](const auto& declared, auto* values) {
-    for (auto& v : *values)
-      for (const auto& d : declared)
-        if (d.name() == v.name()) v = d;
-  };
-  merge(header.input(), graph->mutable_input());
-  merge(header.output(), graph->mutable_output());
+  std::vector<onnx::ValueInfoProto> declared(header.input().begin(), header.input().end());
+  declared.insert(declared.end(), header.output().begin(), header.output().end());
+  keepDeclaredValues(declared, graph);
   std::set<std::string> written;
   for (const auto& node : graph->node())
     for (const auto& out : node.output()) written.insert(out);

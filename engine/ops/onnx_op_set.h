@@ -28,6 +28,15 @@ inline constexpr const char* kOnnxOpsetAttr = "_onnx_opset";  ///< int: the node
 inline constexpr const char* kOnnxAbsentInputsAttr = "_onnx_absent_inputs";
 /// int: trailing inputs that carry outer-scope values into the node's subgraphs (If, Loop, Scan); absent when 0.
 inline constexpr const char* kOnnxCapturesAttr = "_onnx_captures";
+/// bool on a Const: the file held it as a sparse initializer (the IR keeps it dense; the writer writes it sparse).
+inline constexpr const char* kOnnxSparseAttr = "_onnx_sparse";
+/// string on a Placeholder of a sequence, map or optional: its ONNX type, "seq(tensor(float))".
+inline constexpr const char* kOnnxTypeAttr = "_onnx_type";
+/// "_onnx_verbatim_NAME": the serialized AttributeProto of attribute NAME when the IR holds it in another form (a
+/// sparse tensor densified, a TypeProto as its text); the writer writes it back as it was.
+inline constexpr const char* kOnnxVerbatimAttrPrefix = "_onnx_verbatim_";
+/// list(string) on a subgraph's function: its inputs' and outputs' ValueInfoProtos as the file declares them.
+inline constexpr const char* kOnnxDeclarationsAttr = "_onnx_declarations";
 
 /// "onnx::Conv" for the default domain ("" or "ai.onnx"), "com.microsoft::QLinearAdd" otherwise.
 std::string onnxOpName(std::string_view domain, std::string_view opType);

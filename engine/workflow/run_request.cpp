@@ -12,6 +12,7 @@
 #include "io/npy.h"
 #include "ir/dtype_dispatch.h"
 #include "ir/verify.h"
+#include "ops/onnx_op_set.h"
 #include "ops/op_registry.h"
 #include "ops/shape_inference.h"
 #include "workflow/example_inputs.h"
@@ -133,6 +134,12 @@ const Signature* chooseSignature(const Model& model, const std::string& name, St
 }
 
 Expected<Tensor> tensorFromSpec(const Model& model, const std::string& spec, const InputSlot& slot, uint64_t seed) {
+  if (slot.dtype == DType::kVariant) {  // an ONNX sequence, map or optional; a TensorFlow TensorList or dataset
+    const Node* node = model.graph.findNode(slot.tensor.substr(0, slot.tensor.rfind(':')));
+    const AttrValue* type = node ? node->attr(kOnnxTypeAttr) : nullptr;
+    return unimplemented("is " + (type ? type->s() : std::string("a variant")) +
+                         ", not a tensor; run feeds tensors only (random values, literals and .npy files)");
+  }
   if (spec == "random") {
     Shape shape = slot.shape.hasUnknownRank() ? Shape{} : slot.shape;
     std::vector<int64_t> dims = shape.dims();

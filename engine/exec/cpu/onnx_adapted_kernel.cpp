@@ -106,6 +106,7 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxNnKernels(table);
   registerOnnxConvKernels(table);
   registerOnnxResizeKernels(table);
+  registerOnnxSequenceKernels(table);
   registerOnnxQuantKernels(table);
   registerOnnxRecurrentKernels(table);
   registerOnnxControlKernels(table);

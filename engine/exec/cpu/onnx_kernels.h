@@ -21,6 +21,7 @@ void registerOnnxQuantKernels(KernelTable& table);
 void registerOnnxRecurrentKernels(KernelTable& table);
 void registerOnnxControlKernels(KernelTable& table);
 void registerOnnxResizeKernels(KernelTable& table);
+void registerOnnxSequenceKernels(KernelTable& table);
 
 /// Registers every family above (the CPU table calls this once).
 void registerOnnxKernels(KernelTable& table);

@@ -120,10 +120,11 @@ Status sizeOp(KernelContext& ctx) {
 }
 
 Status constant(KernelContext& ctx) {
-  if (const AttrValue* v = ctx.node.attr("value"); v && v->kind() == AttrValue::Kind::kTensor) {
-    ctx.outputs[0] = v->tensor();
-    return Status::ok();
-  }
+  for (const char* name : {"value", "sparse_value"})  // the loader densifies a sparse_value
+    if (const AttrValue* v = ctx.node.attr(name); v && v->kind() == AttrValue::Kind::kTensor) {
+      ctx.outputs[0] = v->tensor();
+      return Status::ok();
+    }
   if (const AttrValue* v = ctx.node.attr("value_float"); v && v->kind() == AttrValue::Kind::kFloat) {
     ctx.outputs[0] = scalarOf(DType::kFloat, v->f());
     return Status::ok();
@@ -143,8 +144,8 @@ Status constant(KernelContext& ctx) {
     return Status::ok();
   }
   return ctx.error(
-      "has no value, value_float, value_floats, value_int or value_ints attr (sparse and string "
-      "constants are not run)");
+      "has no value, sparse_value, value_float, value_floats, value_int or value_ints attr (string constants are "
+      "not run)");
 }
 
 Status constantOfShape(KernelContext& ctx) {
