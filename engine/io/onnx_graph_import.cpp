@@ -44,7 +44,7 @@ OnnxGraphImporter::OnnxGraphImporter(const onnx::GraphProto& proto, OnnxImportCo
 void OnnxGraphImporter::collectTypes() {
   auto add = [&](const onnx::ValueInfoProto& v) {
     if (v.type().value_case() != onnx::TypeProto::VALUE_NOT_SET && !v.type().has_tensor_type()) {
-      m_types[v.name()] = OnnxValueType{DType::kVariant, Shape::unknownRank()};  // a sequence, map or optional
+      m_types[v.name()] = OnnxValueType{DType::kVariant, Shape::unknownRank(), onnxTypeString(v.type())};
       return;
     }
     if (!v.type().has_tensor_type()) return;
@@ -153,8 +153,7 @@ Status OnnxGraphImporter::addInputs(std::vector<ArgDef>* arguments) {
     node.op = "Placeholder";
     node.attrs["dtype"] = AttrValue::fromType(t.dtype);
     node.attrs["shape"] = AttrValue::fromShape(t.shape);
-    if (!input.type().has_tensor_type())
-      node.attrs[kOnnxTypeAttr] = AttrValue::fromString(onnxTypeString(input.type()));
+    if (!t.nonTensor.empty()) node.attrs[kOnnxTypeAttr] = AttrValue::fromString(t.nonTensor);
     m_values[name] = TensorRef{node.name, 0, ""};
     m_graph->addNode(std::move(node));
   }
@@ -301,6 +300,8 @@ void OnnxGraphImporter::setTypes(const onnx::NodeProto& proto, const std::vector
     outShapes.push_back(t.shape);
     anyShape |= !t.shape.hasUnknownRank();
   }
+  if (proto.output_size() == 1 && !typeOf(proto.output(0)).nonTensor.empty())  // the sequence ops: one output
+    node.attrs[kOnnxTypeAttr] = AttrValue::fromString(typeOf(proto.output(0)).nonTensor);
   node.attrs[kOnnxInTypesAttr] = typesAttr(inTypes);
   node.attrs[kOnnxOutTypesAttr] = typesAttr(outTypes);
   if (anyShape) node.attrs["_output_shapes"] = shapesAttr(outShapes);

@@ -30,6 +30,7 @@ struct OnnxImportContext {
 struct OnnxValueType {
   DType dtype = DType::kInvalid;
   Shape shape = Shape::unknownRank();
+  std::string nonTensor;  ///< a sequence, map or optional: its type ("seq(tensor(float))"; dtype is variant)
 };
 
 class OnnxGraphImporter {

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "ops/onnx_op_set.h"
 #include "ops/op_registry.h"
 
 namespace flowscope {
@@ -204,6 +205,11 @@ void GraphLayout::labelEdge(SceneEdge& edge, const SceneItem& from, const SceneI
     if (p->node != from.id || p->output < 0) continue;
     const TensorInfo* info = shapes().find(static_cast<size_t>(from.id), p->output);
     if (!info) continue;
+    if (info->dtype == DType::kVariant) {  // an ONNX sequence, map or optional, a TensorList: a type, no shape
+      const AttrValue* type = m_graph->node(static_cast<size_t>(from.id)).attr(kOnnxTypeAttr);
+      edge.label = type ? type->s() : "variant";
+      return;
+    }
     edge.label = std::string(dtypeName(info->dtype)) + " " + info->shape.toString();
     if (info->shape.isFullyDefined())
       edge.weight = std::clamp(

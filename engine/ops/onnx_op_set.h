@@ -30,7 +30,8 @@ inline constexpr const char* kOnnxAbsentInputsAttr = "_onnx_absent_inputs";
 inline constexpr const char* kOnnxCapturesAttr = "_onnx_captures";
 /// bool on a Const: the file held it as a sparse initializer (the IR keeps it dense; the writer writes it sparse).
 inline constexpr const char* kOnnxSparseAttr = "_onnx_sparse";
-/// string on a Placeholder of a sequence, map or optional: its ONNX type, "seq(tensor(float))".
+/// string on a Placeholder or one-output node whose value is a sequence, map or optional: its ONNX type,
+/// "seq(tensor(float))" (the IR's dtype says only variant).
 inline constexpr const char* kOnnxTypeAttr = "_onnx_type";
 /// "_onnx_verbatim_NAME": the serialized AttributeProto of attribute NAME when the IR holds it in another form (a
 /// sparse tensor densified, a TypeProto as its text); the writer writes it back as it was.

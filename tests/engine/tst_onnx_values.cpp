@@ -145,6 +145,9 @@ class TestOnnxValues : public QObject {
     QVERIFY(seq && seq->attr(kOnnxTypeAttr));
     QCOMPARE(seq->attr(kOnnxTypeAttr)->s(), std::string("seq(tensor(float))"));
     QCOMPARE(model->signatures[0].inputs[0].dtype, DType::kVariant);
+    const Node* insert = model->graph.findNode("insert");  // a node's sequence output shows its type too
+    QVERIFY(insert && insert->attr(kOnnxTypeAttr));
+    QCOMPARE(insert->attr(kOnnxTypeAttr)->s(), std::string("seq(tensor(float))"));
     ModelRunner runner(model);
     const Tensor handle = ResourceManager::variantTensor(runner.resources().newTensorList({floats(Shape{2}, {7, 8})}));
     auto out = runner.run({{"seq:0", handle}, {"x:0", floats(Shape{2}, {1, 2})}}, {"at:0", "insert:0"});
