@@ -28,9 +28,7 @@ int runRun(const Args& args) {
     const std::string& name = prepared.request.fetches[i];
     const std::string& label = prepared.request.fetchLabels[i];
     const std::string title = label == name ? name : label + " (" + name + ")";
-    auto sequence = prepared.runner->sequenceOf((*outputs)[i]);
-    std::printf("%s\n",
-                sequence ? summarizeSequence(title, *sequence).c_str() : summarizeTensor(title, (*outputs)[i]).c_str());
+    std::printf("%s\n", summarizeValue(*prepared.runner, title, (*outputs)[i]).c_str());
     if (!outDir) continue;
     std::string file = name;
     for (char& c : file)

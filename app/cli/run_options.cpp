@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "base/strings.h"
+#include "exec/model_runner.h"
 #include "io/loader.h"
 
 namespace flowscope::cli {
@@ -76,10 +77,19 @@ std::string summarizeTensor(const std::string& name, const Tensor& t) {
   return line + "  " + t.preview(6);
 }
 
-std::string summarizeSequence(const std::string& name, const std::vector<Tensor>& elements) {
-  std::string text = name + ": sequence of " + std::to_string(elements.size());
-  for (size_t i = 0; i < elements.size(); ++i)
-    text += "\n  " + summarizeTensor("[" + std::to_string(i) + "]", elements[i]);
+std::string summarizeValue(ModelRunner& runner, const std::string& name, const Tensor& value) {
+  const auto elements = runner.sequenceOf(value);
+  if (!elements) return summarizeTensor(name, value);
+  std::string text = name + ": ";
+  if (ModelRunner::isOptional(value))
+    text += elements->empty() ? "optional, no value" : "optional with a value";
+  else
+    text += "sequence of " + std::to_string(elements->size());
+  for (size_t i = 0; i < elements->size(); ++i) {
+    std::string element = summarizeValue(runner, "[" + std::to_string(i) + "]", (*elements)[i]);
+    for (size_t at = 0; (at = element.find('\n', at)) != std::string::npos; at += 3) element.replace(at, 1, "\n  ");
+    text += "\n  " + element;
+  }
   return text;
 }
 

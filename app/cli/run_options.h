@@ -19,7 +19,8 @@ Expected<RunSetup> setupFromArgs(const Args& args);
 int prepareRunFromArgs(const Args& args, const char* command, PreparedRun* out);
 /// "name: dtype [shape] min/mean/max [values...]".
 std::string summarizeTensor(const std::string& name, const Tensor& t);
-/// A fetched sequence (an ONNX sequence, a TensorList): its length, then each element as summarizeTensor does.
-std::string summarizeSequence(const std::string& name, const std::vector<Tensor>& elements);
+/// A fetched value: a tensor as summarizeTensor says it; a sequence (an ONNX sequence, a TensorList) or optional
+/// by its length or whether it holds a value, then each element, indented.
+std::string summarizeValue(ModelRunner& runner, const std::string& name, const Tensor& value);
 
 }  // namespace flowscope::cli

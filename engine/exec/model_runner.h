@@ -52,6 +52,8 @@ class ModelRunner {
   std::shared_ptr<const std::vector<Tensor>> sequenceOf(const Tensor& value) {
     return resources().tensorList(ResourceManager::handleOf(value));
   }
+  /// Whether a fetched value is an ONNX optional (sequenceOf gives its element, or none).
+  static bool isOptional(const Tensor& value) { return ResourceManager::isOptional(ResourceManager::handleOf(value)); }
   /// Asks a running run() to stop at the next node; the run returns a Cancelled status.
   void cancel() { m_cancelled = true; }
   /// How the last run ran: "op by op", "independent ops at once", or "op by op (trying both)" while deciding.

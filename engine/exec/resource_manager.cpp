@@ -53,12 +53,20 @@ std::shared_ptr<TensorArray> ResourceManager::tensorArray(const std::string& han
   return it == m_arrays.end() ? nullptr : it->second;
 }
 
-std::string ResourceManager::newTensorList(std::vector<Tensor> elements) {
+std::string ResourceManager::addList(const char* prefix, std::vector<Tensor> elements) {
   auto list = std::make_shared<const std::vector<Tensor>>(std::move(elements));
   std::lock_guard<std::mutex> lock(m_mutex);
-  std::string handle = "list:" + std::to_string(m_nextId++);
+  std::string handle = prefix + std::to_string(m_nextId++);
   m_lists[handle] = std::move(list);
   return handle;
+}
+
+std::string ResourceManager::newTensorList(std::vector<Tensor> elements) {
+  return addList("list:", std::move(elements));
+}
+
+std::string ResourceManager::newOptional(std::vector<Tensor> noneOrOne) {
+  return addList("opt:", std::move(noneOrOne));
 }
 
 std::shared_ptr<const std::vector<Tensor>> ResourceManager::tensorList(const std::string& handle) const {
@@ -71,9 +79,16 @@ void ResourceManager::endRun(const std::vector<Tensor>& outputs) {
   std::lock_guard<std::mutex> lock(m_mutex);
   m_arrays.clear();
   std::map<std::string, std::shared_ptr<const std::vector<Tensor>>> kept;
-  for (const Tensor& t : outputs)
-    if (t.dtype() == DType::kVariant)
-      if (auto it = m_lists.find(handleOf(t)); it != m_lists.end()) kept.insert(*it);
+  std::vector<const Tensor*> reachable;  // the outputs, and the elements of the lists they keep (nested sequences)
+  for (const Tensor& t : outputs) reachable.push_back(&t);
+  while (!reachable.empty()) {
+    const Tensor& t = *reachable.back();
+    reachable.pop_back();
+    if (t.dtype() != DType::kVariant) continue;
+    auto it = m_lists.find(handleOf(t));
+    if (it == m_lists.end() || !kept.insert(*it).second) continue;
+    for (const Tensor& element : *it->second) reachable.push_back(&element);
+  }
   m_lists = std::move(kept);
 }
 

@@ -37,12 +37,17 @@ class ResourceManager {
 
   std::string newTensorList(std::vector<Tensor> elements);
   std::shared_ptr<const std::vector<Tensor>> tensorList(const std::string& handle) const;
+  /// An ONNX optional: a list of no element (None) or one, whose handle says it is an optional ("opt:N").
+  std::string newOptional(std::vector<Tensor> noneOrOne);
+  static bool isOptional(const std::string& handle) { return handle.rfind("opt:", 0) == 0; }
 
   /// Drops per-run containers (TensorArrays, TensorLists); variables stay, and so do the lists that `outputs` (the
   /// run's fetched values) name, until the next run ends: a fetched sequence can be read.
   void endRun(const std::vector<Tensor>& outputs = {});
 
  private:
+  std::string addList(const char* prefix, std::vector<Tensor> elements);
+
   mutable std::mutex m_mutex;
   std::map<std::string, Tensor> m_variables;
   std::map<std::string, std::shared_ptr<TensorArray>> m_arrays;

@@ -1,6 +1,8 @@
-// ONNX sequences (opset 11+): SequenceEmpty/Construct/At/Length/Insert/Erase, SplitToSequence, ConcatFromSequence.
+// ONNX sequences (opset 11+): SequenceEmpty/Construct/At/Length/Insert/Erase, SplitToSequence, ConcatFromSequence;
+// and optionals (opset 15+): Optional, OptionalHasElement, OptionalGetElement.
 // A sequence value is a TensorList, as TensorFlow's loops keep theirs: a DT_VARIANT scalar naming an immutable list
-// of tensors in the run's ResourceManager. Every op that changes a sequence makes a new list.
+// of tensors in the run's ResourceManager. Every op that changes a sequence makes a new list. An optional is a list
+// of no element or one under an "opt:" handle; its element may itself be a sequence.
 #include <cstring>
 
 #include "exec/cpu/onnx_kernels.h"
@@ -160,9 +162,44 @@ Expected<TfEquivalent> concatFromSequenceMapping(const Node& node) {
   return tf;
 }
 
+Status optional(KernelContext& ctx) {
+  if (!ctx.exec || !ctx.exec->resources) return ctx.error("optionals need a session");
+  const Tensor* value = onnxInput(ctx, 0);
+  Elements noneOrOne;
+  if (value) noneOrOne.push_back(*value);
+  ctx.outputs[0] = ResourceManager::variantTensor(ctx.exec->resources->newOptional(std::move(noneOrOne)));
+  return Status::ok();
+}
+
+// The optional input's list; null when the input is a plain tensor or sequence (opset 18 lets these ops take one).
+std::shared_ptr<const Elements> optionalOf(const KernelContext& ctx, const Tensor& value) {
+  const std::string handle = ResourceManager::handleOf(value);
+  if (!ctx.exec || !ctx.exec->resources || !ResourceManager::isOptional(handle)) return nullptr;
+  return ctx.exec->resources->tensorList(handle);
+}
+
+Status optionalHasElement(KernelContext& ctx) {
+  const Tensor* value = onnxInput(ctx, 0);
+  auto list = value ? optionalOf(ctx, *value) : nullptr;
+  Tensor has(DType::kBool, Shape{});
+  has.data<bool>()[0] = value && (!list || !list->empty());
+  ctx.outputs[0] = std::move(has);
+  return Status::ok();
+}
+
+Status optionalGetElement(KernelContext& ctx) {
+  auto list = optionalOf(ctx, ctx.inputs[0]);
+  if (list && list->empty()) return ctx.error("the optional holds no value");
+  ctx.outputs[0] = list ? (*list)[0] : ctx.inputs[0];
+  return Status::ok();
+}
+
 }  // namespace
 
 void registerOnnxSequenceKernels(KernelTable& r) {
+  r.addFn("onnx::Optional", optional);
+  r.addFn("onnx::OptionalHasElement", optionalHasElement);
+  r.addFn("onnx::OptionalGetElement", optionalGetElement);
   r.addFn("onnx::SequenceEmpty", sequenceEmpty);
   r.addFn("onnx::SequenceConstruct", sequenceConstruct);
   r.addFn("onnx::SequenceLength", sequenceLength);
