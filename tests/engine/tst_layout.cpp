@@ -117,7 +117,7 @@ class TestLayout : public QObject {
     QCOMPARE(layout.cachedLayouts(), second);
   }
 
-  void cullingAndHitTest() {
+  void cullingAndHitTests() {
     auto g = synthetic(1000);
     GraphLayout layout(g);
     auto scene = layout.build(layout.allGroups());
@@ -133,6 +133,19 @@ class TestLayout : public QObject {
     QCOMPARE(all.size(), s.items.size());
     Rect corner{someNode.rect.x, someNode.rect.y, 1, 1};
     QVERIFY(s.itemsIn(corner).size() < s.items.size());
+    // Edges are culled through the index, and a far view's minimum extent skips small items without visiting them.
+    QVERIFY(s.edges.size() > 100);
+    const Rect half{s.bounds.x, s.bounds.y, s.bounds.w / 2, s.bounds.h};
+    std::vector<Rect> boxes, rects;
+    for (const SceneEdge& e : s.edges) boxes.push_back(e.box);
+    for (const SceneItem& i : s.items) rects.push_back(i.rect);
+    const std::vector<int> edges = s.edgesIn(half);
+    QCOMPARE(edges, bruteForce(boxes, half, 0));
+    QVERIFY(!edges.empty() && edges.size() < s.edges.size());
+    const double nodeSide = s.items.back().rect.extent();  // a far view skips boxes this small
+    const std::vector<int> large = s.itemsIn(s.bounds, nodeSide * 1.01);
+    QCOMPARE(large, bruteForce(rects, s.bounds, nodeSide * 1.01));
+    QVERIFY(!large.empty() && large.size() < s.items.size());
   }
 
   void rectIndexAgreesWithBruteForce() {
@@ -184,26 +197,6 @@ class TestLayout : public QObject {
     QVERIFY(index.query(Rect{-1e9, -1e9, 10, 10}).empty());
     index.build(0, [&](size_t i) { return rects[i]; });
     QVERIFY(index.query(Rect{-1e9, -1e9, 2e9, 2e9}).empty());
-  }
-
-  void sceneCullsEdgesAndSubPixelItems() {
-    auto g = synthetic(1000);
-    GraphLayout layout(g);
-    auto scene = layout.build(layout.allGroups());
-    QVERIFY(scene.hasValue());
-    const Scene& s = **scene;
-    QVERIFY(s.edges.size() > 100);
-    const Rect half{s.bounds.x, s.bounds.y, s.bounds.w / 2, s.bounds.h};
-    std::vector<Rect> boxes, rects;
-    for (const SceneEdge& e : s.edges) boxes.push_back(e.box);
-    for (const SceneItem& i : s.items) rects.push_back(i.rect);
-    const std::vector<int> edges = s.edgesIn(half);
-    QCOMPARE(edges, bruteForce(boxes, half, 0));
-    QVERIFY(!edges.empty() && edges.size() < s.edges.size());
-    const double nodeSide = s.items.back().rect.extent();  // a far view skips boxes this small
-    const std::vector<int> large = s.itemsIn(s.bounds, nodeSide * 1.01);
-    QCOMPARE(large, bruteForce(rects, s.bounds, nodeSide * 1.01));
-    QVERIFY(!large.empty() && large.size() < s.items.size());
   }
 
   void wideGroupsUseTheLayeredFallback() {
