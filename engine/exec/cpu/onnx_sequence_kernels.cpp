@@ -1,4 +1,5 @@
-// ONNX sequences (opset 11+): SequenceEmpty/Construct/At/Length/Insert/Erase, SplitToSequence, ConcatFromSequence;
+// ONNX sequences (opset 11+): SequenceEmpty/Construct/At/Length/Insert/Erase, SplitToSequence, ConcatFromSequence,
+// SequenceMap;
 // and optionals (opset 15+): Optional, OptionalHasElement, OptionalGetElement.
 // A sequence value is a TensorList, as TensorFlow's loops keep theirs: a DT_VARIANT scalar naming an immutable list
 // of tensors in the run's ResourceManager. Every op that changes a sequence makes a new list. An optional is a list
@@ -162,6 +163,40 @@ Expected<TfEquivalent> concatFromSequenceMapping(const Node& node) {
   return tf;
 }
 
+// SequenceMap: the body once per element of the first input, taking the i-th element of each sequence input and
+// tensor inputs as they are; each body output collects into an output sequence.
+Status sequenceMap(KernelContext& ctx) {
+  const AttrValue* body = ctx.node.attr("body");
+  if (!body || body->kind() != AttrValue::Kind::kFunc) return ctx.error("needs a body");
+  if (!ctx.exec || !ctx.exec->functions || !ctx.exec->resources) return ctx.error("needs a session");
+  const size_t formal = ctx.inputs.size() - onnxCaptureCount(ctx.node);
+  std::vector<std::shared_ptr<const Elements>> lists(formal);  // null: a tensor input, passed whole
+  for (size_t k = 0; k < formal; ++k)
+    lists[k] = ctx.exec->resources->tensorList(ResourceManager::handleOf(ctx.inputs[k]));
+  if (!lists[0]) return ctx.error("input 0 is not a sequence");
+  const size_t count = lists[0]->size();
+  for (size_t k = 1; k < formal; ++k)
+    if (lists[k] && lists[k]->size() != count)
+      return ctx.error("input " + std::to_string(k) + " is a sequence of " + std::to_string(lists[k]->size()) +
+                       ", input 0 of " + std::to_string(count));
+  std::vector<Elements> outputs(ctx.outputs.size());
+  for (size_t i = 0; i < count; ++i) {
+    if (ctx.exec->isCancelled()) return cancelled("run cancelled in '" + ctx.node.name + "'");
+    std::vector<Tensor> args;
+    for (size_t k = 0; k < ctx.inputs.size(); ++k)
+      args.push_back(k < formal && lists[k] ? (*lists[k])[i] : ctx.inputs[k]);
+    auto out = ctx.exec->functions->call(body->func().name, {}, std::move(args), *ctx.exec);
+    if (!out) return out.status().withContext(nodeLabel(ctx.node));
+    if (out->size() != outputs.size())
+      return ctx.error("body returned " + std::to_string(out->size()) + " values for " +
+                       std::to_string(outputs.size()) + " outputs");
+    for (size_t k = 0; k < outputs.size(); ++k) outputs[k].push_back(std::move((*out)[k]));
+  }
+  for (size_t k = 0; k < outputs.size(); ++k)
+    ctx.outputs[k] = ResourceManager::variantTensor(ctx.exec->resources->newTensorList(std::move(outputs[k])));
+  return Status::ok();
+}
+
 Status optional(KernelContext& ctx) {
   if (!ctx.exec || !ctx.exec->resources) return ctx.error("optionals need a session");
   const Tensor* value = onnxInput(ctx, 0);
@@ -207,6 +242,7 @@ void registerOnnxSequenceKernels(KernelTable& r) {
   r.addFn("onnx::SequenceInsert", sequenceInsert);
   r.addFn("onnx::SequenceErase", sequenceErase);
   r.addFn("onnx::SplitToSequence", splitToSequence);
+  r.addFn("onnx::SequenceMap", sequenceMap);
   r.add("onnx::ConcatFromSequence", adaptedKernel(concatFromSequenceMapping));
 }
 
