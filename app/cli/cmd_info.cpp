@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "io/loader.h"
 #include "io/model_summary.h"
+#include "ops/onnx_op_set.h"
 
 namespace flowscope::cli {
 namespace {
@@ -14,6 +15,14 @@ using nlohmann::json;
 
 std::string typeAndShape(DType dtype, const Shape& shape) {
   return std::string(dtype == DType::kInvalid ? "?" : dtypeName(dtype)) + " " + shape.toString();
+}
+
+// The same for a graph value; an ONNX sequence, map or optional says its type ("seq(tensor(float))") instead.
+std::string valueType(const Model& model, const std::string& tensor, DType dtype, const Shape& shape) {
+  if (dtype == DType::kVariant)
+    if (const Node* node = model.graph.findNode(tensor.substr(0, tensor.rfind(':'))))
+      if (const AttrValue* type = node->attr(kOnnxTypeAttr)) return type->s();
+  return typeAndShape(dtype, shape);
 }
 
 json endpointJson(const GraphEndpoint& e) {
@@ -90,21 +99,22 @@ void printText(const Model& model, const ModelSummary& s) {
   std::printf("\nOps:        %zu types\n", s.opHistogram.size());
   for (const auto& [op, count] : s.opHistogram) std::printf("  %6zu  %s\n", count, op.c_str());
   std::printf("Inputs:     %zu\n", s.inputs.size());
-  for (const auto& e : s.inputs) std::printf("  %s: %s\n", e.name.c_str(), typeAndShape(e.dtype, e.shape).c_str());
+  for (const auto& e : s.inputs)
+    std::printf("  %s: %s\n", e.name.c_str(), valueType(model, e.name, e.dtype, e.shape).c_str());
   std::printf("Outputs:    %zu (tensors nothing consumes)\n", s.outputs.size());
   for (size_t i = 0; i < s.outputs.size() && i < 20; ++i)
     std::printf("  %s (%s): %s\n", s.outputs[i].name.c_str(), s.outputs[i].op.c_str(),
-                typeAndShape(s.outputs[i].dtype, s.outputs[i].shape).c_str());
+                valueType(model, s.outputs[i].name, s.outputs[i].dtype, s.outputs[i].shape).c_str());
   if (s.outputs.size() > 20) std::printf("  ... and %zu more\n", s.outputs.size() - 20);
   std::printf("Signatures: %zu\n", model.signatures.size());
   for (const auto& sig : model.signatures) {
     std::printf("  %s%s%s\n", sig.key.c_str(), sig.methodName.empty() ? "" : "  ", sig.methodName.c_str());
     for (const auto& in : sig.inputs)
-      std::printf("    in  %s: %s <- %s\n", in.key.c_str(), typeAndShape(in.dtype, in.shape).c_str(),
+      std::printf("    in  %s: %s <- %s\n", in.key.c_str(), valueType(model, in.tensorName, in.dtype, in.shape).c_str(),
                   in.tensorName.c_str());
     for (const auto& out : sig.outputs)
-      std::printf("    out %s: %s <- %s\n", out.key.c_str(), typeAndShape(out.dtype, out.shape).c_str(),
-                  out.tensorName.c_str());
+      std::printf("    out %s: %s <- %s\n", out.key.c_str(),
+                  valueType(model, out.tensorName, out.dtype, out.shape).c_str(), out.tensorName.c_str());
   }
   std::printf("Functions:  %zu\n", s.functions.size());
   for (const auto& f : s.functions) std::printf("  %s: %zu nodes\n", f.name.c_str(), f.nodeCount);
