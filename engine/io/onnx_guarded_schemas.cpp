@@ -10,12 +10,27 @@
 namespace flowscope {
 namespace {
 
-// The weight's input position of the ops whose inference derives the kernel from the weight's shape.
+constexpr int kNotGuarded = -2, kNoWeight = -1;
+
+// The weight's input position of the ops whose inference derives the kernel from the weight's shape; kNoWeight for
+// the pooling ops (their window comes from attributes), kNotGuarded for the rest.
 int weightInput(const std::string& domain, const std::string& op) {
-  if (!domain.empty() && domain != "ai.onnx") return -1;
+  if (!domain.empty() && domain != "ai.onnx") return kNotGuarded;
   if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose") return 1;
   if (op == "QLinearConv") return 3;
-  return -1;
+  if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") return kNoWeight;
+  return kNotGuarded;
+}
+
+// libonnx 1.12 divides by strides and dilations without checking them: a zero is a division by zero.
+std::string nonPositiveWindowAttr(onnx::InferenceContext& ctx) {
+  for (const char* name : {"strides", "dilations", "kernel_shape"}) {
+    const onnx::AttributeProto* attr = ctx.getAttribute(name);
+    if (!attr) continue;
+    for (int64_t v : attr->ints())
+      if (v <= 0) return "attribute '" + std::string(name) + "' has " + std::to_string(v) + "; each must be positive";
+  }
+  return "";
 }
 
 int knownRank(onnx::InferenceContext& ctx, size_t input) {
@@ -29,10 +44,12 @@ thread_local std::vector<std::string> t_findings;
 
 onnx::InferenceFunction guarded(onnx::InferenceFunction inner, int weight, std::string op) {
   return [inner, weight, op](onnx::InferenceContext& ctx) {
-    const int x = knownRank(ctx, 0), w = knownRank(ctx, static_cast<size_t>(weight));
-    if (x >= 0 && w >= 0 && x != w) {
-      const std::string what = "the input has rank " + std::to_string(x) + " and the weight rank " + std::to_string(w) +
-                               "; they must be equal";
+    std::string what = nonPositiveWindowAttr(ctx);
+    const int x = knownRank(ctx, 0), w = weight >= 0 ? knownRank(ctx, static_cast<size_t>(weight)) : -1;
+    if (what.empty() && x >= 0 && w >= 0 && x != w)
+      what = "the input has rank " + std::to_string(x) + " and the weight rank " + std::to_string(w) +
+             "; they must be equal";
+    if (!what.empty()) {
       t_findings.push_back("a " + op + " node: " + what);
       fail_shape_inference(what);
     }
@@ -46,7 +63,7 @@ class GuardedRegistry : public onnx::ISchemaRegistry {
                                   const std::string& domain) const override {
     const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Instance()->GetSchema(key, maxInclusiveVersion, domain);
     const int weight = weightInput(domain, key);
-    if (!schema || weight < 0) return schema;
+    if (!schema || weight == kNotGuarded) return schema;
     std::lock_guard<std::mutex> lock(m_mutex);
     auto& copy = m_guarded[schema];
     if (!copy) {

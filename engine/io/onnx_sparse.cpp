@@ -50,7 +50,47 @@ Status checkIndexShape(const Tensor& indices, int64_t nonZeros, const Shape& sha
   return Status::ok();
 }
 
+Status checkIndexCount(const onnx::SparseTensorProto& sparse) {
+  const onnx::TensorProto& indices = sparse.indices();
+  if (indices.data_location() == onnx::TensorProto::EXTERNAL) return Status::ok();  // the checker does not read it
+  const uint64_t have = indices.has_raw_data() ? indices.raw_data().size() / sizeof(int64_t)
+                                               : static_cast<uint64_t>(indices.int64_data_size());
+  uint64_t need = 1;  // saturates just above `have`
+  for (int64_t d : indices.dims()) {
+    const uint64_t n = d > 0 ? static_cast<uint64_t>(d) : 0;
+    need = n != 0 && need > have / n ? have + 1 : need * n;
+  }
+  if (need > have)
+    return invalidArgument("sparse tensor '" + sparse.values().name() + "': its indices hold " + std::to_string(have) +
+                           " values, fewer than their dims declare");
+  return Status::ok();
+}
+
+Status checkNodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes);
+
+Status checkGraph(const onnx::GraphProto& graph) {
+  for (const auto& sparse : graph.sparse_initializer()) FS_RETURN_IF_ERROR(checkIndexCount(sparse));
+  return checkNodes(graph.node());
+}
+
+Status checkNodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes) {
+  for (const auto& node : nodes)
+    for (const auto& attr : node.attribute()) {
+      if (attr.has_sparse_tensor()) FS_RETURN_IF_ERROR(checkIndexCount(attr.sparse_tensor()));
+      for (const auto& sparse : attr.sparse_tensors()) FS_RETURN_IF_ERROR(checkIndexCount(sparse));
+      if (attr.has_g()) FS_RETURN_IF_ERROR(checkGraph(attr.g()));
+      for (const auto& graph : attr.graphs()) FS_RETURN_IF_ERROR(checkGraph(graph));
+    }
+  return Status::ok();
+}
+
 }  // namespace
+
+Status checkSparseIndexCounts(const onnx::ModelProto& model) {
+  FS_RETURN_IF_ERROR(checkGraph(model.graph()));
+  for (const auto& function : model.functions()) FS_RETURN_IF_ERROR(checkNodes(function.node()));
+  return Status::ok();
+}
 
 Expected<Tensor> sparseTensorFromOnnx(const onnx::SparseTensorProto& proto, const ExternalDataRoot& root) {
   auto values = tensorFromOnnx(proto.values(), root);

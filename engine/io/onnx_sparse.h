@@ -19,6 +19,10 @@ inline constexpr uint64_t kMaxDensifiedBytes = uint64_t{1} << 30;
 /// int64, [NNZ] linear or [NNZ, rank] coordinates, in ascending order without repeats (as ONNX requires). Errors
 /// say what was expected; callers add the tensor's name.
 Expected<Tensor> sparseTensorFromOnnx(const onnx::SparseTensorProto& proto, const ExternalDataRoot& root);
+/// Checks that each sparse tensor of the model (sparse initializers and attributes, in every graph, subgraph and
+/// model-local function) holds at least as many indices as its indices' dims declare: libonnx 1.12's checker reads
+/// them unchecked, so a short one crashes it. The error names the tensor.
+Status checkSparseIndexCounts(const onnx::ModelProto& model);
 /// The non-zero elements of `dense` (bitwise: -0.0 is kept) as a sparse tensor with linear indices; the values
 /// tensor carries `name`.
 Status sparseTensorToOnnx(const Tensor& dense, const std::string& name, onnx::SparseTensorProto* proto);

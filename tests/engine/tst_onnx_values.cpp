@@ -133,6 +133,9 @@ class TestOnnxValues : public QObject {
                     "sparse initializer 'w': index 1 (2) does not follow the one before in ascending order");
     expectLoadError(writeModel(dir, "count.onnx", sparseModel(sparse("w", {1, 2, 3}, {1, 2}))),
                     "sparse initializer 'w': indices have shape [3]");
+    onnx::SparseTensorProto empty = sparse("w", {1, 3}, {1, 2});  // raw_data present but empty: libonnx 1.12's
+    empty.mutable_indices()->set_raw_data("");                    // checker read past it (found by fuzzing)
+    expectLoadError(writeModel(dir, "empty.onnx", sparseModel(empty)), "raw_data has 0 bytes");
     onnx::SparseTensorProto huge = sparse("w", {1}, {1});
     huge.set_dims(0, int64_t{1} << 40);
     expectLoadError(writeModel(dir, "huge.onnx", sparseModel(huge)), "sparse initializer 'w': dense shape");
