@@ -1,6 +1,5 @@
-// ONNX sequences (opset 11+): SequenceEmpty/Construct/At/Length/Insert/Erase, SplitToSequence, ConcatFromSequence,
-// SequenceMap;
-// and optionals (opset 15+): Optional, OptionalHasElement, OptionalGetElement.
+// ONNX sequences (opset 11+: SequenceEmpty/Construct/At/Length/Insert/Erase, SplitToSequence, ConcatFromSequence,
+// SequenceMap) and optionals (opset 15+: Optional, OptionalHasElement, OptionalGetElement).
 // A sequence value is a TensorList, as TensorFlow's loops keep theirs: a DT_VARIANT scalar naming an immutable list
 // of tensors in the run's ResourceManager. Every op that changes a sequence makes a new list. An optional is a list
 // of no element or one under an "opt:" handle; its element may itself be a sequence.
