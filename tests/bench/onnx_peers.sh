@@ -19,6 +19,8 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+"$root/packaging/setup.sh" bench  # PyTorch and torchvision for the export, ONNX
+command -v npm >/dev/null || "$root/packaging/setup.sh" bench-node  # Debian's nodejs and npm, if no Node is here
 flowscope="$root/build/app/flowscope"
 [ -x "$flowscope" ] || { echo "build flowscope first (cmake --build build --target flowscope)" >&2; exit 2; }
 out="$root/build/bench/onnx"
