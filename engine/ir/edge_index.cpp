@@ -6,17 +6,23 @@
 
 namespace flowscope {
 
-// Rows are sized first, then filled on the intra-op threads (each input's producer is a name lookup, most of the
-// cost on a big graph), then the uses are gathered from the filled rows.
+// Rows are sized first, then filled (each input's producer is a name lookup, most of the cost on a big graph), both
+// on the intra-op threads; then the uses are gathered from the filled rows.
 EdgeIndex::EdgeIndex(const Graph& graph) : m_isNextIteration(graph.size()) {
   const size_t n = graph.size();
   m_inputStart.assign(n + 1, 0);
   m_controlStart.assign(n + 1, 0);
-  for (size_t i = 0; i < n; ++i) {
-    const Node& node = graph.node(i);
-    m_isNextIteration[i] = node.op == "NextIteration";
-    m_inputStart[i + 1] = m_inputStart[i] + static_cast<uint32_t>(node.inputs.size());
-    m_controlStart[i + 1] = m_controlStart[i] + static_cast<uint32_t>(node.controlInputs.size());
+  parallelFor(static_cast<int64_t>(n), 16, [&](int64_t begin, int64_t end) {
+    for (auto i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+      const Node& node = graph.node(i);
+      m_isNextIteration[i] = node.op == "NextIteration";
+      m_inputStart[i + 1] = static_cast<uint32_t>(node.inputs.size());
+      m_controlStart[i + 1] = static_cast<uint32_t>(node.controlInputs.size());
+    }
+  });
+  for (size_t i = 0; i < n; ++i) {  // row sizes -> row starts
+    m_inputStart[i + 1] += m_inputStart[i];
+    m_controlStart[i + 1] += m_controlStart[i];
   }
   m_inputs.resize(m_inputStart[n]);
   m_controls.resize(m_controlStart[n]);

@@ -49,7 +49,7 @@ class EdgeIndex {
   std::vector<uint32_t> m_inputStart, m_controlStart, m_useStart;  ///< size() + 1 offsets each
   std::vector<int32_t> m_inputs, m_controls;
   std::vector<Use> m_uses;
-  std::vector<bool> m_isNextIteration;
+  std::vector<uint8_t> m_isNextIteration;  ///< bytes, not bits: the intra-op threads fill it
   mutable std::once_flag m_orderOnce;
   mutable std::vector<size_t> m_order;
 };

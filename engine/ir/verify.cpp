@@ -2,9 +2,13 @@
 #include "ir/verify.h"
 
 #include <algorithm>
+#include <iterator>
+#include <mutex>
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "base/thread_pool.h"
 
 namespace flowscope {
 namespace {
@@ -14,25 +18,38 @@ class Verifier {
   Verifier(const Graph& graph, const OpLookup& lookup, std::string function, std::vector<VerifyIssue>& issues)
       : m_graph(graph), m_lookup(lookup), m_function(std::move(function)), m_issues(issues), m_edges(graph.edges()) {}
 
-  /// `recheck`: the nodes whose inputs are checked (null: all).
+  /// `recheck`: the nodes whose inputs are checked (null: all). Both steps over the nodes run on the intra-op
+  /// threads, each chunk with issues of its own, appended in node order.
   void run(const FunctionDef* owner, const std::vector<bool>* recheck = nullptr) {
     checkNames();
     if (owner) collectArgs(*owner);
-    m_defs.assign(m_graph.size(), kUnresolved);
-    m_typeSpans.assign(m_graph.size(), TypeSpan{});
-    for (size_t i = 0; i < m_graph.size(); ++i)
-      if (!recheck || (*recheck)[i]) checkInputs(i, owner != nullptr);
+    resolveSchemas(recheck);
+    checkAllInputs(recheck, owner != nullptr);
     if (!owner) checkCycles();
   }
 
  private:
-  void report(const Node& node, std::string message) {
-    m_issues.push_back({m_function, node.name, node.op, std::move(message)});
+  // A node's output types: a slice of the pool of the chunk that resolved it.
+  struct TypeSpan {
+    const DType* begin = nullptr;
+    uint32_t count = 0;
+  };
+
+  // What one chunk of nodes keeps while its schemas are resolved or its inputs checked.
+  struct ChunkState {
+    std::unordered_map<std::string_view, const OpDef*> defsByOp;
+    std::vector<DType> types;
+    std::vector<FlatArg> expected;
+    std::vector<VerifyIssue> issues;
+  };
+
+  void report(std::vector<VerifyIssue>& issues, const Node& node, std::string message) const {
+    issues.push_back({m_function, node.name, node.op, std::move(message)});
   }
 
-  // The schema of an op (a library function's signature first), looked up once per op name.
-  const OpDef* lookup(const std::string& op) {
-    auto [it, inserted] = m_defsByOp.try_emplace(op, nullptr);
+  // The schema of an op (a library function's signature first), looked up once per op name and chunk.
+  const OpDef* lookup(ChunkState& chunk, const std::string& op) const {
+    auto [it, inserted] = chunk.defsByOp.try_emplace(op, nullptr);
     if (!inserted) return it->second;
     if (const FunctionDef* f = m_graph.library.find(op))
       it->second = &f->signature;
@@ -41,23 +58,61 @@ class Verifier {
     return it->second;
   }
 
-  const OpDef* defOf(size_t node) {
-    const OpDef*& def = m_defs[node];
-    if (def == kUnresolved) def = lookup(m_graph.node(node).op);
-    return def;
+  // The nodes whose schema and output types the input checks read: every node, or those rechecked and the nodes
+  // they read.
+  std::vector<bool> neededNodes(const std::vector<bool>* recheck) const {
+    std::vector<bool> needed(m_graph.size(), recheck == nullptr);
+    if (!recheck) return needed;
+    for (size_t i = 0; i < m_graph.size(); ++i) {
+      if (!(*recheck)[i]) continue;
+      needed[i] = true;
+      for (int32_t p : m_edges->inputProducers(i))
+        if (p >= 0) needed[static_cast<size_t>(p)] = true;
+    }
+    return needed;
   }
 
-  // outputTypesOf() a node, computed once per node into one pool (valid until the next call).
-  std::span<const DType> outputTypes(size_t node) {
-    TypeSpan& span = m_typeSpans[node];
-    if (span.begin == TypeSpan::kUnknown) {
-      const OpDef* def = defOf(node);
-      if (!def || !flattenArgTypes(def->outputs, m_graph.node(node).attrs, &m_scratchTypes)) m_scratchTypes.clear();
-      span = {static_cast<uint32_t>(m_typePool.size()), static_cast<uint32_t>(m_scratchTypes.size())};
-      m_typePool.insert(m_typePool.end(), m_scratchTypes.begin(), m_scratchTypes.end());
-    }
-    return std::span<const DType>(m_typePool).subspan(span.begin, span.count);
+  // Each needed node's schema and output types (empty when unknown).
+  void resolveSchemas(const std::vector<bool>* recheck) {
+    const std::vector<bool> needed = neededNodes(recheck);
+    m_defs.assign(m_graph.size(), nullptr);
+    m_typeSpans.assign(m_graph.size(), TypeSpan{});
+    std::mutex poolsMutex;
+    parallelFor(static_cast<int64_t>(m_graph.size()), 200, [&](int64_t begin, int64_t end) {
+      ChunkState chunk;
+      std::vector<DType> scratch;
+      std::vector<std::pair<size_t, uint32_t>> starts;  // (node, offset in chunk.types)
+      for (auto i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+        if (!needed[i]) continue;
+        const Node& node = m_graph.node(i);
+        const OpDef* def = m_defs[i] = lookup(chunk, node.op);
+        if (!def || !flattenArgTypes(def->outputs, node.attrs, &scratch) || scratch.empty()) continue;
+        starts.emplace_back(i, static_cast<uint32_t>(chunk.types.size()));
+        chunk.types.insert(chunk.types.end(), scratch.begin(), scratch.end());
+        m_typeSpans[i].count = static_cast<uint32_t>(scratch.size());
+      }
+      std::lock_guard lock(poolsMutex);
+      m_typePools.push_back(std::move(chunk.types));  // moving a vector keeps its buffer where it is
+      for (const auto& [node, offset] : starts) m_typeSpans[node].begin = m_typePools.back().data() + offset;
+    });
   }
+
+  void checkAllInputs(const std::vector<bool>* recheck, bool functionBody) {
+    std::vector<std::pair<int64_t, std::vector<VerifyIssue>>> found;  // (chunk's first node, its issues)
+    std::mutex foundMutex;
+    parallelFor(static_cast<int64_t>(m_graph.size()), 200, [&](int64_t begin, int64_t end) {
+      ChunkState chunk;
+      for (auto i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i)
+        if (!recheck || (*recheck)[i]) checkInputs(chunk, i, functionBody);
+      if (chunk.issues.empty()) return;
+      std::lock_guard lock(foundMutex);
+      found.emplace_back(begin, std::move(chunk.issues));
+    });
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [begin, issues] : found) std::move(issues.begin(), issues.end(), std::back_inserter(m_issues));
+  }
+
+  std::span<const DType> outputTypes(size_t node) const { return {m_typeSpans[node].begin, m_typeSpans[node].count}; }
 
   // The name index keeps the first node of each name: a node that is not the one it finds repeats a name.
   void checkNames() {
@@ -65,10 +120,10 @@ class Verifier {
     for (size_t i = 0; i < m_graph.size(); ++i) {
       const Node& n = m_graph.node(i);
       if (n.name.empty())
-        report(n, "node " + std::to_string(i) + " has an empty name");
+        report(m_issues, n, "node " + std::to_string(i) + " has an empty name");
       else if (!unique && m_graph.find(n.name) != static_cast<int64_t>(i))
-        report(n, "duplicate node name '" + n.name + "'");
-      if (n.op.empty()) report(n, "node has an empty op");
+        report(m_issues, n, "duplicate node name '" + n.name + "'");
+      if (n.op.empty()) report(m_issues, n, "node has an empty op");
     }
   }
 
@@ -76,59 +131,67 @@ class Verifier {
     for (const auto& arg : f.signature.inputs) m_args.insert(arg.name);
   }
 
-  void checkInputs(size_t index, bool functionBody) {
+  void checkInputs(ChunkState& chunk, size_t index, bool functionBody) const {
     const Node& n = m_graph.node(index);
-    const OpDef* def = defOf(index);
-    std::vector<FlatArg>& expected = m_expected;
+    const OpDef* def = m_defs[index];
+    std::vector<FlatArg>& expected = chunk.expected;
     expected.clear();
     bool arityKnown = false;
     if (def) {
       Status flat = flattenArgs(def->inputs, n.attrs, &expected);
       arityKnown = flat.isOk();
-      if (!arityKnown) report(n, "cannot resolve inputs of op '" + n.op + "': " + flat.message());
+      if (!arityKnown) report(chunk.issues, n, "cannot resolve inputs of op '" + n.op + "': " + flat.message());
     }
     if (arityKnown && expected.size() != n.inputs.size())
-      report(n, "op '" + n.op + "' expects " + std::to_string(expected.size()) + " data inputs, got " +
-                    std::to_string(n.inputs.size()));
+      report(chunk.issues, n,
+             "op '" + n.op + "' expects " + std::to_string(expected.size()) + " data inputs, got " +
+                 std::to_string(n.inputs.size()));
     const auto producers = m_edges->inputProducers(index);
     for (size_t k = 0; k < n.inputs.size(); ++k) {
       const TensorRef& in = n.inputs[k];
       if (functionBody && m_args.count(in.node) && in.outputArg.empty()) continue;
       if (producers[k] < 0) {
-        report(n, "input " + std::to_string(k) + " '" + in.toString() + "' names no node" +
-                      (functionBody ? " or argument" : ""));
+        report(chunk.issues, n,
+               "input " + std::to_string(k) + " '" + in.toString() + "' names no node" +
+                   (functionBody ? " or argument" : ""));
         continue;
       }
       if (functionBody) continue;  // function-style output names are resolved at instantiation
-      const Node& src = m_graph.node(static_cast<size_t>(producers[k]));
-      const std::span<const DType> srcTypes = outputTypes(static_cast<size_t>(producers[k]));
-      if (srcTypes.empty()) continue;
-      if (static_cast<size_t>(in.index) >= srcTypes.size()) {
-        report(n, "input " + std::to_string(k) + " '" + in.toString() + "' reads output " + std::to_string(in.index) +
-                      " but op '" + src.op + "' has " + std::to_string(srcTypes.size()) + " outputs");
-        continue;
-      }
-      DType got = srcTypes[static_cast<size_t>(in.index)];
-      if (arityKnown && k < expected.size()) {
-        DType want = expected[k].dtype;
-        if (want != DType::kInvalid && got != DType::kInvalid && want != got)
-          report(n, "input " + std::to_string(k) + " ('" + expected[k].arg->name + "') of op '" + n.op + "' expects " +
-                        std::string(dtypeName(want)) + " but '" + in.toString() + "' is " +
-                        std::string(dtypeName(got)));
-      }
+      checkInputType(chunk, n, k, static_cast<size_t>(producers[k]), arityKnown);
     }
     const auto controls = m_edges->controlProducers(index);
     for (size_t k = 0; k < n.controlInputs.size(); ++k)
       if (controls[k] < 0 && !(functionBody && m_args.count(n.controlInputs[k])))
-        report(n, "control input '^" + n.controlInputs[k] + "' names no node");
+        report(chunk.issues, n, "control input '^" + n.controlInputs[k] + "' names no node");
+  }
+
+  // Input `k` of `n` reads an output its producer has, of the dtype the schema expects there.
+  void checkInputType(ChunkState& chunk, const Node& n, size_t k, size_t producer, bool arityKnown) const {
+    const TensorRef& in = n.inputs[k];
+    const std::span<const DType> srcTypes = outputTypes(producer);
+    if (srcTypes.empty()) return;
+    if (static_cast<size_t>(in.index) >= srcTypes.size()) {
+      report(chunk.issues, n,
+             "input " + std::to_string(k) + " '" + in.toString() + "' reads output " + std::to_string(in.index) +
+                 " but op '" + m_graph.node(producer).op + "' has " + std::to_string(srcTypes.size()) + " outputs");
+      return;
+    }
+    const std::vector<FlatArg>& expected = chunk.expected;
+    if (!arityKnown || k >= expected.size()) return;
+    const DType got = srcTypes[static_cast<size_t>(in.index)], want = expected[k].dtype;
+    if (want != DType::kInvalid && got != DType::kInvalid && want != got)
+      report(chunk.issues, n,
+             "input " + std::to_string(k) + " ('" + expected[k].arg->name + "') of op '" + n.op + "' expects " +
+                 std::string(dtypeName(want)) + " but '" + in.toString() + "' is " + std::string(dtypeName(got)));
   }
 
   void checkCycles() {
     const std::vector<std::string> cycle = findEdgeCycle(m_graph);
     if (cycle.empty()) return;
     const Node* first = m_graph.findNode(cycle.front());
-    report(*first, "cycle in the graph's edges: " + joinCycle(cycle) +
-                       " (only TF1 loops may be cyclic, through NextIteration)");
+    report(
+        m_issues, *first,
+        "cycle in the graph's edges: " + joinCycle(cycle) + " (only TF1 loops may be cyclic, through NextIteration)");
   }
 
   const Graph& m_graph;
@@ -137,19 +200,9 @@ class Verifier {
   std::vector<VerifyIssue>& m_issues;
   std::unordered_set<std::string> m_args;
   std::shared_ptr<const EdgeIndex> m_edges;
-  // Where a node's output types lie in m_typePool; kUnknown until computed.
-  struct TypeSpan {
-    static constexpr uint32_t kUnknown = UINT32_MAX;
-    uint32_t begin = kUnknown, count = 0;
-  };
-  static inline const OpDef kUnresolvedDef{};  ///< its address marks a node whose op is not looked up yet
-  static constexpr const OpDef* kUnresolved = &kUnresolvedDef;
-
-  std::unordered_map<std::string, const OpDef*> m_defsByOp;
-  std::vector<const OpDef*> m_defs;   ///< by node, on first use (kUnresolved before)
-  std::vector<TypeSpan> m_typeSpans;  ///< by node, on first use
-  std::vector<DType> m_typePool, m_scratchTypes;
-  std::vector<FlatArg> m_expected;  ///< checkInputs()'s flattened inputs, storage reused
+  std::vector<const OpDef*> m_defs;             ///< by node: its schema, or null (unknown, or not needed)
+  std::vector<TypeSpan> m_typeSpans;            ///< by node: its output types
+  std::vector<std::vector<DType>> m_typePools;  ///< the chunks' output types, which m_typeSpans point into
 };
 
 // The stack of an iterative DFS along inputs holds each node's input above it; when an input is already on the

@@ -5,6 +5,7 @@
 
 #include <thread>
 
+#include "base/thread_pool.h"
 #include "ir/buffer_pool.h"
 #include "ir/hash.h"
 #include "ir/interned_string.h"
@@ -368,6 +369,36 @@ class TestIr : public QObject {
     auto messages = issueMessages(g);
     QVERIFY2(anyContains(messages, expected.toUtf8().constData()),
              qPrintable(QString::fromStdString(messages.empty() ? "no issues" : messages[0])));
+  }
+
+  // A graph large enough for the verifier's intra-op chunks: its issues come in node order, the same list as on one
+  // thread, and each bad node is reported once.
+  void verifierReportsLargeGraphsInNodeOrder() {
+    Graph g = smallGraph();
+    g.addNode(makeNode("i", "Placeholder", {}, {{"dtype", AttrValue::fromType(DType::kInt32)}}));
+    std::vector<std::string> bad;
+    for (int k = 0; k < 60000; ++k) {
+      const std::string name = "n" + std::to_string(k);
+      if (k % 7 == 3) {
+        g.addNode(makeNode(name, "Add", {"x", "i"}, floatT()));
+        bad.push_back(name);
+      } else if (k % 11 == 5) {
+        g.addNode(makeNode(name, "Relu", {"ghost" + std::to_string(k)}, floatT()));
+        bad.push_back(name);
+      } else {
+        g.addNode(makeNode(name, "Relu", {k ? "n" + std::to_string(k - 1) : "x"}, floatT()));
+      }
+    }
+    fillDefaultAttrs(g);
+    const auto issues = verifyGraph(g, OpRegistry::global().lookupWith(&g.library));
+    QCOMPARE(issues.size(), bad.size());
+    for (size_t k = 0; k < bad.size(); ++k) QCOMPARE(issues[k].node, bad[k]);
+    const int threads = intraOpThreads();
+    setIntraOpThreads(1);
+    const auto serial = verifyGraph(g, OpRegistry::global().lookupWith(&g.library));
+    setIntraOpThreads(threads);
+    QCOMPARE(serial.size(), issues.size());
+    for (size_t k = 0; k < issues.size(); ++k) QCOMPARE(serial[k].toString(), issues[k].toString());
   }
 
   void verifierAllowsLoopBackEdges() {
