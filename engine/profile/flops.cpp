@@ -3,6 +3,8 @@
 
 #include <set>
 
+#include "profile/onnx_flops.h"
+
 namespace flowscope {
 namespace {
 
@@ -61,6 +63,7 @@ int64_t estimateFlops(const Node& node, const std::vector<Tensor>& inputs, const
   if (outputs.empty() || !outputs[0].isValid()) return 0;
   const std::string& op = node.op;
   const Shape& out = outputs[0].shape();
+  if (op.rfind("onnx::", 0) == 0) return estimateOnnxFlops(node, inputs, out);
   const bool contraction = op == "MatMul" || op == "_FusedMatMul" || op.rfind("BatchMatMul", 0) == 0 ||
                            op == "Conv2D" || op == "_FusedConv2D" ||
                            op.find("DepthwiseConv2dNative") != std::string::npos;

@@ -1,6 +1,7 @@
 // FLOP and byte estimates for the profiler's roofline: matrix products and convolutions (2 per multiply-add, plus
 // their fused epilogues), elementwise arithmetic and transcendentals, reductions, softmax, pooling and resizing;
-// data movement computes nothing. Bytes are what a kernel read and wrote (outputs that alias an input moved none).
+// data movement computes nothing; ONNX nodes count alike (onnx_flops.h). Bytes are what a kernel read and wrote
+// (outputs that alias an input moved none).
 #pragma once
 
 #include <cstdint>

@@ -11,6 +11,7 @@
 #include "ir/graph_algorithms.h"
 #include "ops/shape_inference.h"
 #include "profile/chrome_trace.h"
+#include "profile/flops.h"
 #include "workflow/run_request.h"
 
 using namespace flowscope;
@@ -112,6 +113,34 @@ class TestExecutor : public QObject {
     QVERIFY2(error.contains(expected), qPrintable(error));
     if (caseId == 4)
       QVERIFY(runError(dataFile("unknown_op.pbtxt"), {{"x", f32({1}, Shape{1})}}, {"x"}) == "<no error>");
+  }
+
+  // An ONNX graph profiled as written counts its FLOPs as the TensorFlow ops it becomes do: the roofline of an
+  // unoptimized convolution is not a memory-only one.
+  void onnxNodesCountTheirFlops() {
+    auto flops = [](const char* op, std::vector<Shape> inputs, Shape out, AttrMap attrs = {}) {
+      Node node;
+      node.op = op;
+      node.attrs = std::move(attrs);
+      std::vector<Tensor> in;
+      for (const auto& shape : inputs) in.emplace_back(DType::kFloat, shape);
+      return estimateFlops(node, in, {Tensor(DType::kFloat, out)});
+    };
+    QCOMPARE(flops("onnx::Conv", {Shape{1, 3, 8, 8}, Shape{4, 3, 3, 3}, Shape{4}}, Shape{1, 4, 6, 6}),
+             int64_t(2 * 144 * 27 + 144));
+    QCOMPARE(flops("onnx::Conv", {Shape{1, 4, 8, 8}, Shape{4, 1, 3, 3}}, Shape{1, 4, 6, 6}), int64_t(2 * 144 * 9));
+    QCOMPARE(flops("onnx::Gemm", {Shape{5, 2}, Shape{5, 3}}, Shape{2, 3}, {{"transA", AttrValue::fromInt(1)}}),
+             int64_t(2 * 6 * 5));
+    QCOMPARE(flops("onnx::MatMul", {Shape{2, 4, 5}, Shape{5, 3}}, Shape{2, 4, 3}), int64_t(2 * 24 * 5));
+    QCOMPARE(flops("onnx::Exp", {Shape{10}}, Shape{10}), int64_t(100));
+    QCOMPARE(flops("onnx::Max", {Shape{10}, Shape{10}}, Shape{10}), int64_t(10));  // elementwise in ONNX
+    QCOMPARE(flops("onnx::ReduceMax", {Shape{10, 4}}, Shape{10}), int64_t(40));
+    AttrList window;
+    window.i = {2, 2};
+    QCOMPARE(
+        flops("onnx::MaxPool", {Shape{1, 1, 4, 4}}, Shape{1, 1, 2, 2}, {{"kernel_shape", AttrValue::fromList(window)}}),
+        int64_t(16));
+    QCOMPARE(flops("onnx::Reshape", {Shape{10}, Shape{1}}, Shape{10}), int64_t(0));
   }
 
   void profilerEventsMatchNodesRun() {
