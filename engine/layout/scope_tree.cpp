@@ -4,36 +4,57 @@
 #include <functional>
 #include <string_view>
 
+#include "base/thread_pool.h"
+
 namespace flowscope {
 
 namespace {
 
 uint32_t pathHash(std::string_view path) { return static_cast<uint32_t>(std::hash<std::string_view>()(path)); }
 
+// A node's scope: its name up to the last '/'.
+std::string_view scopeOf(std::string_view name) {
+  const size_t slash = name.rfind('/');
+  return name.substr(0, slash == std::string_view::npos ? 0 : slash);
+}
+
 }  // namespace
 
+// The scopes' hashes are taken on the intra-op threads (reading a million names is most of the cost); groups are
+// then made in node order, each step prefetching the nodes, names and index slots a few nodes ahead.
 ScopeTree::ScopeTree(const Graph& graph) : m_groupOfNode(graph.size(), kRoot) {
   m_groups.emplace_back();
   m_pathRanges.push_back(PathRange{0, 0});
   index(kRoot, pathHash(""));
-  std::string_view lastScope;  // nodes of one scope mostly come together: look a path up when it changes
+  const size_t n = graph.size();
+  std::vector<ScopeKey> keys(n);
+  parallelFor(static_cast<int64_t>(n), 40, [&](int64_t begin, int64_t end) {
+    for (auto i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+      const std::string_view scope = scopeOf(graph.node(i).name);
+      keys[i] = ScopeKey{pathHash(scope), static_cast<uint32_t>(scope.size())};
+    }
+  });
+  constexpr size_t kAhead = 8;
   int g = -1;
-  for (size_t i = 0; i < graph.size(); ++i) {
-    const std::string& name = graph.node(i).name;
-    const size_t slash = name.rfind('/');
-    const std::string_view scope = std::string_view(name).substr(0, slash == std::string::npos ? 0 : slash);
-    if (g < 0 || scope != lastScope) g = ensure(scope);
-    lastScope = scope;
+  for (size_t i = 0; i < n; ++i) {
+    if (i + 2 * kAhead < n) __builtin_prefetch(&graph.node(i + 2 * kAhead));
+    if (i + kAhead < n) {
+      __builtin_prefetch(graph.node(i + kAhead).name.data());
+      __builtin_prefetch(&m_byPath[keys[i + kAhead].hash & (m_byPath.size() - 1)]);
+    }
+    const std::string_view scope(graph.node(i).name.data(), keys[i].length);
+    // Nodes of one scope mostly come together: the previous node's group, unless the scope differs.
+    if (g < 0 || keys[i] != keys[i - 1] || scope != pathOf(g)) g = ensure(scope, keys[i].hash);
     m_groupOfNode[i] = g;
   }
   link();
 }
 
-int ScopeTree::ensure(std::string_view path) {
-  const uint32_t hash = pathHash(path);
+int ScopeTree::ensure(std::string_view path, uint32_t hash) {
   if (const int found = lookup(path, hash); found >= 0) return found;
   const size_t slash = path.rfind('/');
-  const int parent = ensure(slash == std::string_view::npos ? std::string_view() : path.substr(0, slash));
+  const std::string_view parentPath = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+  const int parent = ensure(parentPath, pathHash(parentPath));
   const int group = static_cast<int>(m_groups.size());
   m_pathRanges.push_back(PathRange{static_cast<uint32_t>(m_paths.size()), static_cast<uint32_t>(path.size())});
   m_paths.insert(m_paths.end(), path.begin(), path.end());

@@ -53,7 +53,12 @@ class ScopeTree {
   struct PathRange {
     uint32_t start, size;
   };
-  int ensure(std::string_view path);
+  /// A node's scope while the tree is built: its path's hash and length.
+  struct ScopeKey {
+    uint32_t hash, length;
+    bool operator==(const ScopeKey&) const = default;
+  };
+  int ensure(std::string_view path, uint32_t hash);
   int lookup(std::string_view path, uint32_t hash) const;
   void index(int group, uint32_t hash);
   std::string_view pathOf(int group) const;

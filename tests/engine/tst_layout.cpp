@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <set>
 
 #include "io/loader.h"
 #include "ir/synthetic_graph.h"
@@ -79,6 +80,29 @@ class TestLayout : public QObject {
         (std::vector<uint32_t>{5}));
     QCOMPARE(tree.group(a).totalNodes, uint32_t(4));
     QCOMPARE(tree.group(ad).parent, a);
+  }
+
+  // A graph large enough for the tree's intra-op hashing, its scopes interleaved: every node sits in the group of
+  // its own scope, and each scope is one group.
+  void scopeTreeOfALargeGraphMatchesTheNames() {
+    auto g = std::make_shared<Graph>();
+    for (int k = 0; k < 50000; ++k) {
+      Node node;
+      const int scope = (k * 7919) % 4999;  // scopes come back out of order
+      node.name = "s" + std::to_string(scope % 10) + "/t" + std::to_string(scope) + "/n" + std::to_string(k);
+      node.op = "NoOp";
+      g->addNode(std::move(node));
+    }
+    ScopeTree tree(*g);
+    std::set<std::string_view> paths;
+    for (size_t i = 0; i < g->size(); ++i) {
+      const std::string& name = g->node(i).name;
+      const std::string_view scope = std::string_view(name).substr(0, name.rfind('/'));
+      QCOMPARE(tree.group(tree.groupOf(i)).path, scope);
+      paths.insert(tree.group(tree.groupOf(i)).path);
+    }
+    QCOMPARE(paths.size(), size_t(4999));
+    QCOMPARE(tree.groups().size(), size_t(1 + 10 + 4999));  // the root, s0..s9, and the t scopes
   }
 
   void collapsedAndExpanded() {
