@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
+#include "base/thread_pool.h"
 #include "ops/onnx_op_set.h"
 #include "ops/op_registry.h"
 
@@ -32,20 +34,31 @@ GraphLayout::GraphLayout(std::shared_ptr<const Graph> graph, LayoutOptions optio
   indexTree();
 }
 
+// Rows sized, then filled, on the intra-op threads (reading every node's inputs is the cost on a large graph).
 void GraphLayout::indexProducers() {
   const Graph& graph = *m_graph;
   const auto edges = graph.edges();  // usually built already (the loader's verifier): no name lookups here
-  m_producerStart.reserve(graph.size() + 1);
-  m_producerStart.push_back(0);
-  for (size_t i = 0; i < graph.size(); ++i) {
-    const auto data = edges->inputProducers(i);
-    for (size_t k = 0; k < data.size(); ++k)
-      if (data[k] >= 0) m_producers.push_back(Producer{static_cast<uint32_t>(data[k]), graph.node(i).inputs[k].index});
-    for (int32_t p : edges->controlProducers(i))
-      if (p >= 0) m_producers.push_back(Producer{static_cast<uint32_t>(p), -1});
-    m_producerStart.push_back(m_producers.size());
-  }
-  m_producers.shrink_to_fit();
+  const size_t n = graph.size();
+  auto named = [](std::span<const int32_t> producers) {
+    return static_cast<size_t>(std::count_if(producers.begin(), producers.end(), [](int32_t p) { return p >= 0; }));
+  };
+  m_producerStart.assign(n + 1, 0);
+  parallelFor(static_cast<int64_t>(n), 8, [&](int64_t begin, int64_t end) {
+    for (auto i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i)
+      m_producerStart[i + 1] = named(edges->inputProducers(i)) + named(edges->controlProducers(i));
+  });
+  for (size_t i = 0; i < n; ++i) m_producerStart[i + 1] += m_producerStart[i];
+  m_producers.resize(m_producerStart[n]);
+  parallelFor(static_cast<int64_t>(n), 16, [&](int64_t begin, int64_t end) {
+    for (auto i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+      Producer* at = m_producers.data() + m_producerStart[i];
+      const auto data = edges->inputProducers(i);
+      for (size_t k = 0; k < data.size(); ++k)
+        if (data[k] >= 0) *at++ = Producer{static_cast<uint32_t>(data[k]), graph.node(i).inputs[k].index};
+      for (int32_t p : edges->controlProducers(i))
+        if (p >= 0) *at++ = Producer{static_cast<uint32_t>(p), -1};
+    }
+  });
 }
 
 void GraphLayout::indexTree() {
@@ -54,19 +67,24 @@ void GraphLayout::indexTree() {
   m_groupSlot.resize(groups.size());
   m_nodeCategory.resize(m_graph->size());
   m_groupCategory.resize(groups.size());
-  std::unordered_map<std::string_view, OpCategory> byOp;  // a few distinct ops
+  // Each node's category on the intra-op threads, looked up once per op and chunk (a few distinct ops).
+  parallelFor(static_cast<int64_t>(m_graph->size()), 40, [&](int64_t begin, int64_t end) {
+    std::unordered_map<std::string_view, OpCategory> byOp;
+    for (auto n = static_cast<size_t>(begin); n < static_cast<size_t>(end); ++n) {
+      const std::string& op = m_graph->node(n).op;
+      auto it = byOp.find(op);
+      if (it == byOp.end()) it = byOp.emplace(op, OpRegistry::global().categoryOf(op, &m_graph->library)).first;
+      m_nodeCategory[n] = it->second;
+    }
+  });
   constexpr size_t kCategories = static_cast<size_t>(OpCategory::kOther) + 1;
   std::vector<std::array<uint32_t, kCategories>> counts(groups.size());
   for (size_t g = groups.size(); g-- > 0;) {  // children come after their parents: count bottom-up
     auto& count = counts[g];
     for (size_t k = 0; k < groups[g].nodes.size(); ++k) {
       const size_t n = groups[g].nodes[k];
-      const std::string& op = m_graph->node(n).op;
-      auto it = byOp.find(op);
-      if (it == byOp.end()) it = byOp.emplace(op, OpRegistry::global().categoryOf(op, &m_graph->library)).first;
       m_slot[n] = static_cast<uint32_t>(k);
-      m_nodeCategory[n] = it->second;
-      ++count[static_cast<size_t>(it->second)];
+      ++count[static_cast<size_t>(m_nodeCategory[n])];
     }
     for (size_t k = 0; k < groups[g].groups.size(); ++k) {
       m_groupSlot[static_cast<size_t>(groups[g].groups[k])] = static_cast<uint32_t>(k);
