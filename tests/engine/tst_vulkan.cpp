@@ -93,6 +93,19 @@ std::map<std::string, Builder> cases() {
   c["MatMul"] = [](Case& k) {
     k.op("MatMul", {k.input("a", {7, 37}), k.weights("b", {19, 37})}, {{"transpose_b", AttrValue::fromBool(true)}});
   };
+  // matmul.comp computes 64x64 tiles from 16-deep slices: sizes that are not multiples of either, several tiles,
+  // each operand transposed, one row, K = 1, and batches with one operand broadcast.
+  c["MatMul/tiles"] = [](Case& k) { k.op("MatMul", {k.input("a", {130, 75}), k.weights("b", {75, 97})}); };
+  c["MatMul/transposed"] = [](Case& k) {
+    k.op("MatMul", {k.input("a", {75, 130}), k.weights("b", {97, 75})},
+         {{"transpose_a", AttrValue::fromBool(true)}, {"transpose_b", AttrValue::fromBool(true)}});
+  };
+  c["MatMul/one_row_k1"] = [](Case& k) { k.op("MatMul", {k.input("a", {1, 1}), k.weights("b", {1, 70})}); };
+  c["BatchMatMulV2/adjoint"] = [](Case& k) {
+    const AttrValue f = AttrValue::fromType(DType::kFloat);
+    k.op("BatchMatMulV2", {k.input("a", {2, 33, 70}), k.input("b", {2, 65, 33})},
+         {{"adj_x", AttrValue::fromBool(true)}, {"adj_y", AttrValue::fromBool(true)}, {"T", f}});
+  };
   for (const char* op : {"BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"})
     c[op] = [op](Case& k) {
       const AttrValue f = AttrValue::fromType(DType::kFloat);

@@ -185,8 +185,9 @@ Expected<LoweredNode> lowerMatMul(const NodeView& v) {
                     {static_cast<uint32_t>(M), static_cast<uint32_t>(N), static_cast<uint32_t>(K),
                      batchA == 1 ? 0u : static_cast<uint32_t>(M * K), batchB == 1 ? 0u : static_cast<uint32_t>(K * N),
                      ta, tb, hasBias, act, bitsOf(alpha)});
-  d.groups[0] = static_cast<uint32_t>((N + 15) / 16);
-  d.groups[1] = static_cast<uint32_t>((M + 15) / 16);
+  constexpr int64_t kTile = 64;  // matmul.comp: a 64x64 tile of C per workgroup
+  d.groups[0] = static_cast<uint32_t>((N + kTile - 1) / kTile);
+  d.groups[1] = static_cast<uint32_t>((M + kTile - 1) / kTile);
   d.groups[2] = static_cast<uint32_t>(batch);
   return LoweredNode{{Shape(dims)}, {d}};
 }

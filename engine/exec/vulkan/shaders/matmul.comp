@@ -1,5 +1,7 @@
 #version 450
-// Batched C = op(A) * op(B) (+ bias, activation), 16x16 tiles staged in shared memory.
+// Batched C = op(A) * op(B) (+ bias, activation), register-blocked: each 16x16 workgroup computes a 64x64 tile of C,
+// each thread a 4x4 block of it (rows ty + 16i, columns tx + 16j), from 16-deep slices of A and B staged in shared
+// memory. Loads follow the memory order of each operand (transposed or not), so a warp reads consecutive floats.
 #extension GL_GOOGLE_include_directive : require
 #include "activation.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -14,8 +16,12 @@ layout(push_constant) uniform Params {
   float alpha;
 } p;
 
-shared float tileA[16][16];
-shared float tileB[16][16];
+const uint kTile = 64u;   // rows and columns of C per workgroup
+const uint kDepth = 16u;  // the K slice staged at a time
+const uint kThreads = 256u;
+
+shared float tileA[kDepth][kTile];  // [k][row]
+shared float tileB[kDepth][kTile];  // [k][column]
 
 float loadA(uint base, uint row, uint k) {
   if (row >= p.M || k >= p.K) return 0.0;
@@ -27,20 +33,48 @@ float loadB(uint base, uint k, uint col) {
   return p.transB != 0u ? b[base + col * p.K + k] : b[base + k * p.N + col];
 }
 
+// Element e (0..1023) of a 64x16 slice: the index along the operand's contiguous dimension varies fastest.
+uvec2 sliceElement(uint e, bool depthContiguous) {
+  return depthContiguous ? uvec2(e / kDepth, e % kDepth) : uvec2(e % kTile, e / kTile);  // (row or column, k)
+}
+
+void stage(uint baseA, uint baseB, uint rowBase, uint colBase, uint k0, uint tid) {
+  for (uint i = 0u; i < kTile * kDepth / kThreads; ++i) {
+    const uint e = tid + i * kThreads;
+    const uvec2 ea = sliceElement(e, p.transA == 0u);
+    tileA[ea.y][ea.x] = loadA(baseA, rowBase + ea.x, k0 + ea.y);
+    const uvec2 eb = sliceElement(e, p.transB != 0u);
+    tileB[eb.y][eb.x] = loadB(baseB, k0 + eb.y, colBase + eb.x);
+  }
+}
+
 void main() {
-  uint batch = gl_WorkGroupID.z;
-  uint row = gl_WorkGroupID.y * 16u + gl_LocalInvocationID.y;
-  uint col = gl_WorkGroupID.x * 16u + gl_LocalInvocationID.x;
-  uint baseA = batch * p.batchStrideA, baseB = batch * p.batchStrideB;
-  float sum = 0.0;
-  for (uint t = 0u; t < p.K; t += 16u) {
-    tileA[gl_LocalInvocationID.y][gl_LocalInvocationID.x] = loadA(baseA, row, t + gl_LocalInvocationID.x);
-    tileB[gl_LocalInvocationID.y][gl_LocalInvocationID.x] = loadB(baseB, t + gl_LocalInvocationID.y, col);
+  const uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y, tid = ty * 16u + tx;
+  const uint rowBase = gl_WorkGroupID.y * kTile, colBase = gl_WorkGroupID.x * kTile, batch = gl_WorkGroupID.z;
+  const uint baseA = batch * p.batchStrideA, baseB = batch * p.batchStrideB;
+  float acc[4][4];
+  for (uint i = 0u; i < 4u; ++i)
+    for (uint j = 0u; j < 4u; ++j) acc[i][j] = 0.0;
+  for (uint k0 = 0u; k0 < p.K; k0 += kDepth) {
+    stage(baseA, baseB, rowBase, colBase, k0, tid);
     barrier();
-    for (uint k = 0u; k < 16u; ++k) sum += tileA[gl_LocalInvocationID.y][k] * tileB[k][gl_LocalInvocationID.x];
+    for (uint k = 0u; k < kDepth; ++k) {
+      float av[4], bv[4];
+      for (uint i = 0u; i < 4u; ++i) av[i] = tileA[k][ty + 16u * i];
+      for (uint j = 0u; j < 4u; ++j) bv[j] = tileB[k][tx + 16u * j];
+      for (uint i = 0u; i < 4u; ++i)
+        for (uint j = 0u; j < 4u; ++j) acc[i][j] += av[i] * bv[j];
+    }
     barrier();
   }
-  if (row >= p.M || col >= p.N) return;
-  if (p.hasBias != 0u) sum += bias[col];
-  c[batch * p.M * p.N + row * p.N + col] = activate(sum, p.act, p.alpha);
+  for (uint i = 0u; i < 4u; ++i) {
+    const uint row = rowBase + ty + 16u * i;
+    if (row >= p.M) continue;
+    for (uint j = 0u; j < 4u; ++j) {
+      const uint col = colBase + tx + 16u * j;
+      if (col >= p.N) continue;
+      const float sum = acc[i][j] + (p.hasBias != 0u ? bias[col] : 0.0);
+      c[batch * p.M * p.N + row * p.N + col] = activate(sum, p.act, p.alpha);
+    }
+  }
 }
