@@ -37,10 +37,7 @@ NameIndex::NameIndex(const Nodes& nodes) {
   constexpr size_t kAhead = 16;
   for (size_t i = 0; i < n; ++i) {
     if (i + kAhead < n) __builtin_prefetch(&m_slots[home(hashes[i + kAhead])]);
-    Slot& slot = m_slots[slotOf(nodes[i]->name, hashes[i], nodes)];
-    if (slot.node != kEmpty) continue;
-    slot = {hashes[i], static_cast<uint32_t>(i)};
-    ++m_size;
+    insertHashed(i, hashes[i], nodes);
   }
 }
 
@@ -58,11 +55,11 @@ int64_t NameIndex::find(std::string_view name, const Nodes& nodes) const {
   return slot.node == kEmpty ? -1 : static_cast<int64_t>(slot.node);
 }
 
-bool NameIndex::insert(size_t i, const Nodes& nodes) {
+bool NameIndex::insert(size_t i, const Nodes& nodes) { return insertHashed(i, hashOf(nodes[i]->name), nodes); }
+
+bool NameIndex::insertHashed(size_t i, uint32_t hash, const Nodes& nodes) {
   if ((m_size + 1) * 2 > m_slots.size()) rehash(m_slots.size() * 2);
-  const std::string& name = nodes[i]->name;
-  const uint32_t hash = hashOf(name);
-  Slot& slot = m_slots[slotOf(name, hash, nodes)];
+  Slot& slot = m_slots[slotOf(nodes[i]->name, hash, nodes)];
   if (slot.node != kEmpty) return false;
   slot = {hash, static_cast<uint32_t>(i)};
   ++m_size;

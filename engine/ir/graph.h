@@ -95,6 +95,8 @@ class NameIndex {
   static constexpr uint32_t kEmpty = UINT32_MAX;
   NameIndex() = default;
   static uint32_t hashOf(std::string_view name);
+  /// insert() with the name's hash already taken.
+  bool insertHashed(size_t i, uint32_t hash, const Nodes& nodes);
   size_t home(uint32_t hash) const { return hash & m_mask; }
   /// The slot holding `name`, or the empty slot where it would go.
   size_t slotOf(std::string_view name, uint32_t hash, const Nodes& nodes) const;

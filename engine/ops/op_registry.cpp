@@ -5,7 +5,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string_view>
-#include <unordered_map>
+#include <unordered_set>
 
 #include "base/strings.h"
 #include "base/thread_pool.h"
@@ -211,13 +211,10 @@ std::vector<std::string> OpRegistry::unknownOpsIn(const Graph& graph) const {
   auto scan = [&](const Graph& g) {  // on the intra-op threads: a large graph is a walk over a million nodes
     parallelFor(static_cast<int64_t>(g.size()), 200, [&](int64_t begin, int64_t end) {
       std::vector<std::string> found;
-      std::unordered_map<std::string_view, bool> known;  // a few distinct ops: one lookup each per chunk
+      std::unordered_set<std::string_view> seen;  // a few distinct ops: one lookup each per chunk
       for (auto i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
         const std::string& op = g.node(i).op;
-        auto [it, inserted] = known.try_emplace(op, true);
-        if (!inserted) continue;
-        it->second = categoryOf(op, &graph.library) != OpCategory::kUnknown;
-        if (!it->second) found.push_back(op);
+        if (seen.insert(op).second && categoryOf(op, &graph.library) == OpCategory::kUnknown) found.push_back(op);
       }
       std::lock_guard<std::mutex> lock(unknownMutex);
       unknown.insert(unknown.end(), found.begin(), found.end());

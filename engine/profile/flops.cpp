@@ -2,6 +2,7 @@
 #include "profile/flops.h"
 
 #include <set>
+#include <string_view>
 
 #include "profile/onnx_flops.h"
 
@@ -32,9 +33,6 @@ int64_t contractionFlops(const Node& node, const std::vector<Tensor>& inputs, co
 
 // Operations per output (or, for reductions, per input) element of the other op families.
 int64_t elementFlops(const Node& node, const std::vector<Tensor>& inputs, const Shape& out) {
-  static const std::set<std::string> transcendental = {"Exp",   "Log",      "Tanh",  "Sigmoid", "Elu",
-                                                       "Selu",  "Softplus", "Pow",   "Erf",     "Sqrt",
-                                                       "Rsqrt", "Log1p",    "Expm1", "Sin",     "Cos"};
   static const std::set<std::string> reductions = {"Sum", "Mean", "Max", "Min", "Prod", "All", "Any"};
   const std::string& op = node.op;
   const int64_t n = out.numElements();
@@ -48,16 +46,23 @@ int64_t elementFlops(const Node& node, const std::vector<Tensor>& inputs, const 
     const auto& ks = k && k->kind() == AttrValue::Kind::kList ? k->list().i : std::vector<int64_t>{};
     return ks.size() == 4 ? n * ks[1] * ks[2] : n;
   }
-  if (transcendental.count(op)) return 10 * n;
-  static const std::set<std::string> arithmetic = {
+  return elementwiseFlops(op, n);
+}
+
+}  // namespace
+
+int64_t elementwiseFlops(std::string_view op, int64_t n) {
+  static const std::set<std::string_view> transcendental = {"Exp",   "Log",      "Tanh",  "Sigmoid", "Elu",
+                                                            "Selu",  "Softplus", "Pow",   "Erf",     "Sqrt",
+                                                            "Rsqrt", "Log1p",    "Expm1", "Sin",     "Cos"};
+  static const std::set<std::string_view> arithmetic = {
       "Add",      "AddV2",      "Sub",     "Mul",       "Div",      "RealDiv",   "Maximum",      "Minimum",
       "BiasAdd",  "Relu",       "Relu6",   "LeakyRelu", "Neg",      "Abs",       "Square",       "SquaredDifference",
       "Prelu",    "Less",       "Greater", "Equal",     "NotEqual", "LessEqual", "GreaterEqual", "Select",
       "SelectV2", "ClipByValue"};
+  if (transcendental.count(op)) return 10 * n;
   return arithmetic.count(op) ? n : 0;  // data movement (Pad, Transpose, Concat, gathers, casts) computes nothing
 }
-
-}  // namespace
 
 int64_t estimateFlops(const Node& node, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs) {
   if (outputs.empty() || !outputs[0].isValid()) return 0;

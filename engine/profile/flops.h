@@ -5,12 +5,16 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "ir/node.h"
 
 namespace flowscope {
 
+/// FLOPs of `n` elements of an elementwise op by its TensorFlow name (ONNX shares most of them): ten per element for
+/// transcendentals, one for arithmetic and comparisons, none for anything else.
+int64_t elementwiseFlops(std::string_view op, int64_t n);
 int64_t estimateFlops(const Node& node, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs);
 int64_t tensorBytes(const std::vector<Tensor>& tensors);
 /// Bytes a node read and wrote: its inputs and outputs, except outputs that are an input's buffer (and that input),

@@ -4,6 +4,8 @@
 #include <set>
 #include <string>
 
+#include "profile/flops.h"
+
 namespace flowscope {
 namespace {
 
@@ -43,33 +45,11 @@ int64_t poolFlops(const Node& node, const Shape& out) {
 }  // namespace
 
 int64_t estimateOnnxFlops(const Node& node, const std::vector<Tensor>& inputs, const Shape& out) {
-  static const std::set<std::string> transcendental = {"Exp",  "Log",  "Tanh", "Sigmoid", "Elu", "Selu", "Softplus",
-                                                       "Pow",  "Erf",  "Sqrt", "Sin",     "Cos", "Gelu", "Mish",
-                                                       "Asin", "Acos", "Atan", "Sinh",    "Cosh"};
-  static const std::set<std::string> arithmetic = {"Add",
-                                                   "Sub",
-                                                   "Mul",
-                                                   "Div",
-                                                   "Max",
-                                                   "Min",
-                                                   "Sum",
-                                                   "Mean",
-                                                   "Relu",
-                                                   "LeakyRelu",
-                                                   "PRelu",
-                                                   "Neg",
-                                                   "Abs",
-                                                   "Clip",
-                                                   "Where",
-                                                   "Less",
-                                                   "Greater",
-                                                   "Equal",
-                                                   "HardSigmoid",
-                                                   "HardSwish",
-                                                   "Reciprocal",
-                                                   "LessOrEqual",
-                                                   "GreaterOrEqual",
-                                                   "Mod"};
+  // ONNX's own names; the ops it shares with TensorFlow (Add, Relu, Exp, ...) count in elementwiseFlops().
+  static const std::set<std::string> transcendental = {"Gelu", "Mish", "Asin", "Acos", "Atan", "Sinh", "Cosh"};
+  static const std::set<std::string> arithmetic = {
+      "Max",         "Min",       "Sum",        "Mean",        "PRelu",          "Clip", "Where",
+      "HardSigmoid", "HardSwish", "Reciprocal", "LessOrEqual", "GreaterOrEqual", "Mod"};
   static const std::set<std::string> reductions = {"ReduceSum",         "ReduceMean",   "ReduceMax", "ReduceMin",
                                                    "ReduceProd",        "ReduceL1",     "ReduceL2",  "ReduceSumSquare",
                                                    "GlobalAveragePool", "GlobalMaxPool"};
@@ -82,7 +62,8 @@ int64_t estimateOnnxFlops(const Node& node, const std::vector<Tensor>& inputs, c
     return 5 * n;
   if (op == "BatchNormalization") return 2 * n;
   if (transcendental.count(op)) return 10 * n;
-  return arithmetic.count(op) ? n : 0;
+  if (arithmetic.count(op)) return n;
+  return elementwiseFlops(op, n);
 }
 
 }  // namespace flowscope
