@@ -16,6 +16,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <vector>
 
 #include "canvas/graph_canvas.h"
 #include "canvas/scene_painter.h"
@@ -232,10 +233,13 @@ Status MainWindow::exportCanvas(const QString& path, bool viewOnly) {
 }
 
 void MainWindow::cancelExports() {
+  std::vector<JobId> jobs;
   for (auto& [tag, pending] : m_exports) {
     pending.cancelRequested = true;
-    m_session->worker().cancel(pending.job);
+    jobs.push_back(pending.job);
   }
+  // Not while iterating: a queued export is dropped at once, and its jobFinished ends it (erasing it from m_exports).
+  for (JobId job : jobs) m_session->worker().cancel(job);
 }
 
 void MainWindow::onExportDone(const QString& tag, const Status& status) {

@@ -13,6 +13,10 @@
 #include <QMenu>
 #include <QTemporaryDir>
 #include <QToolButton>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
 
 #include "canvas/graph_canvas.h"
 #include "io/graph_writer.h"
@@ -158,8 +162,8 @@ class TestMainWindow : public QObject {
     const QString png = dir.filePath("cancelled.png");
     QVERIFY(window.exportCanvas(png).isOk());
     QVERIFY(window.taskIndicator()->text().contains("cancelled.png"));
-    QTest::keyClick(&window, Qt::Key_Escape);
-    QVERIFY(finished.wait(20000));
+    QTest::keyClick(&window, Qt::Key_Escape);  // a job still queued ends within the key press, a running one later
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
     QCOMPARE(finished.first().at(1).toBool(), false);
     QVERIFY2(finished.first().at(2).toString().contains("cancelled"), qPrintable(finished.first().at(2).toString()));
     QVERIFY(!QFile::exists(png));
@@ -167,6 +171,41 @@ class TestMainWindow : public QObject {
     QVERIFY(!exportAndWait(window, dir.filePath("no/such/dir/graph.png"), false, 20000, &error));
     QVERIFY2(error.contains("no/such/dir/graph.png") && error.contains("No such file"), qPrintable(error));
     QCOMPARE(window.statusBar()->currentMessage(), error);
+  }
+
+  // Esc on an export that no worker thread has started yet: it is dropped from the queue and still ends, once.
+  void cancellingAQueuedExportEndsIt() {
+    MainWindow window;
+    QVERIFY(openAndLayOut(window, QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt"));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    auto release = std::make_shared<std::atomic<bool>>(false);
+    auto busy = std::make_shared<std::atomic<int>>(0);
+    const int threads = window.session().worker().threadCount();
+    for (int i = 0; i < threads; ++i)
+      window.session().worker().submit<int>(
+          QString("hold:%1").arg(i), {}, &window,
+          [release, busy](JobControl&) {
+            ++*busy;
+            while (!release->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            return 0;
+          },
+          [](int) {});
+    QTRY_COMPARE(busy->load(), threads);
+    QSignalSpy finished(&window, &MainWindow::exportFinished);
+    QTemporaryDir dir;
+    const QString png = dir.filePath("queued.png");
+    QVERIFY(window.exportCanvas(png).isOk());
+    QTest::keyClick(&window, Qt::Key_Escape);
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished.first().at(1).toBool(), false);
+    QVERIFY2(finished.first().at(2).toString().contains("cancelled"), qPrintable(finished.first().at(2).toString()));
+    release->store(true);
+    QVERIFY(window.session().worker().waitForIdle(20000));
+    QCoreApplication::processEvents();
+    QCOMPARE(finished.size(), 1);
+    QVERIFY(!QFile::exists(png));
+    QVERIFY(exportAndWait(window, png));  // Esc's shortcut and the export bookkeeping are still right
   }
 
   void failureIsShownNotFatal() {

@@ -64,6 +64,8 @@ class EngineWorker : public QObject {
   void cancelTag(const QString& tag);
   /// True while a job of this tag is queued or running.
   bool isBusy(const QString& tag) const;
+  /// How many jobs can run side by side.
+  int threadCount() const { return static_cast<int>(m_threads.size()); }
   /// Blocks until nothing is queued or running, or `msecs` passed (tests and shutdown; the UI never waits).
   bool waitForIdle(int msecs);
 
