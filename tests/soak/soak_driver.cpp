@@ -87,6 +87,9 @@ bool SoakDriver::step(const QString& name, const std::function<void()>& act, con
   act();
   const bool ok = waitUntil([&] { return done() && m_beat.ticks() > ticks + 1; }, m_options.timeoutMs);
   if (!ok) fail(name, QString("not done after %1 s").arg(m_options.timeoutMs / 1000));
+  // Back in the app, the main loop would now run what Qt deferred to it (the deleteLater of its own dock and layout
+  // animations); the soak drives from main() outside that loop, so it runs them here, or they pile up as false growth.
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
   return ok;
 }
 
