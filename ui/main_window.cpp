@@ -11,7 +11,6 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPlainTextEdit>
-#include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -34,6 +33,7 @@
 #include "panels/side_by_side_panel.h"
 #include "panels/task_indicator.h"
 #include "script/script_process.h"
+#include "session/settings_store.h"
 
 namespace flowscope {
 
@@ -104,7 +104,7 @@ MainWindow::MainWindow(QWidget* parent)
   connectScript();
   buildFileMenu();
   buildViewMenu();
-  QSettings settings;
+  SettingsStore& settings = SettingsStore::instance();
   restoreState(settings.value("window/state").toByteArray());
   restoreGeometry(settings.value("window/geometry").toByteArray());
   if (!settings.contains("window/geometry")) resize(1100, 720);
@@ -115,6 +115,7 @@ MainWindow::~MainWindow() {
   delete m_task;
   qDeleteAll(findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly));
   delete centralWidget();
+  SettingsStore::instance().flush();  // the preferences are on disk before the app goes
 }
 
 GraphCanvas* MainWindow::canvas() const { return m_graph->canvas(); }
@@ -190,11 +191,11 @@ void MainWindow::buildViewMenu() {
   minimap->setCheckable(true);
   minimap->setShortcut(QKeySequence(Qt::Key_M));
   minimap->setShortcutContext(Qt::WidgetShortcut);  // the canvas handles M itself
-  minimap->setChecked(QSettings().value("view/minimap", true).toBool());
+  minimap->setChecked(SettingsStore::instance().value("view/minimap", true).toBool());
   canvas()->setMinimapVisible(minimap->isChecked());
   connect(minimap, &QAction::toggled, this, [this](bool on) {
     canvas()->setMinimapVisible(on);
-    QSettings().setValue("view/minimap", on);
+    SettingsStore::instance().setValue("view/minimap", on);
   });
   connect(canvas(), &GraphCanvas::minimapToggled, minimap, &QAction::setChecked);
   QMenu* panels = view->addMenu(tr("&Panels"));
@@ -202,14 +203,14 @@ void MainWindow::buildViewMenu() {
   view->addSeparator();
   auto* dark = view->addAction(tr("&Dark theme"));
   dark->setCheckable(true);
-  dark->setChecked(QSettings().value("view/theme").toString() == "dark");
+  dark->setChecked(SettingsStore::instance().value("view/theme").toString() == "dark");
   canvas()->setTheme(dark->isChecked() ? "dark" : "light");
   connect(dark, &QAction::toggled, this, [this](bool on) { setTheme(on ? "dark" : "light"); });
 }
 
 void MainWindow::setTheme(const QString& name) {
   for (GraphCanvas* c : findChildren<GraphCanvas*>()) c->setTheme(name);
-  QSettings().setValue("view/theme", name);
+  SettingsStore::instance().setValue("view/theme", name);
 }
 
 Status MainWindow::exportCanvas(const QString& path, bool viewOnly) {
@@ -299,7 +300,7 @@ void MainWindow::onOpened() {
 }
 
 void MainWindow::rememberRecent(const QString& path) {
-  QSettings settings;
+  SettingsStore& settings = SettingsStore::instance();
   QStringList recent = settings.value("recentFiles").toStringList();
   recent.removeAll(path);
   recent.prepend(path);
@@ -310,7 +311,7 @@ void MainWindow::rememberRecent(const QString& path) {
 
 void MainWindow::rebuildRecentMenu() {
   m_recentMenu->clear();
-  for (const QString& path : QSettings().value("recentFiles").toStringList())
+  for (const QString& path : SettingsStore::instance().value("recentFiles").toStringList())
     m_recentMenu->addAction(path, this, [this, path] { openFile(path); });
   m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
 }
@@ -337,8 +338,8 @@ void MainWindow::compareWith(const QString& path) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  QSettings().setValue("window/geometry", saveGeometry());
-  QSettings().setValue("window/state", saveState());
+  SettingsStore::instance().setValue("window/geometry", saveGeometry());
+  SettingsStore::instance().setValue("window/state", saveState());
   QMainWindow::closeEvent(event);
 }
 
