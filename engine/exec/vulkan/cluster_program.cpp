@@ -34,11 +34,16 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags from, VkAccessFlags
 struct ClusterProgram::Compiled {
   VulkanDevice* device = nullptr;
   std::vector<Buffer> pooled;  // values, returned to the device's pool
+  std::vector<Buffer> owned;   // inputs and outputs the host writes or reads in place, destroyed with the program
   Buffer stagingIn, stagingOut;
+  // Per input and per output: the mapped device buffer the host writes or reads in place, or null when the value goes
+  // through staging at its offset.
+  std::vector<void*> inDirect, outDirect;
   std::vector<VkDeviceSize> inOffsets, outOffsets;
   std::vector<Shape> outputShapes;
   VkDescriptorPool descriptors = VK_NULL_HANDLE;
   VkCommandBuffer commands = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;  // the runs' fence, made once
   VkQueryPool queries = VK_NULL_HANDLE;
   uint32_t queryCount = 0;
 
@@ -46,6 +51,8 @@ struct ClusterProgram::Compiled {
     std::lock_guard lock(device->commandMutex());
     VkDevice d = device->device();
     for (Buffer& b : pooled) device->release(b);
+    for (Buffer& b : owned) device->destroyBuffer(b);
+    if (fence) vkDestroyFence(d, fence, nullptr);
     device->destroyBuffer(stagingIn);
     device->destroyBuffer(stagingOut);
     if (descriptors) vkDestroyDescriptorPool(d, descriptors, nullptr);
@@ -98,6 +105,27 @@ class ClusterProgram::Builder {
     m_c.pooled.push_back(b);
     return b;
   }
+  // A value the host writes (kDirectIn) or reads (kDirectOut) in place when `wanted`; `mapped` says which it got: a
+  // pooled buffer and null (the run stages it) when not wanted or when that memory is exhausted.
+  Expected<Buffer> takeForHost(const Shape& s, bool wanted, MemoryUse use, void** mapped) {
+    *mapped = nullptr;
+    if (wanted) {
+      if (auto b = m_device.createBuffer(floatBytes(s), use); b && b->mapped) {
+        m_c.owned.push_back(*b);
+        *mapped = b->mapped;
+        return *b;
+      } else if (b) {
+        m_device.destroyBuffer(*b);
+      }
+    }
+    return take(s);
+  }
+  bool isOutput(size_t node, size_t output) const {
+    return std::any_of(m_spec.outputs.begin(), m_spec.outputs.end(), [&](const ValueRef& r) {
+      return r.kind == ValueRef::kNode && static_cast<size_t>(r.index) == node &&
+             static_cast<size_t>(r.output) == output;
+    });
+  }
   const Shape& shapeOf(const ValueRef& r) const {
     if (r.kind == ValueRef::kExternal) return m_externalShapes[static_cast<size_t>(r.index)];
     if (r.kind == ValueRef::kConstant) return m_spec.constants[static_cast<size_t>(r.index)].shape();
@@ -109,12 +137,14 @@ class ClusterProgram::Builder {
     return m_nodeOut[static_cast<size_t>(r.index)][static_cast<size_t>(r.output)];
   }
 
-  // Values: external inputs, constants, then node outputs; each a device-local buffer from the pool. Every node is
-  // lowered for these shapes on the way.
+  // Values: external inputs, constants, then node outputs; each a device-local buffer from the pool, except inputs
+  // and outputs the host can write or read in place on this device. Every node is lowered for these shapes.
   Status allocateValues() {
     for (const Shape& s : m_externalShapes) {
-      FS_ASSIGN_OR_RETURN(Buffer b, take(s));
+      void* mapped = nullptr;
+      FS_ASSIGN_OR_RETURN(Buffer b, takeForHost(s, m_device.directInputs(), MemoryUse::kDirectIn, &mapped));
       m_externals.push_back(b);
+      m_c.inDirect.push_back(mapped);
     }
     for (const Tensor& t : m_spec.constants) {
       FS_ASSIGN_OR_RETURN(Buffer b, take(t.shape()));
@@ -130,9 +160,12 @@ class ClusterProgram::Builder {
         if (m_spec.params[k][i]) view.inputShapes[i] = m_spec.params[k][i]->shape();
       FS_ASSIGN_OR_RETURN(LoweredNode l, lower(view));
       m_nodeShapes[k] = l.outputShapes;
-      for (const Shape& s : l.outputShapes) {
-        FS_ASSIGN_OR_RETURN(Buffer b, take(s));
+      for (size_t o = 0; o < l.outputShapes.size(); ++o) {
+        void* mapped = nullptr;
+        const bool direct = m_device.directOutputs() && isOutput(k, o);
+        FS_ASSIGN_OR_RETURN(Buffer b, takeForHost(l.outputShapes[o], direct, MemoryUse::kDirectOut, &mapped));
         m_nodeOut[k].push_back(b);
+        if (mapped) m_directOut[b.buffer] = mapped;
       }
       for (const Dispatch& d : l.dispatches) {
         ++m_dispatchCount;
@@ -143,20 +176,27 @@ class ClusterProgram::Builder {
     return Status::ok();
   }
 
-  // Staging: all inputs in one host-visible buffer, all outputs in another.
+  // Staging for the inputs and outputs the host cannot reach in place: the inputs in one host-visible buffer, the
+  // outputs in another (host-cached where the device has such memory).
   Status createStaging() {
     VkDeviceSize inBytes = 0, outBytes = 0;
-    for (const Shape& s : m_externalShapes) {
+    for (size_t i = 0; i < m_externalShapes.size(); ++i) {
       m_c.inOffsets.push_back(inBytes);
-      inBytes += floatBytes(s);
+      if (!m_c.inDirect[i]) inBytes += floatBytes(m_externalShapes[i]);
     }
     for (const ValueRef& r : m_spec.outputs) {
+      auto direct = r.kind == ValueRef::kNode ? m_directOut.find(bufferOf(r).buffer) : m_directOut.end();
+      m_c.outDirect.push_back(direct == m_directOut.end() ? nullptr : direct->second);
       m_c.outOffsets.push_back(outBytes);
       m_c.outputShapes.push_back(shapeOf(r));
-      outBytes += floatBytes(shapeOf(r));
+      if (!m_c.outDirect.back()) outBytes += floatBytes(shapeOf(r));
     }
-    FS_ASSIGN_OR_RETURN(m_c.stagingIn, m_device.createBuffer(inBytes, true));
-    FS_ASSIGN_OR_RETURN(m_c.stagingOut, m_device.createBuffer(outBytes, true));
+    if (inBytes > 0) {
+      FS_ASSIGN_OR_RETURN(m_c.stagingIn, m_device.createBuffer(inBytes, MemoryUse::kUpload));
+    }
+    if (outBytes > 0) {
+      FS_ASSIGN_OR_RETURN(m_c.stagingOut, m_device.createBuffer(outBytes, MemoryUse::kDownload));
+    }
     return Status::ok();
   }
 
@@ -165,7 +205,7 @@ class ClusterProgram::Builder {
     if (m_spec.constants.empty()) return Status::ok();
     VkDeviceSize bytes = 0;
     for (const Tensor& t : m_spec.constants) bytes += floatBytes(t.shape());
-    FS_ASSIGN_OR_RETURN(Buffer upload, m_device.createBuffer(bytes, true));
+    FS_ASSIGN_OR_RETURN(Buffer upload, m_device.createBuffer(bytes, MemoryUse::kUpload));
     std::vector<VulkanDevice::BufferCopy> copies;
     VkDeviceSize at = 0;
     for (size_t i = 0; i < m_spec.constants.size(); ++i) {
@@ -198,6 +238,10 @@ class ClusterProgram::Builder {
       q.queryCount = static_cast<uint32_t>(m_spec.nodes.size() + 1);
       if (vkCreateQueryPool(m_device.device(), &q, nullptr, &m_c.queries) == VK_SUCCESS) m_c.queryCount = q.queryCount;
     }
+    VkFenceCreateInfo fence{};
+    fence.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+    if (VkResult r = vkCreateFence(m_device.device(), &fence, nullptr, &m_c.fence); r != VK_SUCCESS)
+      return vkFail("vkCreateFence", r);
     return Status::ok();
   }
 
@@ -217,7 +261,7 @@ class ClusterProgram::Builder {
     if (m_c.queries) vkCmdResetQueryPool(cmd, m_c.queries, 0, m_c.queryCount);
     for (size_t i = 0; i < m_externals.size(); ++i) {
       const VkDeviceSize n = floatBytes(m_externalShapes[i]);
-      if (n == 0) continue;
+      if (n == 0 || m_c.inDirect[i]) continue;  // written in place: the submit makes the host's writes visible
       VkBufferCopy region{m_c.inOffsets[i], 0, n};
       vkCmdCopyBuffer(cmd, m_c.stagingIn.buffer, m_externals[i].buffer, 1, &region);
     }
@@ -226,11 +270,12 @@ class ClusterProgram::Builder {
     if (m_c.queries) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m_c.queries, 0);
     std::vector<VkBuffer> written;  // written since the last barrier
     for (size_t k = 0; k < m_spec.nodes.size(); ++k) FS_RETURN_IF_ERROR(recordNode(cmd, k, written));
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                  VK_ACCESS_TRANSFER_READ_BIT);
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                  VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT);  // outputs read in place: by the host
     for (size_t i = 0; i < m_spec.outputs.size(); ++i) {
       const VkDeviceSize n = floatBytes(m_c.outputShapes[i]);
-      if (n == 0) continue;
+      if (n == 0 || m_c.outDirect[i]) continue;
       VkBufferCopy region{0, m_c.outOffsets[i], n};
       vkCmdCopyBuffer(cmd, bufferOf(m_spec.outputs[i]).buffer, m_c.stagingOut.buffer, 1, &region);
     }
@@ -303,6 +348,7 @@ class ClusterProgram::Builder {
   std::vector<std::vector<Buffer>> m_nodeOut;
   std::vector<std::vector<Shape>> m_nodeShapes;
   std::vector<LoweredNode> m_lowered;
+  std::map<VkBuffer, void*> m_directOut;  // node outputs the host reads in place, and where they are mapped
   size_t m_dispatchCount = 0, m_descriptorCount = 0;
 };
 
@@ -325,15 +371,17 @@ Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor
   FS_ASSIGN_OR_RETURN(Compiled * c, compiled(inputs));
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].numElements() > 0)
-      std::memcpy(static_cast<char*>(c->stagingIn.mapped) + c->inOffsets[i], inputs[i].data<float>(),
-                  floatBytes(inputs[i].shape()));
+      std::memcpy(c->inDirect[i] ? c->inDirect[i] : static_cast<char*>(c->stagingIn.mapped) + c->inOffsets[i],
+                  inputs[i].data<float>(), floatBytes(inputs[i].shape()));
   const int64_t submitted = profile ? profile->now() : 0;
-  FS_RETURN_IF_ERROR(m_device->submitAndWait(c->commands));
+  FS_RETURN_IF_ERROR(m_device->submitAndWait(c->commands, c->fence));
   outputs.clear();
   for (size_t i = 0; i < c->outputShapes.size(); ++i) {
-    Tensor t(DType::kFloat, c->outputShapes[i]);
+    Tensor t = Tensor::uninitialized(DType::kFloat, c->outputShapes[i]);
     if (t.numElements() > 0)
-      std::memcpy(t.data<float>(), static_cast<char*>(c->stagingOut.mapped) + c->outOffsets[i], floatBytes(t.shape()));
+      std::memcpy(t.data<float>(),
+                  c->outDirect[i] ? c->outDirect[i] : static_cast<char*>(c->stagingOut.mapped) + c->outOffsets[i],
+                  floatBytes(t.shape()));
     outputs.push_back(std::move(t));
   }
   if (profile && c->queries) {

@@ -43,7 +43,7 @@ class VulkanBackend : public Backend {
   }
 
   Expected<DeviceBuffer> allocate(size_t bytes) override {
-    FS_ASSIGN_OR_RETURN(vk::Buffer buffer, m_device->createBuffer(std::max<size_t>(bytes, 4), false));
+    FS_ASSIGN_OR_RETURN(vk::Buffer buffer, m_device->createBuffer(std::max<size_t>(bytes, 4), vk::MemoryUse::kDevice));
     std::lock_guard<std::mutex> lock(m_mutex);
     DeviceBuffer handle{++m_lastId, bytes};
     m_buffers[handle.id] = buffer;
@@ -80,7 +80,8 @@ class VulkanBackend : public Backend {
       return invalidArgument("a " + std::to_string(bytes) + "-byte tensor does not fit a " +
                              std::to_string(handle.bytes) + "-byte buffer");
     if (bytes == 0) return Status::ok();
-    FS_ASSIGN_OR_RETURN(vk::Buffer staging, m_device->createBuffer(bytes, true));
+    FS_ASSIGN_OR_RETURN(vk::Buffer staging,
+                        m_device->createBuffer(bytes, in ? vk::MemoryUse::kUpload : vk::MemoryUse::kDownload));
     auto* mapped = static_cast<std::byte*>(staging.mapped);
     if (in) std::memcpy(mapped, in, bytes);
     const VkBufferCopy region{0, 0, bytes};

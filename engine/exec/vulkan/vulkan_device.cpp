@@ -189,6 +189,10 @@ Expected<std::shared_ptr<VulkanDevice>> VulkanDevice::open(int index) {
   vkGetPhysicalDeviceQueueFamilyProperties(d->m_physical, &families, familyProps.data());
   d->m_timestamps = props.limits.timestampComputeAndGraphics || familyProps[d->m_queueFamily].timestampValidBits > 0;
   vkGetPhysicalDeviceMemoryProperties(d->m_physical, &d->m_memory);
+  d->m_directIn = d->pickType(UINT32_MAX, MemoryUse::kDirectIn);
+  d->m_directOut = d->pickType(UINT32_MAX, MemoryUse::kDirectOut);
+  const char* zeroCopy = std::getenv("FLOWSCOPE_VULKAN_ZERO_COPY");
+  d->m_zeroCopy = !zeroCopy || std::string(zeroCopy) != "0";
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue{};
@@ -238,7 +242,7 @@ Expected<Buffer> VulkanDevice::acquire(VkDeviceSize bytes) {
       return b;
     }
   }
-  return createBuffer(size, false);
+  return createBuffer(size, MemoryUse::kDevice);
 }
 
 void VulkanDevice::release(Buffer buffer) {
@@ -247,12 +251,14 @@ void VulkanDevice::release(Buffer buffer) {
   m_free.emplace(buffer.size, buffer);
 }
 
-Status VulkanDevice::submitAndWait(VkCommandBuffer commands) {
-  VkFenceCreateInfo fenceInfo{};
-  fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  VkFence fence = VK_NULL_HANDLE;
-  if (VkResult r = vkCreateFence(m_device, &fenceInfo, nullptr, &fence); r != VK_SUCCESS)
-    return vkError("vkCreateFence", r);
+Status VulkanDevice::submitAndWait(VkCommandBuffer commands, VkFence kept) {
+  VkFence fence = kept;
+  if (!fence) {
+    VkFenceCreateInfo fenceInfo{};
+    fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+    if (VkResult r = vkCreateFence(m_device, &fenceInfo, nullptr, &fence); r != VK_SUCCESS)
+      return vkError("vkCreateFence", r);
+  }
   VkSubmitInfo submit{};
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submit.commandBufferCount = 1;
@@ -263,7 +269,10 @@ Status VulkanDevice::submitAndWait(VkCommandBuffer commands) {
     r = vkQueueSubmit(m_queue, 1, &submit, fence);
   }
   if (r == VK_SUCCESS) r = vkWaitForFences(m_device, 1, &fence, VK_TRUE, UINT64_MAX);
-  vkDestroyFence(m_device, fence, nullptr);
+  if (kept)
+    vkResetFences(m_device, 1, &fence);
+  else
+    vkDestroyFence(m_device, fence, nullptr);
   return r == VK_SUCCESS ? Status::ok() : vkError("vkQueueSubmit", r);
 }
 
@@ -315,13 +324,45 @@ VulkanDevice::~VulkanDevice() {
   if (m_instance) vkDestroyInstance(m_instance, nullptr);
 }
 
-Expected<uint32_t> VulkanDevice::memoryType(uint32_t allowed, VkMemoryPropertyFlags wanted) const {
+uint32_t VulkanDevice::firstType(uint32_t allowed, VkMemoryPropertyFlags wanted) const {
   for (uint32_t i = 0; i < m_memory.memoryTypeCount; ++i)
     if ((allowed & (1u << i)) && (m_memory.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
-  return unavailable("Vulkan: no memory type with the properties a buffer needs");
+  return kNoType;
 }
 
-Expected<Buffer> VulkanDevice::createBuffer(VkDeviceSize bytes, bool hostVisible) {
+uint32_t VulkanDevice::pickType(uint32_t allowed, MemoryUse use) const {
+  constexpr VkMemoryPropertyFlags kLocal = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  constexpr VkMemoryPropertyFlags kHost = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  constexpr VkMemoryPropertyFlags kCached = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+  uint32_t type = kNoType;
+  switch (use) {
+    case MemoryUse::kDevice:
+      type = firstType(allowed, kLocal);
+      break;
+    case MemoryUse::kUpload:
+      type = firstType(allowed, kHost);
+      break;
+    case MemoryUse::kDownload:
+      type = firstType(allowed, kHost | kCached);
+      if (type == kNoType) type = firstType(allowed, kHost);
+      break;
+    case MemoryUse::kDirectIn:
+      type = firstType(allowed, kLocal | kHost);
+      break;
+    case MemoryUse::kDirectOut:
+      type = firstType(allowed, kLocal | kHost | kCached);
+      break;
+  }
+  return type;
+}
+
+Expected<uint32_t> VulkanDevice::memoryType(uint32_t allowed, MemoryUse use) const {
+  const uint32_t type = pickType(allowed, use);
+  if (type == kNoType) return unavailable("Vulkan: no memory type with the properties a buffer needs");
+  return type;
+}
+
+Expected<Buffer> VulkanDevice::createBuffer(VkDeviceSize bytes, MemoryUse use) {
   Buffer b;
   b.size = std::max<VkDeviceSize>(bytes, 4);
   VkBufferCreateInfo info{};
@@ -333,10 +374,7 @@ Expected<Buffer> VulkanDevice::createBuffer(VkDeviceSize bytes, bool hostVisible
     return vkError("vkCreateBuffer", r);
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(m_device, b.buffer, &req);
-  const VkMemoryPropertyFlags wanted = hostVisible
-                                           ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                           : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-  auto type = memoryType(req.memoryTypeBits, wanted);
+  auto type = memoryType(req.memoryTypeBits, use);
   if (!type) {
     destroyBuffer(b);
     return type.status();
@@ -350,7 +388,8 @@ Expected<Buffer> VulkanDevice::createBuffer(VkDeviceSize bytes, bool hostVisible
     return vkError("vkAllocateMemory of " + std::to_string(req.size) + " bytes", r);
   }
   vkBindBufferMemory(m_device, b.buffer, b.memory, 0);
-  if (hostVisible) vkMapMemory(m_device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped);
+  if (use != MemoryUse::kDevice)  // device-local memory may be host-visible too (unified memory), but is not mapped
+    vkMapMemory(m_device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped);
   return b;
 }
 

@@ -37,6 +37,15 @@ struct Buffer {
   void* mapped = nullptr;
 };
 
+/// What a buffer's memory is for; each picks the memory type that suits it best on this device.
+enum class MemoryUse {
+  kDevice,     ///< device-local: values between kernels
+  kUpload,     ///< host-visible and coherent, written by the host (staging on the way in)
+  kDownload,   ///< host-visible and coherent, read by the host: host-cached where offered (uncached reads crawl)
+  kDirectIn,   ///< device-local and host-visible (resizable BAR, unified memory): inputs written in place
+  kDirectOut,  ///< device-local, host-visible and host-cached (unified memory): outputs read in place
+};
+
 class VulkanDevice {
  public:
   /// Opens device `index`, or the best one when index < 0.
@@ -53,14 +62,21 @@ class VulkanDevice {
   double timestampPeriod() const { return m_timestampPeriod; }
   bool hasTimestamps() const { return m_timestamps; }
 
-  Expected<Buffer> createBuffer(VkDeviceSize bytes, bool hostVisible);
+  Expected<Buffer> createBuffer(VkDeviceSize bytes, MemoryUse use);
+  /// Whether kernels can read inputs the host wrote in place (kDirectIn exists and zero-copy is on), and whether the
+  /// host can read outputs in place (kDirectOut): then a run needs no staging copy that way.
+  bool directInputs() const { return m_zeroCopy && m_directIn != kNoType; }
+  bool directOutputs() const { return m_zeroCopy && m_directOut != kNoType; }
+  /// Zero-copy is on unless FLOWSCOPE_VULKAN_ZERO_COPY=0 was set when the device opened: then every run goes through
+  /// staging buffers (to rule out a driver's mapped device memory, and for tests of that path).
   void destroyBuffer(Buffer& buffer);
   /// Device-local buffers from a pool by power-of-two size class: programs compiled for new shapes reuse the
   /// memory of released ones.
   Expected<Buffer> acquire(VkDeviceSize bytes);
   void release(Buffer buffer);
-  /// Submits a one-off command buffer and waits for it (uploads of constants).
-  Status submitAndWait(VkCommandBuffer commands);
+  /// Submits a command buffer and waits for it: with `fence` (unsignalled, left unsignalled again) when the caller
+  /// keeps one for its runs, else with a fence made for this submit.
+  Status submitAndWait(VkCommandBuffer commands, VkFence fence = VK_NULL_HANDLE);
   /// One region copied from one buffer to another.
   struct BufferCopy {
     VkBuffer from = VK_NULL_HANDLE, to = VK_NULL_HANDLE;
@@ -80,7 +96,10 @@ class VulkanDevice {
 
  private:
   VulkanDevice() = default;
-  Expected<uint32_t> memoryType(uint32_t allowed, VkMemoryPropertyFlags wanted) const;
+  static constexpr uint32_t kNoType = UINT32_MAX;
+  Expected<uint32_t> memoryType(uint32_t allowed, MemoryUse use) const;
+  uint32_t pickType(uint32_t allowed, MemoryUse use) const;                  // kNoType when none suits
+  uint32_t firstType(uint32_t allowed, VkMemoryPropertyFlags wanted) const;  // kNoType when none has them
 
   DeviceInfo m_info;
   VkInstance m_instance = VK_NULL_HANDLE;
@@ -93,6 +112,8 @@ class VulkanDevice {
   VkPhysicalDeviceMemoryProperties m_memory{};
   double m_timestampPeriod = 1;
   bool m_timestamps = false;
+  uint32_t m_directIn = kNoType, m_directOut = kNoType;  // the memory types of kDirectIn and kDirectOut, if any
+  bool m_zeroCopy = true;
   std::mutex m_mutex;
   std::recursive_mutex m_commandMutex;  // recursive: a failed compile frees what it made while holding it
   std::string m_cachePath;              // where the pipeline cache persists between runs (empty: nowhere writable)
