@@ -193,6 +193,74 @@ class TestOnnx : public QObject {
                     "or in an enclosing graph)");
   }
 
+  // Scan: the state carried through slices of x taken along axis 1 in reverse, an outer value captured by the body,
+  // and the scan output stacked along axis 1, reversed too.
+  void scanRunsAlongItsAxesAndDirections() {
+    QTemporaryDir dir;
+    onnx::ModelProto m = onnxModel();
+    auto* g = m.mutable_graph();
+    addValue(g->mutable_input(), "s0", {2, 2});
+    addValue(g->mutable_input(), "x", {2, 3, 2});
+    addValue(g->mutable_input(), "w", {2});
+    addValue(g->mutable_output(), "s", {2, 2});
+    addValue(g->mutable_output(), "y", {2, 3, 2});
+    auto* scan = addNode(g, "Scan", {"s0", "x"}, {"s", "y"}, "scan");
+    auto intAttr = [&](const char* name, std::vector<int64_t> values) {
+      auto* a = scan->add_attribute();
+      a->set_name(name);
+      if (values.size() == 1 && std::string(name) == "num_scan_inputs") {
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(values[0]);
+        return;
+      }
+      a->set_type(onnx::AttributeProto::INTS);
+      for (int64_t v : values) a->add_ints(v);
+    };
+    intAttr("num_scan_inputs", {1});
+    intAttr("scan_input_axes", {1});
+    intAttr("scan_input_directions", {1});
+    intAttr("scan_output_axes", {-2});
+    intAttr("scan_output_directions", {1});
+    auto* attr = scan->add_attribute();
+    attr->set_name("body");
+    attr->set_type(onnx::AttributeProto::GRAPH);
+    auto* body = attr->mutable_g();
+    body->set_name("body");
+    addValue(body->mutable_input(), "s_in", {2, 2});
+    addValue(body->mutable_input(), "x_in", {2, 2});
+    addValue(body->mutable_output(), "s_out", {2, 2});
+    addValue(body->mutable_output(), "y_out", {2, 2});
+    addNode(body, "Add", {"s_in", "x_in"}, {"t"});
+    addNode(body, "Add", {"t", "w"}, {"s_out"});  // w: captured from the outer graph
+    addNode(body, "Identity", {"s_out"}, {"y_out"});
+    const std::string path = dir.filePath("scan.onnx").toStdString();
+    writeBytes(path, m.SerializeAsString());
+    auto model = loadForTest(path);
+    const Tensor s0 = formulaTensor(Shape{2, 2}, 1), x = formulaTensor(Shape{2, 3, 2}, 2), w = formulaTensor({2}, 3);
+    ModelRunner runner(model);
+    auto out = runner.run({{"s0:0", s0}, {"x:0", x}, {"w:0", w}}, {"scan:0", "scan:1"});
+    QVERIFY2(out.hasValue(), out.status().message().c_str());
+    QCOMPARE((*out)[1].shape(), Shape({2, 3, 2}));
+    std::vector<float> state(s0.data<float>(), s0.data<float>() + 4);
+    for (int i = 0; i < 3; ++i) {  // iteration i reads slice 2 - i and its value lands at position 2 - i
+      for (int b = 0; b < 2; ++b)
+        for (int c = 0; c < 2; ++c) {
+          float& v = state[static_cast<size_t>(b * 2 + c)];
+          v += x.data<float>()[b * 6 + (2 - i) * 2 + c] + w.data<float>()[c];
+          QCOMPARE((*out)[1].data<float>()[b * 6 + (2 - i) * 2 + c], v);
+        }
+    }
+    for (int k = 0; k < 4; ++k) QCOMPARE((*out)[0].data<float>()[k], state[static_cast<size_t>(k)]);
+
+    scan->mutable_attribute(1)->set_ints(0, 3);  // no axis 3 in a rank-3 input
+    writeBytes(path, m.SerializeAsString());
+    auto bad = ModelRunner(loadForTest(path)).run({{"s0:0", s0}, {"x:0", x}, {"w:0", w}}, {"scan:0"});
+    QVERIFY(!bad.hasValue());
+    QVERIFY2(bad.status().message().find("'scan'") != std::string::npos &&
+                 bad.status().message().find("scan input axis 3 is out of range for rank 3") != std::string::npos,
+             bad.status().message().c_str());
+  }
+
   void newerOpsetStillOpens() {
     QTemporaryDir dir;
     onnx::ModelProto m = reluModel();

@@ -110,6 +110,7 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxQuantKernels(table);
   registerOnnxRecurrentKernels(table);
   registerOnnxControlKernels(table);
+  registerOnnxScanKernel(table);
 }
 
 }  // namespace flowscope

@@ -20,6 +20,7 @@ void registerOnnxConvKernels(KernelTable& table);
 void registerOnnxQuantKernels(KernelTable& table);
 void registerOnnxRecurrentKernels(KernelTable& table);
 void registerOnnxControlKernels(KernelTable& table);
+void registerOnnxScanKernel(KernelTable& table);
 void registerOnnxResizeKernels(KernelTable& table);
 void registerOnnxSequenceKernels(KernelTable& table);
 
