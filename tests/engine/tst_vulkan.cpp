@@ -134,6 +134,24 @@ std::map<std::string, Builder> cases() {
   };
   c["Conv2D"] = conv("Conv2D", {3, 3, 3, 4}, {});
   c["_FusedConv2D"] = conv("_FusedConv2D", {3, 3, 3, 4}, {"BiasAdd", "Relu6"});
+  // The implicit GEMM across several 64x64 tiles and 16-deep slices (K = 333, 70 output channels, 646 positions),
+  // with dilation, explicit padding and unequal strides, and a 1x1 filter.
+  auto gemmConv = [](Shape x, Shape filter, std::vector<int64_t> strides, std::vector<int64_t> dilations,
+                     std::string padding, std::vector<int64_t> explicitPads) {
+    return [=](Case& k) {
+      std::map<std::string, AttrValue> attrs{{"strides", ints(strides)},
+                                             {"padding", AttrValue::fromString(padding)},
+                                             {"dilations", ints(dilations)},
+                                             {"fused_ops", strings({"BiasAdd", "Relu"})},
+                                             {"num_args", AttrValue::fromInt(1)}};
+      if (!explicitPads.empty()) attrs["explicit_paddings"] = ints(explicitPads);
+      k.op("_FusedConv2D", {k.input("x", x), k.weights("w", filter), k.weights("bias", {filter.dim(3)})}, attrs);
+    };
+  };
+  c["_FusedConv2D/tiles_dilated"] = gemmConv({2, 17, 19, 37}, {3, 3, 37, 70}, {1, 1, 1, 1}, {1, 2, 2, 1}, "SAME", {});
+  c["_FusedConv2D/explicit_strided"] =
+      gemmConv({1, 13, 11, 5}, {5, 4, 5, 9}, {1, 2, 3, 1}, {1, 1, 1, 1}, "EXPLICIT", {0, 0, 1, 2, 2, 1, 0, 0});
+  c["_FusedConv2D/1x1_valid"] = gemmConv({1, 8, 8, 96}, {1, 1, 96, 130}, {1, 1, 1, 1}, {1, 1, 1, 1}, "VALID", {});
   c["DepthwiseConv2dNative"] = conv("DepthwiseConv2dNative", {3, 3, 3, 2}, {});
   c["_FusedDepthwiseConv2dNative"] = conv("_FusedDepthwiseConv2dNative", {3, 3, 3, 2}, {"BiasAdd", "Relu"});
   for (const char* op : {"MaxPool", "AvgPool"})

@@ -43,6 +43,20 @@ inline Operand out(int i) { return {true, i}; }
 
 inline Status fail(const NodeView& v, const std::string& what) { return invalidArgument(nodeLabel(v.node) + what); }
 
+/// Workgroups of a GEMM on gemm_tile.glsl's core (MatMul, the implicit-GEMM convolution): one per 64x64 tile of the
+/// rows x columns result, per batch; an error naming the node when that takes more than 65535 groups along an axis.
+inline Status gemmGroups(const NodeView& v, Dispatch& d, int64_t rows, int64_t columns, int64_t batch) {
+  constexpr int64_t kTile = 64, kMaxGroups = 65535;
+  const int64_t rowGroups = (rows + kTile - 1) / kTile, columnGroups = (columns + kTile - 1) / kTile;
+  if (rowGroups > kMaxGroups || columnGroups > kMaxGroups || batch > kMaxGroups)
+    return fail(v, std::to_string(rows) + " x " + std::to_string(columns) + " (x " + std::to_string(batch) +
+                       ") is larger than one Vulkan dispatch covers");
+  d.groups[0] = static_cast<uint32_t>(std::max<int64_t>(columnGroups, 1));
+  d.groups[1] = static_cast<uint32_t>(std::max<int64_t>(rowGroups, 1));
+  d.groups[2] = static_cast<uint32_t>(std::max<int64_t>(batch, 1));
+  return Status::ok();
+}
+
 /// A gather over `iter` dims (rank <= 5): reads input `input` at inOffset + (c - padBefore).inStride, writes output
 /// 0 at outOffset + c.outStride. Strides may be negative (unsigned arithmetic wraps to the right element).
 Dispatch gather(int input, const std::vector<int64_t>& iter, const std::vector<int64_t>& inStride,

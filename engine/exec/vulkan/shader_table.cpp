@@ -16,8 +16,11 @@ const uint32_t kBiasAct[] =
 const uint32_t kMatMul[] =
 #include "matmul.comp.inc"
     ;
-const uint32_t kConv2D[] =
-#include "conv2d.comp.inc"
+const uint32_t kConv2DGemm[] =
+#include "conv2d_gemm.comp.inc"
+    ;
+const uint32_t kDepthwiseConv2D[] =
+#include "depthwise_conv2d.comp.inc"
     ;
 const uint32_t kPool[] =
 #include "pool.comp.inc"
@@ -39,11 +42,17 @@ const uint32_t kBatchNorm[] =
     ;
 
 const ShaderCode kTable[] = {
-    {"binary", kBinary, sizeof(kBinary), 3},           {"unary", kUnary, sizeof(kUnary), 2},
-    {"bias_act", kBiasAct, sizeof(kBiasAct), 3},       {"matmul", kMatMul, sizeof(kMatMul), 4},
-    {"conv2d", kConv2D, sizeof(kConv2D), 4},           {"pool", kPool, sizeof(kPool), 2},
-    {"reduce", kReduce, sizeof(kReduce), 2},           {"softmax", kSoftmax, sizeof(kSoftmax), 2},
-    {"gather", kGather, sizeof(kGather), 2},           {"resize", kResize, sizeof(kResize), 2},
+    {"binary", kBinary, sizeof(kBinary), 3},
+    {"unary", kUnary, sizeof(kUnary), 2},
+    {"bias_act", kBiasAct, sizeof(kBiasAct), 3},
+    {"matmul", kMatMul, sizeof(kMatMul), 4},
+    {"conv2d_gemm", kConv2DGemm, sizeof(kConv2DGemm), 4},
+    {"depthwise_conv2d", kDepthwiseConv2D, sizeof(kDepthwiseConv2D), 4},
+    {"pool", kPool, sizeof(kPool), 2},
+    {"reduce", kReduce, sizeof(kReduce), 2},
+    {"softmax", kSoftmax, sizeof(kSoftmax), 2},
+    {"gather", kGather, sizeof(kGather), 2},
+    {"resize", kResize, sizeof(kResize), 2},
     {"batch_norm", kBatchNorm, sizeof(kBatchNorm), 6},
 };
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(ShaderId::kCount));

@@ -185,10 +185,7 @@ Expected<LoweredNode> lowerMatMul(const NodeView& v) {
                     {static_cast<uint32_t>(M), static_cast<uint32_t>(N), static_cast<uint32_t>(K),
                      batchA == 1 ? 0u : static_cast<uint32_t>(M * K), batchB == 1 ? 0u : static_cast<uint32_t>(K * N),
                      ta, tb, hasBias, act, bitsOf(alpha)});
-  constexpr int64_t kTile = 64;  // matmul.comp: a 64x64 tile of C per workgroup
-  d.groups[0] = static_cast<uint32_t>((N + kTile - 1) / kTile);
-  d.groups[1] = static_cast<uint32_t>((M + kTile - 1) / kTile);
-  d.groups[2] = static_cast<uint32_t>(batch);
+  FS_RETURN_IF_ERROR(gemmGroups(v, d, M, N, batch));
   return LoweredNode{{Shape(dims)}, {d}};
 }
 
@@ -249,15 +246,19 @@ Expected<LoweredNode> lowerConv(const NodeView& v) {
     alpha = epilogue.second;
   }
   const Shape shape{x.dim(0), h.out, w.out, OC};
-  Dispatch d =
-      make(ShaderId::kConv2D, {in(0), in(1), hasBias ? in(2) : out(0), out(0)},
-           {static_cast<uint32_t>(x.dim(0)), static_cast<uint32_t>(x.dim(1)), static_cast<uint32_t>(x.dim(2)),
-            static_cast<uint32_t>(C), static_cast<uint32_t>(f.dim(0)), static_cast<uint32_t>(f.dim(1)),
-            static_cast<uint32_t>(h.out), static_cast<uint32_t>(w.out), static_cast<uint32_t>(OC),
-            static_cast<uint32_t>(strides[1]), static_cast<uint32_t>(strides[2]), static_cast<uint32_t>(dilations[1]),
-            static_cast<uint32_t>(dilations[2]), static_cast<uint32_t>(h.padBefore), static_cast<uint32_t>(w.padBefore),
-            depthwise, hasBias, act, bitsOf(alpha)});
-  spread(d, static_cast<uint64_t>(shape.numElements()), 64);
+  // Depthwise: one output per invocation; the others: an implicit GEMM of the patches and the filter.
+  Dispatch d = make(
+      depthwise ? ShaderId::kDepthwiseConv2D : ShaderId::kConv2DGemm, {in(0), in(1), hasBias ? in(2) : out(0), out(0)},
+      {static_cast<uint32_t>(x.dim(0)), static_cast<uint32_t>(x.dim(1)), static_cast<uint32_t>(x.dim(2)),
+       static_cast<uint32_t>(C), static_cast<uint32_t>(f.dim(0)), static_cast<uint32_t>(f.dim(1)),
+       static_cast<uint32_t>(h.out), static_cast<uint32_t>(w.out), static_cast<uint32_t>(OC),
+       static_cast<uint32_t>(strides[1]), static_cast<uint32_t>(strides[2]), static_cast<uint32_t>(dilations[1]),
+       static_cast<uint32_t>(dilations[2]), static_cast<uint32_t>(h.padBefore), static_cast<uint32_t>(w.padBefore),
+       hasBias, act, bitsOf(alpha)});
+  if (depthwise)
+    spread(d, static_cast<uint64_t>(shape.numElements()), 64);
+  else
+    FS_RETURN_IF_ERROR(gemmGroups(v, d, x.dim(0) * h.out * w.out, OC, 1));
   return LoweredNode{{shape}, {d}};
 }
 

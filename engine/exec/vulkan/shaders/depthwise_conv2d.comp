@@ -1,6 +1,6 @@
 #version 450
-// NHWC convolution, one output element per invocation (+ bias, activation). depthwise != 0: filter
-// [KH, KW, C, multiplier], output channel o reads input channel o / multiplier.
+// NHWC depthwise convolution, one output element per invocation (+ bias, activation): filter [KH, KW, C, multiplier],
+// output channel o reads input channel o / multiplier. (Other convolutions run as an implicit GEMM: conv2d_gemm.comp.)
 #extension GL_GOOGLE_include_directive : require
 #include "activation.glsl"
 layout(local_size_x = 64) in;
@@ -12,7 +12,7 @@ layout(push_constant) uniform Params {
   uint N, H, W, C, KH, KW, OH, OW, OC;
   uint strideH, strideW, dilationH, dilationW;
   int padTop, padLeft;
-  uint depthwise, hasBias, act;
+  uint hasBias, act;
   float alpha;
 } p;
 
@@ -20,6 +20,7 @@ void main() {
   uint i = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x;
   if (i >= p.N * p.OH * p.OW * p.OC) return;
   uint oc = i % p.OC, ow = (i / p.OC) % p.OW, oh = (i / (p.OC * p.OW)) % p.OH, n = i / (p.OC * p.OW * p.OH);
+  uint multiplier = p.OC / p.C, c = oc / multiplier;
   float sum = 0.0;
   for (uint kh = 0u; kh < p.KH; ++kh) {
     int ih = int(oh * p.strideH + kh * p.dilationH) - p.padTop;
@@ -27,14 +28,8 @@ void main() {
     for (uint kw = 0u; kw < p.KW; ++kw) {
       int iw = int(ow * p.strideW + kw * p.dilationW) - p.padLeft;
       if (iw < 0 || iw >= int(p.W)) continue;
-      uint xBase = ((n * p.H + uint(ih)) * p.W + uint(iw)) * p.C;
-      if (p.depthwise != 0u) {
-        uint multiplier = p.OC / p.C, c = oc / multiplier;
-        sum += x[xBase + c] * w[((kh * p.KW + kw) * p.C + c) * multiplier + oc % multiplier];
-      } else {
-        uint wBase = (kh * p.KW + kw) * p.C * p.OC + oc;
-        for (uint c = 0u; c < p.C; ++c) sum += x[xBase + c] * w[wBase + c * p.OC];
-      }
+      const float weight = w[((kh * p.KW + kw) * p.C + c) * multiplier + oc % multiplier];
+      sum += x[((n * p.H + uint(ih)) * p.W + uint(iw)) * p.C + c] * weight;
     }
   }
   if (p.hasBias != 0u) sum += bias[oc];

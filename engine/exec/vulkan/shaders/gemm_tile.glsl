@@ -1,0 +1,59 @@
+// The register-blocked GEMM core of MatMul and the implicit-GEMM convolution: each 16x16 workgroup computes a 64x64
+// tile of C, each thread a 4x4 block of it (rows ty + 16i, columns tx + 16j), from 16-deep slices of A and B staged
+// in shared memory. The including shader defines, before including this:
+//   float loadA(uint batch, uint row, uint k);   A[row][k], 0 outside the matrix
+//   float loadB(uint batch, uint k, uint col);   B[k][col], 0 outside the matrix
+//   void storeC(uint batch, uint row, uint col, float sum);
+// and calls gemmTile(M, N, K, aDepthContiguous, bDepthContiguous) from main(): staging reads each operand in its
+// memory order (along k when that is contiguous), so that neighbouring invocations read neighbouring floats.
+layout(local_size_x = 16, local_size_y = 16) in;
+
+const uint kTile = 64u;   // rows and columns of C per workgroup
+const uint kDepth = 16u;  // the K slice staged at a time
+const uint kThreads = 256u;
+
+shared float tileA[kDepth][kTile];  // [k][row]
+shared float tileB[kDepth][kTile];  // [k][column]
+
+// Element e (0..1023) of a 64x16 slice: the index along the operand's contiguous dimension varies fastest.
+uvec2 sliceElement(uint e, bool depthContiguous) {
+  return depthContiguous ? uvec2(e / kDepth, e % kDepth) : uvec2(e % kTile, e / kTile);  // (row or column, k)
+}
+
+void stage(uint batch, uint rowBase, uint colBase, uint k0, uint tid, bool aDepthContiguous, bool bDepthContiguous) {
+  for (uint i = 0u; i < kTile * kDepth / kThreads; ++i) {
+    const uint e = tid + i * kThreads;
+    const uvec2 ea = sliceElement(e, aDepthContiguous);
+    tileA[ea.y][ea.x] = loadA(batch, rowBase + ea.x, k0 + ea.y);
+    const uvec2 eb = sliceElement(e, bDepthContiguous);
+    tileB[eb.y][eb.x] = loadB(batch, k0 + eb.y, colBase + eb.x);
+  }
+}
+
+void gemmTile(uint M, uint N, uint K, bool aDepthContiguous, bool bDepthContiguous) {
+  const uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y, tid = ty * 16u + tx;
+  const uint rowBase = gl_WorkGroupID.y * kTile, colBase = gl_WorkGroupID.x * kTile, batch = gl_WorkGroupID.z;
+  float acc[4][4];
+  for (uint i = 0u; i < 4u; ++i)
+    for (uint j = 0u; j < 4u; ++j) acc[i][j] = 0.0;
+  for (uint k0 = 0u; k0 < K; k0 += kDepth) {
+    stage(batch, rowBase, colBase, k0, tid, aDepthContiguous, bDepthContiguous);
+    barrier();
+    for (uint k = 0u; k < kDepth; ++k) {
+      float av[4], bv[4];
+      for (uint i = 0u; i < 4u; ++i) av[i] = tileA[k][ty + 16u * i];
+      for (uint j = 0u; j < 4u; ++j) bv[j] = tileB[k][tx + 16u * j];
+      for (uint i = 0u; i < 4u; ++i)
+        for (uint j = 0u; j < 4u; ++j) acc[i][j] += av[i] * bv[j];
+    }
+    barrier();
+  }
+  for (uint i = 0u; i < 4u; ++i) {
+    const uint row = rowBase + ty + 16u * i;
+    if (row >= M) continue;
+    for (uint j = 0u; j < 4u; ++j) {
+      const uint col = colBase + tx + 16u * j;
+      if (col < N) storeC(batch, row, col, acc[i][j]);
+    }
+  }
+}
