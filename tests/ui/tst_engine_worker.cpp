@@ -88,6 +88,26 @@ class TestEngineWorker : public QObject {
     QVERIFY(!delivered);
   }
 
+  // A tag is forgotten once its newest job delivered or was dropped: unique tags ("export:7") do not pile up.
+  void tagsAreForgottenWhenDone() {
+    EngineWorker worker(nullptr, 2);
+    int delivered = 0;
+    for (int i = 0; i < 50; ++i)
+      worker.submit<int>(
+          QString("unique:%1").arg(i), {}, &worker, [i](JobControl&) { return i; }, [&](int) { ++delivered; });
+    std::atomic<bool> gate{false};
+    std::atomic<int> started{0};
+    worker.submit<QString>("held", {}, &worker, gatedWork("held", &gate, &started), [](QString) {});
+    const JobId queued = worker.submit<QString>("queued", {}, &worker, waitingWork("queued", 1), [](QString) {});
+    worker.submit<QString>("other", {}, &worker, gatedWork("other", &gate, &started), [](QString) {});
+    QTRY_COMPARE(started.load(), 2);  // both threads held: "queued" waits
+    worker.cancel(queued);
+    gate = true;
+    QVERIFY(worker.waitForIdle(10000));
+    QTRY_COMPARE(delivered, 50);
+    QCOMPARE(worker.trackedTags(), size_t(0));
+  }
+
   void progressAndQueuedSignals() {
     EngineWorker worker(nullptr, 1);
     QSignalSpy queued(&worker, &EngineWorker::jobQueued);

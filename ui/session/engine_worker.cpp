@@ -110,7 +110,10 @@ void EngineWorker::deliver(JobId id, const QString& tag, QPointer<QObject> recei
         bool latest;
         {
           std::lock_guard<std::mutex> lock(m_mutex);
-          latest = m_latest[tag] == id;
+          auto newest = m_latest.find(tag);
+          latest = newest != m_latest.end() && newest->second == id;
+          if (latest)
+            m_latest.erase(newest);  // nothing newer of this tag: forget it (tags such as "export:7" are unique)
         }
         const bool delivered = latest && handOver && receiver;
         if (delivered) handOver();
@@ -137,6 +140,8 @@ void EngineWorker::cancel(JobId id) {
       if ((*it)->id == id) {
         droppedTag = (*it)->tag;
         m_queue.erase(it);
+        if (auto newest = m_latest.find(droppedTag); newest != m_latest.end() && newest->second == id)
+          m_latest.erase(newest);
         break;
       }
   }

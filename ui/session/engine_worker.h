@@ -66,6 +66,11 @@ class EngineWorker : public QObject {
   bool isBusy(const QString& tag) const;
   /// How many jobs can run side by side.
   int threadCount() const { return static_cast<int>(m_threads.size()); }
+  /// How many tags the worker tracks: those with a job queued, running or delivering (tests: none once idle).
+  size_t trackedTags() const {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_latest.size();
+  }
   /// Blocks until nothing is queued or running, or `msecs` passed (tests and shutdown; the UI never waits).
   bool waitForIdle(int msecs);
 
