@@ -1,6 +1,7 @@
 // The register-blocked GEMM core of MatMul and the implicit-GEMM convolution: each 16x16 workgroup computes a 64x64
 // tile of C, each thread a 4x4 block of it (rows ty + 16i, columns tx + 16j), from 16-deep slices of A and B staged
-// in shared memory. The including shader defines, before including this:
+// in shared memory, the next slice read into registers while the current one is multiplied. The including shader
+// defines, before including this:
 //   float loadA(uint batch, uint row, uint k);   A[row][k], 0 outside the matrix
 //   float loadB(uint batch, uint k, uint col);   B[k][col], 0 outside the matrix
 //   void storeC(uint batch, uint row, uint col, float sum);
@@ -20,13 +21,28 @@ uvec2 sliceElement(uint e, bool depthContiguous) {
   return depthContiguous ? uvec2(e / kDepth, e % kDepth) : uvec2(e % kTile, e / kTile);  // (row or column, k)
 }
 
-void stage(uint batch, uint rowBase, uint colBase, uint k0, uint tid, bool aDepthContiguous, bool bDepthContiguous) {
-  for (uint i = 0u; i < kTile * kDepth / kThreads; ++i) {
+const uint kPerThread = kTile * kDepth / kThreads;  // elements of each operand's slice that one thread stages
+
+// Reads this thread's elements of the slice at k0 from global memory into registers.
+void fetch(uint batch, uint rowBase, uint colBase, uint k0, uint tid, bool aDepthContiguous, bool bDepthContiguous,
+           out float nextA[kPerThread], out float nextB[kPerThread]) {
+  for (uint i = 0u; i < kPerThread; ++i) {
     const uint e = tid + i * kThreads;
     const uvec2 ea = sliceElement(e, aDepthContiguous);
-    tileA[ea.y][ea.x] = loadA(batch, rowBase + ea.x, k0 + ea.y);
+    nextA[i] = loadA(batch, rowBase + ea.x, k0 + ea.y);
     const uvec2 eb = sliceElement(e, bDepthContiguous);
-    tileB[eb.y][eb.x] = loadB(batch, k0 + eb.y, colBase + eb.x);
+    nextB[i] = loadB(batch, k0 + eb.y, colBase + eb.x);
+  }
+}
+
+// Writes what fetch() read into the shared tiles.
+void stage(uint tid, bool aDepthContiguous, bool bDepthContiguous, float nextA[kPerThread], float nextB[kPerThread]) {
+  for (uint i = 0u; i < kPerThread; ++i) {
+    const uint e = tid + i * kThreads;
+    const uvec2 ea = sliceElement(e, aDepthContiguous);
+    tileA[ea.y][ea.x] = nextA[i];
+    const uvec2 eb = sliceElement(e, bDepthContiguous);
+    tileB[eb.y][eb.x] = nextB[i];
   }
 }
 
@@ -36,9 +52,14 @@ void gemmTile(uint M, uint N, uint K, bool aDepthContiguous, bool bDepthContiguo
   float acc[4][4];
   for (uint i = 0u; i < 4u; ++i)
     for (uint j = 0u; j < 4u; ++j) acc[i][j] = 0.0;
+  // Double-buffered through registers: the next slice's global loads are in flight while this one is multiplied.
+  float nextA[kPerThread], nextB[kPerThread];
+  fetch(batch, rowBase, colBase, 0u, tid, aDepthContiguous, bDepthContiguous, nextA, nextB);
   for (uint k0 = 0u; k0 < K; k0 += kDepth) {
-    stage(batch, rowBase, colBase, k0, tid, aDepthContiguous, bDepthContiguous);
+    stage(tid, aDepthContiguous, bDepthContiguous, nextA, nextB);
     barrier();
+    if (k0 + kDepth < K)
+      fetch(batch, rowBase, colBase, k0 + kDepth, tid, aDepthContiguous, bDepthContiguous, nextA, nextB);
     for (uint k = 0u; k < kDepth; ++k) {
       float av[4], bv[4];
       for (uint i = 0u; i < 4u; ++i) av[i] = tileA[k][ty + 16u * i];
