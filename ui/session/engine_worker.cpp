@@ -110,10 +110,7 @@ void EngineWorker::deliver(JobId id, const QString& tag, QPointer<QObject> recei
         bool latest;
         {
           std::lock_guard<std::mutex> lock(m_mutex);
-          auto newest = m_latest.find(tag);
-          latest = newest != m_latest.end() && newest->second == id;
-          if (latest)
-            m_latest.erase(newest);  // nothing newer of this tag: forget it (tags such as "export:7" are unique)
+          latest = forgetIfNewest(tag, id);  // tags such as "export:7" are unique: none may pile up
         }
         const bool delivered = latest && handOver && receiver;
         if (delivered) handOver();
@@ -124,6 +121,13 @@ void EngineWorker::deliver(JobId id, const QString& tag, QPointer<QObject> recei
         m_idle.notify_all();
       },
       Qt::QueuedConnection);
+}
+
+bool EngineWorker::forgetIfNewest(const QString& tag, JobId id) {
+  auto newest = m_latest.find(tag);
+  if (newest == m_latest.end() || newest->second != id) return false;
+  m_latest.erase(newest);
+  return true;
 }
 
 void EngineWorker::cancel(JobId id) {
@@ -140,8 +144,7 @@ void EngineWorker::cancel(JobId id) {
       if ((*it)->id == id) {
         droppedTag = (*it)->tag;
         m_queue.erase(it);
-        if (auto newest = m_latest.find(droppedTag); newest != m_latest.end() && newest->second == id)
-          m_latest.erase(newest);
+        forgetIfNewest(droppedTag, id);
         break;
       }
   }

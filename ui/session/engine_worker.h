@@ -96,7 +96,8 @@ class EngineWorker : public QObject {
   };
   JobId enqueue(const QString& tag, const QString& title, QObject* receiver, Work work);
   void threadMain();
-  std::unique_ptr<Job> takeRunnable();  // under m_mutex
+  std::unique_ptr<Job> takeRunnable();                // under m_mutex
+  bool forgetIfNewest(const QString& tag, JobId id);  // under m_mutex: drops the tag when `id` is its newest job
   void deliver(JobId id, const QString& tag, QPointer<QObject> receiver, std::function<void()> handOver);
 
   mutable std::mutex m_mutex;

@@ -10,6 +10,8 @@ SettingsStore& SettingsStore::instance() {
   return store;
 }
 
+SettingsStore::SettingsStore() { m_saver.setMaxThreadCount(1); }
+
 SettingsStore::~SettingsStore() { m_saver.waitForDone(); }
 
 QVariant SettingsStore::value(const QString& key, const QVariant& fallback) const {
@@ -33,7 +35,6 @@ void SettingsStore::setValue(const QString& key, const QVariant& value) {
   m_unsaved[key] = {value, ++m_changes};
   if (m_saveQueued) return;
   m_saveQueued = true;
-  m_saver.setMaxThreadCount(1);
   m_saver.start([this] { save(); });
 }
 

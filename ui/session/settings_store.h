@@ -28,6 +28,7 @@ class SettingsStore {
     QVariant value;
     quint64 change = 0;  // which setValue wrote it: a save forgets only what it saved
   };
+  SettingsStore();
   void save();  // on m_saver's thread
 
   mutable std::mutex m_mutex;

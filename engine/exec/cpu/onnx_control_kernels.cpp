@@ -1,6 +1,5 @@
 // ONNX control flow: If (TensorFlow's If kernel: the branches take the captured outer values as arguments) and Loop
 // (the body called through the run's function runtime; scan outputs stacked along a new first axis).
-#include <cstring>
 #include <limits>
 
 #include "exec/cpu/onnx_kernels.h"
@@ -9,20 +8,6 @@
 
 namespace flowscope {
 namespace {
-
-Expected<Tensor> stack(const KernelContext& ctx, const std::vector<Tensor>& parts) {
-  if (parts.empty()) return Tensor(DType::kFloat, Shape{0});
-  std::vector<int64_t> dims{static_cast<int64_t>(parts.size())};
-  dims.insert(dims.end(), parts[0].shape().dims().begin(), parts[0].shape().dims().end());
-  Tensor out = Tensor::uninitialized(parts[0].dtype(), Shape(dims));
-  const size_t bytes = parts[0].bytes().size();
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (parts[i].shape() != parts[0].shape() || parts[i].dtype() != parts[0].dtype() || parts[i].isStringLike())
-      return ctx.error("scan output " + std::to_string(i) + " differs in shape or dtype from the first iteration's");
-    if (bytes) std::memcpy(out.mutableBytes().data() + i * bytes, parts[i].bytes().data(), bytes);
-  }
-  return out;
-}
 
 Status loop(KernelContext& ctx) {
   const AttrValue* body = ctx.node.attr("body");
@@ -57,7 +42,7 @@ Status loop(KernelContext& ctx) {
   }
   for (size_t k = 0; k < carried; ++k) ctx.outputs[k] = vars[k];
   for (size_t k = 0; k < scans.size(); ++k) {
-    FS_ASSIGN_OR_RETURN(Tensor stacked, stack(ctx, scans[k]));
+    FS_ASSIGN_OR_RETURN(Tensor stacked, stackIterations(ctx, scans[k], 0, k));
     ctx.outputs[carried + k] = std::move(stacked);
   }
   return Status::ok();

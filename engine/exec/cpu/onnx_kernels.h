@@ -35,6 +35,10 @@ Tensor int64Vector(const std::vector<int64_t>& values);
 Tensor scalarOf(DType dtype, double value);
 /// Element i of a numeric tensor as float.
 float elementAsFloat(const Tensor& t, int64_t i);
+/// The values a loop body made for scan output `output`, one per iteration, stacked along a new `axis` (Loop's and
+/// Scan's scan outputs); an error when they differ in shape or dtype, or are strings. No iterations: float [0].
+Expected<Tensor> stackIterations(const KernelContext& ctx, const std::vector<Tensor>& parts, int64_t axis,
+                                 size_t output);
 
 /// Builds the TensorFlow kernel's inputs from the ONNX node's.
 using InputAdapter = std::function<Expected<std::vector<Tensor>>(const KernelContext& ctx)>;

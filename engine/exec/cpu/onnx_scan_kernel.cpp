@@ -1,6 +1,7 @@
 // ONNX Scan: the body runs once per slice of the scan inputs along their scan axes (forward or reversed), carrying
 // the state variables; each scan output stacks the body's value of every iteration along its own axis (forward or
 // reversed). Opset 8's form, with a batch axis first and optional sequence lengths, runs one such scan per batch entry.
+// stackIterations, shared with Loop's scan outputs, is here too.
 #include <algorithm>
 #include <cstring>
 
@@ -97,12 +98,10 @@ Expected<std::vector<Tensor>> runScan(KernelContext& ctx, const ScanSpec& spec, 
   std::vector<Tensor> results = std::move(states);
   for (size_t k = 0; k < scanned.size(); ++k) {
     std::vector<Tensor>& parts = scanned[k];
-    for (const Tensor& p : parts)
-      if (p.shape() != parts[0].shape() || p.dtype() != parts[0].dtype() || p.isStringLike())
-        return ctx.error("scan output " + std::to_string(k) + " changes shape or dtype between iterations");
     if (at(spec.outReverse, k)) std::reverse(parts.begin(), parts.end());
     FS_ASSIGN_OR_RETURN(int64_t axis, normalAxis(ctx, at(spec.outAxes, k), parts[0].shape().rank() + 1, "scan output"));
-    results.push_back(stackAlong(parts, axis));
+    FS_ASSIGN_OR_RETURN(Tensor stacked, stackIterations(ctx, parts, axis, k));
+    results.push_back(std::move(stacked));
   }
   return results;
 }
@@ -132,7 +131,7 @@ Status scanBatched(KernelContext& ctx, ScanSpec spec, const std::vector<Tensor>&
   for (size_t k = 0; k < ctx.outputs.size(); ++k) {
     std::vector<Tensor> parts;
     for (auto& results : perBatch) parts.push_back(std::move(results[k]));
-    ctx.outputs[k] = stackAlong(parts, 0);
+    FS_ASSIGN_OR_RETURN(ctx.outputs[k], stackIterations(ctx, parts, 0, k));
   }
   return Status::ok();
 }
@@ -179,6 +178,16 @@ Status scan(KernelContext& ctx) {
 }
 
 }  // namespace
+
+Expected<Tensor> stackIterations(const KernelContext& ctx, const std::vector<Tensor>& parts, int64_t axis,
+                                 size_t output) {
+  if (parts.empty()) return Tensor(DType::kFloat, Shape{0});
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].shape() != parts[0].shape() || parts[i].dtype() != parts[0].dtype() || parts[i].isStringLike())
+      return ctx.error("scan output " + std::to_string(output) + " of iteration " + std::to_string(i) +
+                       " differs in shape or dtype from the first iteration's");
+  return stackAlong(parts, axis);
+}
 
 void registerOnnxScanKernel(KernelTable& r) { r.addFn("onnx::Scan", scan); }
 

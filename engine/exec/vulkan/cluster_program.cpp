@@ -105,14 +105,12 @@ class ClusterProgram::Builder {
     m_c.pooled.push_back(b);
     return b;
   }
-  // A value the host writes (kDirectIn) or reads (kDirectOut) in place when `wanted`; `mapped` says which it got: a
-  // pooled buffer and null (the run stages it) when not wanted or when that memory is exhausted.
-  Expected<Buffer> takeForHost(const Shape& s, bool wanted, MemoryUse use, void** mapped) {
-    *mapped = nullptr;
+  // A value the host writes (kDirectIn) or reads (kDirectOut) in place when `wanted`: a mapped buffer of its own.
+  // Otherwise, or when that memory is exhausted, a pooled one (never mapped), which the run stages.
+  Expected<Buffer> takeForHost(const Shape& s, bool wanted, MemoryUse use) {
     if (wanted) {
       if (auto b = m_device.createBuffer(floatBytes(s), use); b && b->mapped) {
         m_c.owned.push_back(*b);
-        *mapped = b->mapped;
         return *b;
       } else if (b) {
         m_device.destroyBuffer(*b);
@@ -141,10 +139,9 @@ class ClusterProgram::Builder {
   // and outputs the host can write or read in place on this device. Every node is lowered for these shapes.
   Status allocateValues() {
     for (const Shape& s : m_externalShapes) {
-      void* mapped = nullptr;
-      FS_ASSIGN_OR_RETURN(Buffer b, takeForHost(s, m_device.directInputs(), MemoryUse::kDirectIn, &mapped));
+      FS_ASSIGN_OR_RETURN(Buffer b, takeForHost(s, m_device.directInputs(), MemoryUse::kDirectIn));
       m_externals.push_back(b);
-      m_c.inDirect.push_back(mapped);
+      m_c.inDirect.push_back(b.mapped);
     }
     for (const Tensor& t : m_spec.constants) {
       FS_ASSIGN_OR_RETURN(Buffer b, take(t.shape()));
@@ -161,11 +158,9 @@ class ClusterProgram::Builder {
       FS_ASSIGN_OR_RETURN(LoweredNode l, lower(view));
       m_nodeShapes[k] = l.outputShapes;
       for (size_t o = 0; o < l.outputShapes.size(); ++o) {
-        void* mapped = nullptr;
         const bool direct = m_device.directOutputs() && isOutput(k, o);
-        FS_ASSIGN_OR_RETURN(Buffer b, takeForHost(l.outputShapes[o], direct, MemoryUse::kDirectOut, &mapped));
+        FS_ASSIGN_OR_RETURN(Buffer b, takeForHost(l.outputShapes[o], direct, MemoryUse::kDirectOut));
         m_nodeOut[k].push_back(b);
-        if (mapped) m_directOut[b.buffer] = mapped;
       }
       for (const Dispatch& d : l.dispatches) {
         ++m_dispatchCount;
@@ -185,8 +180,7 @@ class ClusterProgram::Builder {
       if (!m_c.inDirect[i]) inBytes += floatBytes(m_externalShapes[i]);
     }
     for (const ValueRef& r : m_spec.outputs) {
-      auto direct = r.kind == ValueRef::kNode ? m_directOut.find(bufferOf(r).buffer) : m_directOut.end();
-      m_c.outDirect.push_back(direct == m_directOut.end() ? nullptr : direct->second);
+      m_c.outDirect.push_back(r.kind == ValueRef::kNode ? bufferOf(r).mapped : nullptr);
       m_c.outOffsets.push_back(outBytes);
       m_c.outputShapes.push_back(shapeOf(r));
       if (!m_c.outDirect.back()) outBytes += floatBytes(shapeOf(r));
@@ -348,7 +342,6 @@ class ClusterProgram::Builder {
   std::vector<std::vector<Buffer>> m_nodeOut;
   std::vector<std::vector<Shape>> m_nodeShapes;
   std::vector<LoweredNode> m_lowered;
-  std::map<VkBuffer, void*> m_directOut;  // node outputs the host reads in place, and where they are mapped
   size_t m_dispatchCount = 0, m_descriptorCount = 0;
 };
 
