@@ -66,7 +66,7 @@ class SoakDriver {
   SoakOptions m_options;
   QString m_exportDir;
   MainWindow m_window;
-  Heartbeat m_beat{5, 100.0};
+  Heartbeat m_beat{5, 100.0, 30};
   QString m_file;  // the document in progress, as displayName() gives it
   int m_index = 0;
   int m_graphsOpened = 0, m_profilesImported = 0;

@@ -22,7 +22,8 @@ void keepWorse(Block* kept, const Block& gap) {
 
 }  // namespace
 
-Heartbeat::Heartbeat(int intervalMs, double reportMs) : m_reportMs(reportMs) {
+Heartbeat::Heartbeat(int intervalMs, double reportMs, int sampleAfterMs)
+    : m_sampler(std::chrono::milliseconds(sampleAfterMs), std::chrono::milliseconds(intervalMs)), m_reportMs(reportMs) {
   m_timer.setTimerType(Qt::PreciseTimer);
   m_timer.setInterval(intervalMs);
   connect(&m_timer, &QTimer::timeout, this, &Heartbeat::tick);
@@ -40,7 +41,7 @@ void Heartbeat::tick() {
   const auto now = std::chrono::steady_clock::now();
   const double cpu = threadCpuMs();
   const Block gap{std::chrono::duration<double, std::milli>(now - m_lastWall).count(), cpu - m_lastCpuMs, m_file,
-                  m_step};
+                  m_step, m_sampler.beat()};
   m_lastWall = now;
   m_lastCpuMs = cpu;
   ++m_ticks;

@@ -9,19 +9,24 @@
 #include <map>
 #include <vector>
 
+#include "stall_sampler.h"
+
 namespace flowscope::soak {
 
 /// One gap between heartbeats: wall time, the UI thread's own CPU time in it (near the wall time: the UI thread was
-/// busy; far below: it waited or was not scheduled), and where the soak was.
+/// busy; far below: it waited or was not scheduled), where the soak was, and what the stall sampler saw the UI thread
+/// doing (for gaps over its arming time).
 struct Block {
   double wallMs = 0, cpuMs = 0;
   QString file, step;
+  QString where;
 };
 
 class Heartbeat : public QObject {
  public:
-  /// Ticks every `intervalMs` on the UI thread; gaps longer than `reportMs` are kept as findings.
-  Heartbeat(int intervalMs, double reportMs);
+  /// Ticks every `intervalMs` on the UI thread; gaps longer than `reportMs` are kept as findings. The UI thread's stack
+  /// is sampled every `intervalMs` once a gap passes `sampleAfterMs`.
+  Heartbeat(int intervalMs, double reportMs, int sampleAfterMs);
   /// Charges the next gaps to this file and step.
   void setPlace(const QString& file, const QString& step);
   /// Starts a new per-file worst.
@@ -36,6 +41,7 @@ class Heartbeat : public QObject {
   void tick();
 
   QTimer m_timer;
+  StallSampler m_sampler;
   double m_reportMs;
   QString m_file, m_step;
   quint64 m_ticks = 0;

@@ -18,6 +18,7 @@ double meanOf(It begin, It end, double Memory::*figure) {
 void printBlock(const char* label, const Block& b) {
   std::printf("%-28s %7.1f ms (UI thread on CPU %6.1f ms)  %s  [%s]\n", label, b.wallMs, b.cpuMs, qPrintable(b.file),
               qPrintable(b.step));
+  if (!b.where.isEmpty()) std::printf("%28s   %s\n", "", qPrintable(b.where));
 }
 
 }  // namespace
