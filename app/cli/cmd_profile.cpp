@@ -123,6 +123,8 @@ void printJson(const PreparedRun& prepared, const ProfiledRun& run) {
                       {"warmup", run.warmup},
                       {"median_run_us", run.medianMicros},
                       {"device", prepared.deviceName()},
+                      {"precision", precisionName(prepared.precision)},
+                      {"precision_summary", prepared.precisionSummary()},
                       {"threads", prepared.threads},
                       {"execution", run.executionMode},
                       {"optimized", prepared.optimized},
@@ -166,6 +168,7 @@ void printText(const std::string& file, const PreparedRun& prepared, const Profi
               prepared.deviceName().c_str(), prepared.threads, prepared.threads == 1 ? "" : "s",
               run.executionMode.c_str());
   if (run.roofline.known()) std::printf("%s", rooflineLine(run.roofline).c_str());
+  std::printf("precision %s\n", prepared.precisionSummary().c_str());
   std::printf("\n%s", placementSummary(run.placement, prepared.deviceName(), prepared.model->graph).c_str());
   if (prepared.optimized)
     std::printf("optimized first: %zu -> %zu nodes in %.1f ms (--no-optimize to compare)\n\n",

@@ -46,11 +46,14 @@ const std::vector<Command>& commands() {
       {"run",
        "Run a graph on the CPU or a Vulkan device and print or save what it fetches",
        "usage: flowscope run FILE [--signature NAME] [--input NAME=SPEC ...] [--fetch NAME ...] [--output DIR]\n"
-       "                     [--device cpu|vulkan[:INDEX]|null] [--threads N] [--seed N] [--tag TAG] "
-       "[--no-optimize]\n\n"
+       "                     [--device cpu|vulkan[:INDEX]|null] [--precision fp32|fp16|bf16] [--threads N] [--seed N]\n"
+       "                     [--tag TAG] [--no-optimize]\n\n"
        "--device vulkan runs the nodes the Vulkan backend supports there (clusters, one command buffer per run)\n"
        "and the rest on the CPU; without a Vulkan device it says so and uses the CPU. --device null runs nothing\n"
        "(every node hands zeros on): a profile on it measures Flowscope's own cost per node.\n"
+       "--precision fp16 or bf16 (Vulkan; default fp32, TensorFlow's semantics) rounds the operands of MatMul and\n"
+       "convolutions to 16 bits and sums in fp32: on the device's matrix units where it has fp16 ones, else on the\n"
+       "fp32 core (the numbers of that precision, not its speed). The run says which.\n"
        "SPEC is a .npy path, 'random' (seeded; shape and dtype from the graph, unknown dims become 1), or a\n"
        "literal such as 3 or [[1,2],[3,4]] with an optional :int32-style dtype suffix. Inputs not given are\n"
        "random. Fetches default to the signature's outputs (serving_default, or the only signature), else the\n"

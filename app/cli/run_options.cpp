@@ -10,8 +10,8 @@
 
 namespace flowscope::cli {
 
-const std::set<std::string> kRunValueOptions = {"--signature", "--input",   "--fetch", "--seed",
-                                                "--device",    "--threads", "--tag"};
+const std::set<std::string> kRunValueOptions = {"--signature", "--input",   "--fetch",     "--seed",
+                                                "--device",    "--threads", "--precision", "--tag"};
 
 namespace {
 
@@ -25,6 +25,9 @@ int fail(const char* command, const std::string& message, int code) {
 Expected<RunSetup> setupFromArgs(const Args& args) {
   RunSetup setup;
   setup.device = args.value("--device").value_or("cpu");
+  if (auto precision = args.value("--precision")) {
+    FS_ASSIGN_OR_RETURN(setup.precision, parsePrecision(*precision));
+  }
   int64_t threads = 0;  // every physical core
   if (auto t = args.value("--threads"); t && (!parseInt64(*t, &threads) || threads < 1 || threads > 256))
     return invalidArgument("--threads needs a number from 1 to 256");
@@ -49,6 +52,8 @@ int prepareRunFromArgs(const Args& args, const char* command, PreparedRun* out) 
   std::vector<std::string> notes;
   auto backend = openBackendOrFallback(setup->device, &notes);
   if (!backend) return fail(command, "--device: " + backend.status().message(), kExitUsage);
+  if (setup->precision != Precision::kFp32)
+    notes.push_back("precision " + (*backend)->precisionSummary(setup->precision));
   for (const auto& note : notes) std::fprintf(stderr, "flowscope %s: %s\n", command, note.c_str());
   setup->backend = *backend;
   LoadOptions load;

@@ -10,6 +10,12 @@ namespace flowscope {
 
 std::string DeviceInfo::spec() const { return backend == "vulkan" ? backend + ":" + std::to_string(index) : backend; }
 
+std::string Backend::precisionSummary(Precision precision) const {
+  if (precision == Precision::kFp32) return "fp32";
+  return std::string("fp32 (the ") + name() + " backend computes in fp32; " + precisionName(precision) +
+         " applies to Vulkan)";
+}
+
 Expected<Placement> Backend::place(const Graph& graph, const PlacementRequest&) {
   Placement placement;
   placement.graph = graph;

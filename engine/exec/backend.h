@@ -15,6 +15,7 @@
 
 #include "base/status.h"
 #include "exec/kernel.h"
+#include "exec/precision.h"
 #include "ir/graph.h"
 #include "ir/op_def.h"
 #include "profile/roofline.h"
@@ -37,7 +38,8 @@ struct DeviceInfo {
 /// What a run feeds and fetches, for placing its graph.
 struct PlacementRequest {
   std::set<std::string> fedNodes;
-  std::vector<std::string> fetches;  ///< tensor names
+  std::vector<std::string> fetches;        ///< tensor names
+  Precision precision = Precision::kFp32;  ///< of MatMul and convolutions, where the backend offers a choice
 };
 
 /// How a run's graph is split between a backend and the CPU fallback.
@@ -67,6 +69,9 @@ class Backend {
   virtual std::string deviceName() const = 0;
   /// Empty when this backend can run the node; otherwise why not (the node then runs on the CPU).
   virtual std::string unsupportedReason(const Node& node, const FunctionLibrary& library) const = 0;
+  /// What a run at `precision` computes here, for the profile: "fp32", or how MatMul and convolutions round and on
+  /// which units. The default: this backend computes in fp32 whatever was asked.
+  virtual std::string precisionSummary(Precision precision) const;
   /// Decides which nodes of a run's graph run here and prepares them (clusters, programs). The default keeps the
   /// graph as it is with every node here.
   virtual Expected<Placement> place(const Graph& graph, const PlacementRequest& request);

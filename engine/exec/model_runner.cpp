@@ -60,6 +60,7 @@ Expected<ModelRunner::PlannedRun> ModelRunner::plan(const std::vector<std::strin
   PlacementRequest request;
   for (const auto& f : feeds) request.fedNodes.insert(f.substr(0, f.rfind(':')));
   request.fetches = fetches;
+  request.precision = m_options.precision;
   FS_ASSIGN_OR_RETURN(Placement placement, m_backend->place(m_model->graph, request));
   PlannedRun planned;
   planned.fetches = fetches;

@@ -27,6 +27,7 @@ struct RunnerOptions {
   /// (the first runs of a plan try both); 0: as many as intra-op threads, 1: never.
   int interOpThreads = 0;
   uint64_t seed = 0x5eed;
+  Precision precision = Precision::kFp32;        ///< of MatMul and convolutions on backends that offer a choice
   const std::atomic<bool>* cancelled = nullptr;  ///< an outside flag that also stops runs (a job's Cancel)
   /// Variables and other resources from outside (the eager context's, so traced functions update the variables
   /// eager code reads); null: the runner's own, loaded from the model's checkpoint.

@@ -44,6 +44,7 @@ Expected<PreparedRun> prepareRun(std::shared_ptr<const Model> model, const RunSe
   runner.backend = prepared.backend;
   runner.intraOpThreads = prepared.threads;
   runner.seed = setup.inputs.seed;
+  runner.precision = prepared.precision = setup.precision;
   runner.cancelled = setup.cancelled;
   prepared.runner = std::make_shared<ModelRunner>(prepared.model, runner);
   return prepared;

@@ -23,12 +23,13 @@ class ModelRunner;
 
 /// How to prepare runs of a model.
 struct RunSetup {
-  RunSpecOptions inputs;             ///< signature, input specs, fetches, seed
-  bool optimize = true;              ///< run the pass pipeline first (`--no-optimize`, the profiler's checkbox)
-  PipelineOptions pipeline;          ///< the passes when optimizing (default: the default pipeline)
-  std::string device = "cpu";        ///< `--device`: cpu, null, vulkan, vulkan:INDEX
-  std::shared_ptr<Backend> backend;  ///< an already opened backend (the app keeps one); overrides `device`
-  int threads = 1;                   ///< intra- and inter-op threads
+  RunSpecOptions inputs;                   ///< signature, input specs, fetches, seed
+  bool optimize = true;                    ///< run the pass pipeline first (`--no-optimize`, the profiler's checkbox)
+  PipelineOptions pipeline;                ///< the passes when optimizing (default: the default pipeline)
+  std::string device = "cpu";              ///< `--device`: cpu, null, vulkan, vulkan:INDEX
+  std::shared_ptr<Backend> backend;        ///< an already opened backend (the app keeps one); overrides `device`
+  int threads = 1;                         ///< intra- and inter-op threads
+  Precision precision = Precision::kFp32;  ///< `--precision`: of MatMul and convolutions on the GPU
   const std::atomic<bool>* cancelled = nullptr;  ///< stops optimizing and running when set
 };
 
@@ -44,6 +45,9 @@ struct PreparedRun {
   std::vector<std::string> notes;  ///< for the user: "Vulkan is not available (...); running on the CPU"
   std::shared_ptr<ModelRunner> runner;
   int threads = 1;  ///< the threads the runs use
+  Precision precision = Precision::kFp32;
+  /// What the backend computes at that precision (Backend::precisionSummary): the profile states it.
+  std::string precisionSummary() const { return backend ? backend->precisionSummary(precision) : "fp32"; }
 
   /// "cpu" or "vulkan:0 (llvmpipe ...)".
   std::string deviceName() const { return backend ? backend->deviceName() : "cpu"; }

@@ -349,6 +349,26 @@ class TestCli : public QObject {
     bool vulkanOp = false;
     for (const auto& op : j["ops"]) vulkanOp |= op["backend"] == "vulkan";
     QVERIFY(vulkanOp);
+    QCOMPARE(j["precision"].get<std::string>(), std::string("fp32"));
+  }
+
+  // --precision: the profile states it and what the backend made of it; the CPU says it stays fp32; a precision
+  // that does not exist is a usage error naming the choices.
+  void precisionIsStated() {
+    Run cpu = flowscope({"profile", data("small_mlp.pbtxt"), "--precision", "bf16", "--runs", "1", "--json"});
+    QCOMPARE(cpu.code, 0);
+    QVERIFY2(cpu.err.contains("precision fp32 (the cpu backend computes in fp32; bf16 applies to Vulkan)"),
+             qPrintable(cpu.err));
+    QCOMPARE(nlohmann::json::parse(cpu.out.toStdString())["precision"].get<std::string>(), std::string("bf16"));
+    Run bad = flowscope({"run", data("small_mlp.pbtxt"), "--precision", "fp8"});
+    QCOMPARE(bad.code, 2);
+    QVERIFY2(bad.err.contains("precision 'fp8' is not one of fp32, fp16, bf16"), qPrintable(bad.err));
+    Run d = flowscope({"devices", "--json"});
+    if (nlohmann::json::parse(d.out.toStdString())["vulkan"].empty()) QSKIP("no Vulkan device on this machine");
+    Run gpu =
+        flowscope({"profile", data("small_mlp.pbtxt"), "--device", "vulkan", "--precision", "fp16", "--runs", "1"});
+    QCOMPARE(gpu.code, 0);
+    QVERIFY2(gpu.out.contains("precision fp16: MatMul and convolutions"), qPrintable(gpu.out));
   }
 };
 

@@ -4,6 +4,7 @@
 
 #include "engine/kernel_test_util.h"
 #include "exec/cpu/cpu_kernels.h"
+#include "exec/precision.h"
 #include "ops/op_registry.h"
 
 using namespace flowscope;
@@ -36,6 +37,29 @@ class TestKernels : public QObject {
   Q_OBJECT
 
  private slots:
+  // The reference rounding of --precision (the GEMM shaders round the same way): to nearest, ties to even, at the
+  // spacing of each format; fp16's overflow and subnormals, bf16's 8 significant bits.
+  void roundingToPrecision() {
+    const auto fp16 = [](double x) { return roundToPrecision(static_cast<float>(x), Precision::kFp16); };
+    const auto bf16 = [](double x) { return roundToPrecision(static_cast<float>(x), Precision::kBf16); };
+    QCOMPARE(fp16(1 + std::ldexp(1, -11)), 1.0f);                          // a tie: to the even neighbour
+    QCOMPARE(fp16(1 + 3 * std::ldexp(1, -11)), 1 + std::ldexp(1.0f, -9));  // a tie the other way
+    QCOMPARE(fp16(1 + std::ldexp(1, -10)), 1 + std::ldexp(1.0f, -10));     // representable: kept
+    QCOMPARE(fp16(-1000.3), -1000.5f);                                     // spacing 0.5 in [512, 1024)
+    QCOMPARE(fp16(65519), 65504.0f);
+    QVERIFY(std::isinf(fp16(65520)) && fp16(-70000) < 0);
+    QCOMPARE(fp16(std::ldexp(1, -24)), std::ldexp(1.0f, -24));      // the smallest subnormal
+    QCOMPARE(fp16(std::ldexp(1, -25)), 0.0f);                       // half of it: a tie, to zero
+    QCOMPARE(fp16(3 * std::ldexp(1, -25)), std::ldexp(1.0f, -23));  // 1.5 of it: a tie, to 2
+    QCOMPARE(bf16(1 + std::ldexp(1, -8)), 1.0f);
+    QCOMPARE(bf16(1 + 3 * std::ldexp(1, -8)), 1 + std::ldexp(1.0f, -6));
+    QCOMPARE(bf16(3.0e38), 3.0040553e38f);  // bf16 keeps fp32's range
+    QVERIFY(std::isnan(bf16(NAN)) && std::isnan(fp16(NAN)));
+    QCOMPARE(roundToPrecision(0.1f, Precision::kFp32), 0.1f);
+    QCOMPARE(*parsePrecision("bf16"), Precision::kBf16);
+    QVERIFY(!parsePrecision("fp8"));
+  }
+
   void binaryBroadcast_data() {
     QTest::addColumn<QString>("op");
     QTest::addColumn<int>("dtype");

@@ -312,6 +312,52 @@ class TestVulkan : public QObject {
     }
   }
 
+  // --precision fp16 and bf16: MatMul and the implicit-GEMM convolution read their operands rounded to 16 bits and
+  // sum in fp32. The reference is the CPU's fp32 run on inputs rounded the same way on the host (exactly what the GEMM
+  // reads), so the tolerance is fp32's; and the result differs from the fp32 run's (the rounding happened).
+  void reducedPrecisionRoundsTheOperands_data() {
+    QTest::addColumn<QString>("op");
+    QTest::addColumn<int>("precision");
+    for (const char* op : {"MatMul", "Conv2D"})
+      for (Precision p : {Precision::kFp16, Precision::kBf16})
+        QTest::newRow(qPrintable(QString("%1/%2").arg(op, precisionName(p)))) << QString(op) << static_cast<int>(p);
+  }
+
+  void reducedPrecisionRoundsTheOperands() {
+    QFETCH(QString, op);
+    QFETCH(int, precision);
+    Case k;
+    if (op == "MatMul")
+      k.op("MatMul", {k.input("a", {130, 300}), k.input("b", {300, 97})});
+    else
+      k.op("Conv2D", {k.input("x", {2, 13, 11, 37}), k.input("w", {3, 3, 37, 70})},
+           {{"strides", ints({1, 1, 1, 1})}, {"padding", AttrValue::fromString("SAME")}});
+    auto model = std::make_shared<Model>();
+    model->graph = k.graph;
+    RunnerOptions options;
+    options.backend = vulkanBackend();
+    options.precision = static_cast<Precision>(precision);
+    ModelRunner gpu(model, options), cpu(model);
+    std::vector<std::pair<std::string, Tensor>> rounded;
+    for (const auto& [name, value] : k.feeds) {
+      Tensor r(DType::kFloat, value.shape());
+      for (int64_t i = 0; i < value.numElements(); ++i)
+        r.data<float>()[i] = roundToPrecision(value.data<float>()[i], options.precision);
+      rounded.emplace_back(name, std::move(r));
+    }
+    auto got = gpu.run(k.feeds, {"op:0"});
+    QVERIFY2(got, got.status().message().c_str());
+    QVERIFY2(gpu.placement().at("op").rfind("vulkan", 0) == 0, gpu.placement().at("op").c_str());
+    auto expected = cpu.run(rounded, {"op:0"}), fp32 = cpu.run(k.feeds, {"op:0"});
+    QVERIFY(expected && fp32);
+    const bool matrixUnits = options.precision == Precision::kFp16 && device()->cooperativeMatrix();
+    const double tolerance = matrixUnits ? 1e-4 : 2e-5, error = relativeError(expected->at(0), got->at(0));
+    QVERIFY2(error <= tolerance, qPrintable(QString("relative error %1 > %2").arg(error).arg(tolerance)));
+    const double fromFp32 = relativeError(fp32->at(0), got->at(0));
+    QVERIFY2(fromFp32 > 10 * tolerance, qPrintable(QString("no rounding: %1 from the fp32 result").arg(fromFp32)));
+    QVERIFY(options.backend->precisionSummary(options.precision).find(precisionName(options.precision)) == 0);
+  }
+
   // Shapes that do not fit are an error naming the node, not a crash (and the device stays usable).
   void badShapesAreAnError() {
     Case k;

@@ -33,6 +33,7 @@ ProfilePanel::ProfilePanel(Session* session, QWidget* parent)
       m_run(new QPushButton(tr("Profile"), this)),
       m_inputs(new QPushButton(tr("Inputs..."), this)),
       m_device(new QComboBox(this)),
+      m_precision(new QComboBox(this)),
       m_optimize(new QCheckBox(tr("Optimize first"), this)),
       m_colourBy(new QComboBox(this)),
       m_cancelButton(new QPushButton(tr("Cancel"), this)),
@@ -82,6 +83,10 @@ void ProfilePanel::buildControls() {
   m_device->addItem(tr("CPU"));
   m_deviceSpecs.push_back("cpu");
   m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // grows when the other devices arrive
+  for (Precision p : {Precision::kFp32, Precision::kFp16, Precision::kBf16}) m_precision->addItem(precisionName(p));
+  m_precision->setToolTip(
+      tr("Precision of MatMul and convolutions on a GPU: fp32 (TensorFlow's semantics), or operands rounded to fp16 or "
+         "bf16 with fp32 sums, on the device's matrix units where it has them; the status line says which"));
   m_optimize->setChecked(true);
   m_optimize->setToolTip(
       tr("Run the optimizer's default passes first, as `flowscope profile` does "
@@ -93,8 +98,8 @@ void ProfilePanel::buildControls() {
          "imported profile, by our engine's time over theirs (green: ours faster, red: slower)"));
   m_inputs->setToolTip(tr("Feed inputs from .npy files or literals instead of random values"));
   auto* controls = new QHBoxLayout();
-  for (QWidget* w : std::initializer_list<QWidget*>{m_runs, m_run, m_inputs, m_device, m_threads, m_optimize,
-                                                    m_colourBy, m_cancelButton})
+  for (QWidget* w : std::initializer_list<QWidget*>{m_runs, m_run, m_inputs, m_device, m_precision, m_threads,
+                                                    m_optimize, m_colourBy, m_cancelButton})
     controls->addWidget(w);
   controls->addWidget(m_status, 1);
   auto* layout = new QVBoxLayout(this);
@@ -122,6 +127,7 @@ ProfileRequest ProfilePanel::request(int runs) const {
   request.optimize = m_optimize->isChecked();
   request.device = m_deviceSpecs[static_cast<size_t>(std::max(0, m_device->currentIndex()))];
   request.threads = m_threads->value();
+  request.precision = static_cast<Precision>(std::max(0, m_precision->currentIndex()));
   return request;
 }
 
@@ -147,6 +153,8 @@ void ProfilePanel::setInputSpecs(std::map<std::string, std::string> specs) {
 void ProfilePanel::setOptimize(bool on) { m_optimize->setChecked(on); }
 
 void ProfilePanel::setDevice(int choice) { m_device->setCurrentIndex(choice); }
+
+void ProfilePanel::setPrecision(Precision precision) { m_precision->setCurrentIndex(static_cast<int>(precision)); }
 
 int ProfilePanel::deviceCount() const { return m_device->count(); }
 
@@ -191,6 +199,7 @@ QString ProfilePanel::describe(const ProfileView& v) const {
   size_t vulkan = 0;
   for (const auto& e : v.profile->events()) vulkan += e.backend == "vulkan";
   if (vulkan) text += tr("; %1 of %2 node runs on Vulkan (GPU time)").arg(vulkan).arg(v.profile->size());
+  if (v.precision != "fp32") text += tr("; precision %1").arg(QString::fromStdString(v.precision));
   for (const auto& note : v.notes) text += "; " + QString::fromStdString(note);
   if (v.roofline.known())
     text += tr("; roofline %1 GFLOP/s, %2 GB/s from memory")

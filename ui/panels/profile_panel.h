@@ -40,6 +40,7 @@ class ProfilePanel : public QWidget, public SessionViewer {
   void setOptimize(bool on);
   /// Chooses the device box's entry (0 is the CPU; the others arrive with the device list).
   void setDevice(int choice);
+  void setPrecision(Precision precision);
   int deviceCount() const;
   bool devicesListed() const { return m_devicesListed; }
   QString statusText() const;
@@ -67,6 +68,7 @@ class ProfilePanel : public QWidget, public SessionViewer {
   QPushButton* m_run;
   QPushButton* m_inputs;
   QComboBox* m_device;
+  QComboBox* m_precision;  // fp32, fp16, bf16: Precision's order
   QCheckBox* m_optimize;
   QComboBox* m_colourBy;  // the canvas overlay: time, roofline, device
   QPushButton* m_cancelButton;

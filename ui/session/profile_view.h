@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/precision.h"
 #include "profile/node_times.h"
 #include "profile/roofline.h"
 #include "profile/run_profile.h"
@@ -22,6 +23,7 @@ struct ProfileRequest {
   bool optimize = true;                       ///< optimize first, as `flowscope profile` does unless --no-optimize
   std::string device = "cpu";                 ///< "cpu", "null", "vulkan:0", ...
   int threads = 0;                            ///< 0: every physical core
+  Precision precision = Precision::kFp32;     ///< of MatMul and convolutions on the GPU (`--precision`)
 };
 
 /// A profile shown against the opened graph.
@@ -32,7 +34,8 @@ struct ProfileView {
   bool imported = false;
   bool optimized = false;
   size_t nodesBeforeOptimizing = 0, nodesRun = 0;
-  std::string device;  ///< as the backend names itself: "cpu", "vulkan:0 (llvmpipe ...)"
+  std::string device;              ///< as the backend names itself: "cpu", "vulkan:0 (llvmpipe ...)"
+  std::string precision = "fp32";  ///< what the backend computed at the asked precision (Backend::precisionSummary)
   int threads = 1;
   std::string executionMode;  ///< "op by op", "independent ops at once"
   Roofline roofline;          ///< the device's limits at these threads (unknown for imported profiles)

@@ -34,6 +34,7 @@ std::shared_ptr<ProfileView> viewOf(const PreparedRun& prepared, ProfiledRun run
   view->nodesBeforeOptimizing = prepared.nodesBeforeOptimizing;
   view->nodesRun = prepared.model->graph.size();
   view->device = prepared.deviceName();
+  view->precision = prepared.precisionSummary();
   view->threads = prepared.threads;
   view->executionMode = run.executionMode;
   view->roofline = run.roofline;
@@ -198,6 +199,7 @@ void Session::profile(const ProfileRequest& request) {
         setup.inputs.inputs = request.inputs;
         setup.optimize = request.optimize;
         setup.threads = request.threads;
+        setup.precision = request.precision;
         setup.cancelled = control.cancelFlag();
         std::vector<std::string> notes;
         FS_ASSIGN_OR_RETURN(setup.backend, backendFor(request.device, &notes));

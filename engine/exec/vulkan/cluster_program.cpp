@@ -149,7 +149,7 @@ class ClusterProgram::Builder {
     }
     for (size_t k = 0; k < m_spec.nodes.size(); ++k) {
       const Node& node = m_spec.nodes[k];
-      NodeView view{node, {}, m_spec.params[k]};
+      NodeView view{node, {}, m_spec.params[k], {m_spec.precision, m_device.cooperativeMatrix()}};
       view.inputShapes.assign(node.inputs.size(), Shape());
       for (size_t j = 0; j < m_spec.inputs[k].size(); ++j)
         view.inputShapes[static_cast<size_t>(m_spec.bufferInputIndex[k][j])] = shapeOf(m_spec.inputs[k][j]);

@@ -34,6 +34,7 @@ struct ClusterSpec {
   std::vector<Tensor> constants;                   ///< float Consts inside the cluster (uploaded once per compile)
   std::vector<ValueRef> outputs;                   ///< what the cluster node returns
   size_t externalInputs = 0;
+  Precision precision = Precision::kFp32;  ///< of its MatMul and convolutions
 };
 
 class ClusterProgram {

@@ -20,7 +20,7 @@ Expected<LoweredNode> lowerAsTf(const NodeView& v, const std::string& op, AttrMa
   tf.op = op;
   tf.attrs = std::move(attrs);
   consts.resize(shapes.size(), nullptr);
-  return lower(NodeView{tf, std::move(shapes), std::move(consts)});
+  return lower(NodeView{tf, std::move(shapes), std::move(consts), v.gemm});
 }
 
 Tensor int64Tensor(const std::vector<int64_t>& values) {

@@ -38,6 +38,16 @@ inline Dispatch make(ShaderId shader, std::vector<Operand> buffers, std::initial
   return d;
 }
 
+/// The GEMM shader for the node's precision: the cooperative-matrix core at fp16 where the device has one, else the
+/// fp32 core (which rounds the operands to the precision as it stages them).
+inline ShaderId gemmShader(const NodeView& v, ShaderId fp32Core, ShaderId matrixUnits) {
+  return v.gemm.precision == Precision::kFp16 && v.gemm.cooperativeMatrix ? matrixUnits : fp32Core;
+}
+/// The push constant shaders/precision.glsl reads.
+inline uint32_t precisionCode(const NodeView& v) {
+  return v.gemm.precision == Precision::kFp16 ? 1u : v.gemm.precision == Precision::kBf16 ? 2u : 0u;
+}
+
 inline Operand in(int i) { return {false, i}; }
 inline Operand out(int i) { return {true, i}; }
 

@@ -19,6 +19,12 @@ const uint32_t kMatMul[] =
 const uint32_t kConv2DGemm[] =
 #include "conv2d_gemm.comp.inc"
     ;
+const uint32_t kMatMulCoopMat[] =
+#include "matmul_coopmat.comp.inc"
+    ;
+const uint32_t kConv2DGemmCoopMat[] =
+#include "conv2d_gemm_coopmat.comp.inc"
+    ;
 const uint32_t kDepthwiseConv2D[] =
 #include "depthwise_conv2d.comp.inc"
     ;
@@ -47,6 +53,8 @@ const ShaderCode kTable[] = {
     {"bias_act", kBiasAct, sizeof(kBiasAct), 3},
     {"matmul", kMatMul, sizeof(kMatMul), 4},
     {"conv2d_gemm", kConv2DGemm, sizeof(kConv2DGemm), 4},
+    {"matmul_coopmat", kMatMulCoopMat, sizeof(kMatMulCoopMat), 4},
+    {"conv2d_gemm_coopmat", kConv2DGemmCoopMat, sizeof(kConv2DGemmCoopMat), 4},
     {"depthwise_conv2d", kDepthwiseConv2D, sizeof(kDepthwiseConv2D), 4},
     {"pool", kPool, sizeof(kPool), 2},
     {"reduce", kReduce, sizeof(kReduce), 2},

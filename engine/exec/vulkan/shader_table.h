@@ -12,6 +12,8 @@ enum class ShaderId {
   kBiasAct,
   kMatMul,
   kConv2DGemm,
+  kMatMulCoopMat,      ///< on devices with fp16 cooperative matrices (VulkanDevice::cooperativeMatrix)
+  kConv2DGemmCoopMat,  ///< likewise
   kDepthwiseConv2D,
   kPool,
   kReduce,

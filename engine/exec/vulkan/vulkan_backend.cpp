@@ -28,6 +28,18 @@ class VulkanBackend : public Backend {
       if (op == node.op) return "";
     return "no Vulkan kernel";
   }
+  std::string precisionSummary(Precision precision) const override {
+    const std::string name = precisionName(precision);
+    if (precision == Precision::kFp32) return name;
+    if (precision == Precision::kFp16 && m_device->cooperativeMatrix())
+      return name + ": MatMul and convolutions on the device's matrix units (fp16 operands, fp32 sums)";
+    const std::string why = precision == Precision::kFp16
+                                ? "this device has no fp16 cooperative matrices: " + m_device->noCooperativeMatrix()
+                                : "bf16 matrix units need VK_KHR_cooperative_matrix, which Debian 12's glslc cannot "
+                                  "compile";
+    return name + ": MatMul and convolutions with operands rounded to " + name +
+           " and fp32 sums on the fp32 core, so its numbers without its speed (" + why + ")";
+  }
   Expected<Placement> place(const Graph& graph, const PlacementRequest& request) override {
     return vk::partitionForVulkan(graph, request, m_device);
   }

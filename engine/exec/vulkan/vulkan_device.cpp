@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "base/atomic_file.h"
+#include "exec/vulkan/cooperative_matrix.h"
 
 namespace flowscope::vk {
 namespace {
@@ -204,6 +205,15 @@ Expected<std::shared_ptr<VulkanDevice>> VulkanDevice::open(int index) {
   info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue;
+  CooperativeMatrixEnable matrixUnits;
+  const CooperativeMatrixSupport support = probeCooperativeMatrix(instance, d->m_physical, &matrixUnits);
+  d->m_cooperativeMatrix = support.fp16;
+  d->m_noCooperativeMatrix = support.why;
+  if (support.fp16) {
+    info.enabledExtensionCount = static_cast<uint32_t>(matrixUnits.extensions.size());
+    info.ppEnabledExtensionNames = matrixUnits.extensions.data();
+    info.pNext = matrixUnits.features();
+  }
   if (VkResult r = vkCreateDevice(d->m_physical, &info, nullptr, &d->m_device); r != VK_SUCCESS)
     return vkError("vkCreateDevice", r);
   vkGetDeviceQueue(d->m_device, d->m_queueFamily, 0, &d->m_queue);

@@ -61,6 +61,9 @@ class VulkanDevice {
   /// Nanoseconds per timestamp tick.
   double timestampPeriod() const { return m_timestampPeriod; }
   bool hasTimestamps() const { return m_timestamps; }
+  /// Whether MatMul and convolutions at fp16 run on the cooperative-matrix core (cooperative_matrix.h); if not, why.
+  bool cooperativeMatrix() const { return m_cooperativeMatrix; }
+  const std::string& noCooperativeMatrix() const { return m_noCooperativeMatrix; }
 
   Expected<Buffer> createBuffer(VkDeviceSize bytes, MemoryUse use);
   /// Whether kernels can read inputs the host wrote in place (kDirectIn exists and zero-copy is on), and whether the
@@ -112,6 +115,8 @@ class VulkanDevice {
   VkPhysicalDeviceMemoryProperties m_memory{};
   double m_timestampPeriod = 1;
   bool m_timestamps = false;
+  bool m_cooperativeMatrix = false;
+  std::string m_noCooperativeMatrix;
   uint32_t m_directIn = kNoType, m_directOut = kNoType;  // the memory types of kDirectIn and kDirectOut, if any
   bool m_zeroCopy = true;
   std::mutex m_mutex;

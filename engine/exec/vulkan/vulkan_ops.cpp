@@ -181,10 +181,11 @@ Expected<LoweredNode> lowerMatMul(const NodeView& v) {
     act = epilogue.first;
     alpha = epilogue.second;
   }
-  Dispatch d = make(ShaderId::kMatMul, {in(0), in(1), hasBias ? in(2) : out(0), out(0)},
-                    {static_cast<uint32_t>(M), static_cast<uint32_t>(N), static_cast<uint32_t>(K),
-                     batchA == 1 ? 0u : static_cast<uint32_t>(M * K), batchB == 1 ? 0u : static_cast<uint32_t>(K * N),
-                     ta, tb, hasBias, act, bitsOf(alpha)});
+  Dispatch d =
+      make(gemmShader(v, ShaderId::kMatMul, ShaderId::kMatMulCoopMat), {in(0), in(1), hasBias ? in(2) : out(0), out(0)},
+           {static_cast<uint32_t>(M), static_cast<uint32_t>(N), static_cast<uint32_t>(K),
+            batchA == 1 ? 0u : static_cast<uint32_t>(M * K), batchB == 1 ? 0u : static_cast<uint32_t>(K * N), ta, tb,
+            hasBias, act, bitsOf(alpha), precisionCode(v)});
   FS_RETURN_IF_ERROR(gemmGroups(v, d, M, N, batch));
   return LoweredNode{{Shape(dims)}, {d}};
 }
@@ -246,15 +247,16 @@ Expected<LoweredNode> lowerConv(const NodeView& v) {
     alpha = epilogue.second;
   }
   const Shape shape{x.dim(0), h.out, w.out, OC};
-  // Depthwise: one output per invocation; the others: an implicit GEMM of the patches and the filter.
-  Dispatch d = make(
-      depthwise ? ShaderId::kDepthwiseConv2D : ShaderId::kConv2DGemm, {in(0), in(1), hasBias ? in(2) : out(0), out(0)},
-      {static_cast<uint32_t>(x.dim(0)), static_cast<uint32_t>(x.dim(1)), static_cast<uint32_t>(x.dim(2)),
-       static_cast<uint32_t>(C), static_cast<uint32_t>(f.dim(0)), static_cast<uint32_t>(f.dim(1)),
-       static_cast<uint32_t>(h.out), static_cast<uint32_t>(w.out), static_cast<uint32_t>(OC),
-       static_cast<uint32_t>(strides[1]), static_cast<uint32_t>(strides[2]), static_cast<uint32_t>(dilations[1]),
-       static_cast<uint32_t>(dilations[2]), static_cast<uint32_t>(h.padBefore), static_cast<uint32_t>(w.padBefore),
-       hasBias, act, bitsOf(alpha)});
+  // Depthwise: one output per invocation, in fp32; the others: an implicit GEMM of the patches and the filter.
+  Dispatch d =
+      make(depthwise ? ShaderId::kDepthwiseConv2D : gemmShader(v, ShaderId::kConv2DGemm, ShaderId::kConv2DGemmCoopMat),
+           {in(0), in(1), hasBias ? in(2) : out(0), out(0)},
+           {static_cast<uint32_t>(x.dim(0)), static_cast<uint32_t>(x.dim(1)), static_cast<uint32_t>(x.dim(2)),
+            static_cast<uint32_t>(C), static_cast<uint32_t>(f.dim(0)), static_cast<uint32_t>(f.dim(1)),
+            static_cast<uint32_t>(h.out), static_cast<uint32_t>(w.out), static_cast<uint32_t>(OC),
+            static_cast<uint32_t>(strides[1]), static_cast<uint32_t>(strides[2]), static_cast<uint32_t>(dilations[1]),
+            static_cast<uint32_t>(dilations[2]), static_cast<uint32_t>(h.padBefore), static_cast<uint32_t>(w.padBefore),
+            hasBias, act, bitsOf(alpha), precisionCode(v)});
   if (depthwise)
     spread(d, static_cast<uint64_t>(shape.numElements()), 64);
   else

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "exec/precision.h"
 #include "exec/vulkan/shader_table.h"
 #include "ir/node.h"
 #include "ir/tensor.h"
@@ -32,11 +33,19 @@ struct LoweredNode {
   std::vector<Dispatch> dispatches;
 };
 
+/// How a cluster's MatMul and convolutions multiply: at the run's precision, and on the device's matrix units when it
+/// has them (fp16 only: Debian 12's glslc cannot compile the bf16 ones).
+struct GemmSetup {
+  Precision precision = Precision::kFp32;
+  bool cooperativeMatrix = false;
+};
+
 /// A node with what is known when its cluster is compiled: input shapes, and the values of Const inputs.
 struct NodeView {
   const Node& node;
   std::vector<Shape> inputShapes;
   std::vector<const Tensor*> constInputs;  ///< null where an input is not a Const
+  GemmSetup gemm;
 };
 
 /// Whether this node can run on Vulkan; `why` says what is missing otherwise. Input dtypes as inferred;

@@ -203,6 +203,7 @@ class Partitioner {
       if (m_cluster[i] == c) members.push_back(i);
     ClusterSpec spec;
     spec.name = "vulkan_cluster_" + std::to_string(c);
+    spec.precision = m_request.precision;
     while (m_graph.find(spec.name) >= 0) spec.name += "_";
     Node clusterNode;
     clusterNode.name = spec.name;

@@ -1,40 +1,7 @@
 #version 450
-// NHWC convolution as an implicit GEMM on the register-blocked core (gemm_tile.glsl), + bias, activation: C[M, OC]
-// is the output (M = N * OH * OW positions), B[K, OC] the HWIO filter as it is stored (K = KH * KW * C), and A[M, K]
-// the input patches, gathered as they are staged (zero in the padding) and never materialized.
+// NHWC convolution as an implicit GEMM (conv2d_gemm_io.glsl) on the register-blocked fp32 GEMM core.
 #extension GL_GOOGLE_include_directive : require
-#include "activation.glsl"
-layout(std430, binding = 0) readonly buffer X { float x[]; };
-layout(std430, binding = 1) readonly buffer W { float w[]; };
-layout(std430, binding = 2) readonly buffer Bias { float bias[]; };
-layout(std430, binding = 3) writeonly buffer Y { float y[]; };
-layout(push_constant) uniform Params {
-  uint N, H, W, C, KH, KW, OH, OW, OC;
-  uint strideH, strideW, dilationH, dilationW;
-  int padTop, padLeft;
-  uint hasBias, act;
-  float alpha;
-} p;
-
-float loadA(uint batch, uint row, uint k) {
-  if (row >= p.N * p.OH * p.OW || k >= p.KH * p.KW * p.C) return 0.0;
-  const uint ow = row % p.OW, oh = (row / p.OW) % p.OH, n = row / (p.OW * p.OH);
-  const uint c = k % p.C, kw = (k / p.C) % p.KW, kh = k / (p.C * p.KW);
-  const int ih = int(oh * p.strideH + kh * p.dilationH) - p.padTop;
-  const int iw = int(ow * p.strideW + kw * p.dilationW) - p.padLeft;
-  if (ih < 0 || ih >= int(p.H) || iw < 0 || iw >= int(p.W)) return 0.0;
-  return x[((n * p.H + uint(ih)) * p.W + uint(iw)) * p.C + c];
-}
-
-float loadB(uint batch, uint k, uint col) {
-  if (k >= p.KH * p.KW * p.C || col >= p.OC) return 0.0;
-  return w[k * p.OC + col];
-}
-
-void storeC(uint batch, uint row, uint col, float sum) {
-  y[row * p.OC + col] = activate(sum + (p.hasBias != 0u ? bias[col] : 0.0), p.act, p.alpha);
-}
-
+#include "conv2d_gemm_io.glsl"
 #include "gemm_tile.glsl"
 
-void main() { gemmTile(p.N * p.OH * p.OW, p.OC, p.KH * p.KW * p.C, true, false); }
+void main() { runGemm(); }

@@ -1,12 +1,14 @@
 // The register-blocked GEMM core of MatMul and the implicit-GEMM convolution: each 16x16 workgroup computes a 64x64
 // tile of C, each thread a 4x4 block of it (rows ty + 16i, columns tx + 16j), from 16-deep slices of A and B staged
-// in shared memory, the next slice read into registers while the current one is multiplied. The including shader
-// defines, before including this:
+// in shared memory, the next slice read into registers while the current one is multiplied. Operands are rounded to
+// the run's precision (precision.glsl) as they are staged; the sums stay fp32. The including shader defines, before
+// including this:
 //   float loadA(uint batch, uint row, uint k);   A[row][k], 0 outside the matrix
 //   float loadB(uint batch, uint k, uint col);   B[k][col], 0 outside the matrix
 //   void storeC(uint batch, uint row, uint col, float sum);
-// and calls gemmTile(M, N, K, aDepthContiguous, bDepthContiguous) from main(): staging reads each operand in its
-// memory order (along k when that is contiguous), so that neighbouring invocations read neighbouring floats.
+// and calls gemmTile(M, N, K, aDepthContiguous, bDepthContiguous, operandPrecision): staging reads each operand in
+// its memory order (along k when that is contiguous), so that neighbouring invocations read neighbouring floats.
+#include "precision.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;
 
 const uint kTile = 64u;   // rows and columns of C per workgroup
@@ -35,18 +37,19 @@ void fetch(uint batch, uint rowBase, uint colBase, uint k0, uint tid, bool aDept
   }
 }
 
-// Writes what fetch() read into the shared tiles.
-void stage(uint tid, bool aDepthContiguous, bool bDepthContiguous, float nextA[kPerThread], float nextB[kPerThread]) {
+// Writes what fetch() read into the shared tiles, at the run's precision.
+void stage(uint tid, bool aDepthContiguous, bool bDepthContiguous, uint operandPrecision, float nextA[kPerThread],
+           float nextB[kPerThread]) {
   for (uint i = 0u; i < kPerThread; ++i) {
     const uint e = tid + i * kThreads;
     const uvec2 ea = sliceElement(e, aDepthContiguous);
-    tileA[ea.y][ea.x] = nextA[i];
+    tileA[ea.y][ea.x] = atPrecision(nextA[i], operandPrecision);
     const uvec2 eb = sliceElement(e, bDepthContiguous);
-    tileB[eb.y][eb.x] = nextB[i];
+    tileB[eb.y][eb.x] = atPrecision(nextB[i], operandPrecision);
   }
 }
 
-void gemmTile(uint M, uint N, uint K, bool aDepthContiguous, bool bDepthContiguous) {
+void gemmTile(uint M, uint N, uint K, bool aDepthContiguous, bool bDepthContiguous, uint operandPrecision) {
   const uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y, tid = ty * 16u + tx;
   const uint rowBase = gl_WorkGroupID.y * kTile, colBase = gl_WorkGroupID.x * kTile, batch = gl_WorkGroupID.z;
   float acc[4][4];
@@ -56,7 +59,7 @@ void gemmTile(uint M, uint N, uint K, bool aDepthContiguous, bool bDepthContiguo
   float nextA[kPerThread], nextB[kPerThread];
   fetch(batch, rowBase, colBase, 0u, tid, aDepthContiguous, bDepthContiguous, nextA, nextB);
   for (uint k0 = 0u; k0 < K; k0 += kDepth) {
-    stage(tid, aDepthContiguous, bDepthContiguous, nextA, nextB);
+    stage(tid, aDepthContiguous, bDepthContiguous, operandPrecision, nextA, nextB);
     barrier();
     if (k0 + kDepth < K)
       fetch(batch, rowBase, colBase, k0 + kDepth, tid, aDepthContiguous, bDepthContiguous, nextA, nextB);

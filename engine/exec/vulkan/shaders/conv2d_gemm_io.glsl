@@ -1,0 +1,41 @@
+// The implicit-GEMM convolution's operands for the GEMM cores (gemm_tile.glsl, gemm_coopmat.glsl): NHWC convolution
+// + bias, activation, where C[M, OC] is the output (M = N * OH * OW positions), B[K, OC] the HWIO filter as it is
+// stored (K = KH * KW * C), and A[M, K] the input patches, gathered as they are staged (zero in the padding) and never
+// materialized.
+#include "activation.glsl"
+layout(std430, binding = 0) readonly buffer X { float x[]; };
+layout(std430, binding = 1) readonly buffer W { float w[]; };
+layout(std430, binding = 2) readonly buffer Bias { float bias[]; };
+layout(std430, binding = 3) writeonly buffer Y { float y[]; };
+layout(push_constant) uniform Params {
+  uint N, H, W, C, KH, KW, OH, OW, OC;
+  uint strideH, strideW, dilationH, dilationW;
+  int padTop, padLeft;
+  uint hasBias, act;
+  float alpha;
+  uint operandPrecision;  // precision.glsl's
+} p;
+
+float loadA(uint batch, uint row, uint k) {
+  if (row >= p.N * p.OH * p.OW || k >= p.KH * p.KW * p.C) return 0.0;
+  const uint ow = row % p.OW, oh = (row / p.OW) % p.OH, n = row / (p.OW * p.OH);
+  const uint c = k % p.C, kw = (k / p.C) % p.KW, kh = k / (p.C * p.KW);
+  const int ih = int(oh * p.strideH + kh * p.dilationH) - p.padTop;
+  const int iw = int(ow * p.strideW + kw * p.dilationW) - p.padLeft;
+  if (ih < 0 || ih >= int(p.H) || iw < 0 || iw >= int(p.W)) return 0.0;
+  return x[((n * p.H + uint(ih)) * p.W + uint(iw)) * p.C + c];
+}
+
+float loadB(uint batch, uint k, uint col) {
+  if (k >= p.KH * p.KW * p.C || col >= p.OC) return 0.0;
+  return w[k * p.OC + col];
+}
+
+void storeC(uint batch, uint row, uint col, float sum) {
+  y[row * p.OC + col] = activate(sum + (p.hasBias != 0u ? bias[col] : 0.0), p.act, p.alpha);
+}
+
+// Defined by the core included after this file.
+void gemmTile(uint M, uint N, uint K, bool aDepthContiguous, bool bDepthContiguous, uint operandPrecision);
+
+void runGemm() { gemmTile(p.N * p.OH * p.OW, p.OC, p.KH * p.KW * p.C, true, false, p.operandPrecision); }
