@@ -19,7 +19,6 @@
 
 #include "canvas/graph_canvas.h"
 #include "canvas/scene_painter.h"
-#include "io/model_summary.h"
 #include "panels/compare_panel.h"
 #include "panels/graph_compare_panel.h"
 #include "panels/graph_view.h"
@@ -280,17 +279,17 @@ void MainWindow::onOpenFailed(const QString& message) {
 
 void MainWindow::onOpened() {
   const Model& model = *m_session->model();
-  ModelSummary s = summarizeModel(model);
+  const size_t nodes = model.graph.size(), functions = model.graph.library.functions().size();
   m_header->setText(tr("<b>%1</b> &mdash; %2, %3 nodes, %4 op types, %5 functions, %6 signatures, %7 variables")
                         .arg(QString::fromStdString(model.path).toHtmlEscaped(), QString::fromStdString(model.format))
-                        .arg(s.nodeCount)
-                        .arg(s.opHistogram.size())
-                        .arg(s.functions.size())
+                        .arg(nodes)
+                        .arg(m_session->openedOpTypes())
+                        .arg(functions)
                         .arg(model.signatures.size())
                         .arg(model.variables.size()));
   statusBar()->showMessage(model.warnings.empty() ? tr("Loaded") : QString::fromStdString(model.warnings[0]));
   if (!m_scriptGraph.isEmpty() && m_scriptGraph == m_session->openingPath()) {
-    showScriptGraphHeader(s.nodeCount, s.functions.size());
+    showScriptGraphHeader(nodes, functions);
   } else {
     setWindowTitle(tr("%1 - Flowscope").arg(QFileInfo(m_session->openingPath()).fileName()));
     rememberRecent(m_session->openingPath());

@@ -29,7 +29,10 @@ void raiseDock(QWidget* widget) {
 void MainWindow::connectScript() {
   auto* profileDock = qobject_cast<QDockWidget*>(m_profile->parentWidget());
   auto* outputDock = qobject_cast<QDockWidget*>(m_scriptOutput->parentWidget());
-  if (profileDock && outputDock) tabifyDockWidget(profileDock, outputDock);  // the output below, as a tab
+  if (profileDock && outputDock) {
+    tabifyDockWidget(profileDock, outputDock);  // the output below, as a tab
+    profileDock->raise();                       // the profiler in front until a script runs
+  }
   m_scriptOutput->setObjectName("scriptOutput");
   m_scriptOutput->setReadOnly(true);
   m_scriptOutput->setMaximumBlockCount(20000);

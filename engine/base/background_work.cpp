@@ -8,12 +8,18 @@
 #include <thread>
 #include <utility>
 
+#include <pthread.h>
+
 namespace flowscope {
 namespace {
 
 class BackgroundQueue {
  public:
-  BackgroundQueue() : m_thread([this] { serve(); }) {}
+  BackgroundQueue()
+      : m_thread([this] {
+          pthread_setname_np(pthread_self(), "fs-background");  // for debuggers and top, not the process's name
+          serve();
+        }) {}
   ~BackgroundQueue() {  // at exit: finish what was queued
     {
       std::lock_guard lock(m_mutex);

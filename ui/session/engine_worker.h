@@ -2,8 +2,9 @@
 // comparing), off the UI thread. A request carries a tag ("load", "profile", "layout:<canvas>"): a newer request with
 // the same tag supersedes a queued one (it never runs) and asks a running one to stop; results of superseded jobs are
 // dropped by job id, so a view only ever sees its latest answer. Jobs of one tag run one at a time, in order; jobs of
-// different tags run side by side on a few threads. Progress and cancel work the same way for every job, and the
-// status bar's task strip shows them from the worker's signals.
+// different tags run side by side on a few threads, each job on a thread that ends with it (and takes the job's OpenMP
+// threads along). Progress and cancel work the same way for every job, and the status bar's task strip shows them
+// from the worker's signals.
 #pragma once
 
 #include <QObject>

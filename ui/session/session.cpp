@@ -19,7 +19,12 @@
 namespace flowscope {
 namespace {
 
-using LoadResult = std::shared_ptr<Expected<Model>>;
+// A loaded model, and what the header shows that would take a walk over its nodes on the UI thread.
+struct Loaded {
+  Expected<Model> model;
+  size_t opTypes = 0;
+};
+using LoadResult = std::shared_ptr<Loaded>;
 using PipelineJobResult = std::shared_ptr<Expected<PipelineResult>>;
 using ProfileJobResult = Expected<std::shared_ptr<const ProfileView>>;
 
@@ -60,12 +65,17 @@ void Session::open(const QString& path) {
   const std::string file = path.toStdString();
   m_worker->submit<LoadResult>(
       "load", tr("Loading %1").arg(QFileInfo(path).fileName()), this,
-      [file](JobControl&) { return std::make_shared<Expected<Model>>(loadModel(file)); },
+      [file](JobControl&) {
+        auto loaded = std::make_shared<Loaded>(Loaded{loadModel(file)});
+        if (loaded->model) loaded->opTypes = loaded->model->graph.opHistogram().size();
+        return loaded;
+      },
       [this, ticket, path](LoadResult result) {
         if (ticket != m_openTicket) return;  // cancelled, or a newer open is pending
         m_openPending = false;
-        if (!result->hasValue()) return emit openFailed(QString::fromStdString(result->status().message()));
-        setDocument(std::make_shared<const Model>(std::move(*result).value()));
+        if (!result->model) return emit openFailed(QString::fromStdString(result->model.status().message()));
+        m_openedOpTypes = result->opTypes;
+        setDocument(std::make_shared<const Model>(std::move(result->model).value()));
         emit opened();
       });
 }

@@ -40,6 +40,8 @@ class Session : public QObject {
   void cancelOpen();
   bool isOpening() const { return m_openPending; }
   const QString& openingPath() const { return m_openingPath; }
+  /// How many op types the opened file's graph has (counted with the load, off the UI thread).
+  size_t openedOpTypes() const { return m_openedOpTypes; }
   void close();
   /// The opened model (null until a load succeeds).
   std::shared_ptr<const Model> model() const { return m_navigation.root(); }
@@ -110,6 +112,7 @@ class Session : public QObject {
   Selection m_selection;
   QString m_openingPath;
   bool m_openPending = false;
+  size_t m_openedOpTypes = 0;
   quint64 m_openTicket = 0;      // a cancelled or superseded open's result is dropped
   quint64 m_optimizeTicket = 0;  // likewise for optimizing
   quint64 m_profileTicket = 0;   // and profiling
