@@ -10,33 +10,34 @@ namespace flowscope {
 namespace {
 
 // Matrix products and convolutions: 2 FLOPs per multiply-add, plus one per output for a fused bias and activation.
-int64_t contractionFlops(const Node& node, const std::vector<Tensor>& inputs, const Shape& out) {
+int64_t contractionFlops(const Node& node, const InputShapes& inputs, const Shape& out) {
   const std::string& op = node.op;
   const int64_t epilogue = op[0] == '_' ? out.numElements() : 0;
+  if (!inputs[0] || !inputs[1]) return 0;
   if (op == "MatMul" || op == "_FusedMatMul") {
-    const Shape& a = inputs[0].shape();
+    const Shape& a = *inputs[0];
     if (a.rank() != 2 || out.rank() != 2) return 0;
     const AttrValue* ta = node.attr("transpose_a");
     return 2 * out.numElements() * (ta && ta->b() ? a.dim(0) : a.dim(1)) + epilogue;
   }
   if (op.rfind("BatchMatMul", 0) == 0) {
-    const Shape& a = inputs[0].shape();
+    const Shape& a = *inputs[0];
     if (a.rank() < 2) return 0;
     const AttrValue* adj = node.attr("adj_x");
     return 2 * out.numElements() * (adj && adj->b() ? a.dim(a.rank() - 2) : a.dim(a.rank() - 1));
   }
-  const Shape& f = inputs[1].shape();
+  const Shape& f = *inputs[1];
   if (f.rank() != 4) return 0;
   if (op == "Conv2D" || op == "_FusedConv2D") return 2 * out.numElements() * f.dim(0) * f.dim(1) * f.dim(2) + epilogue;
   return 2 * out.numElements() * f.dim(0) * f.dim(1) + epilogue;  // depthwise: one input channel per output
 }
 
 // Operations per output (or, for reductions, per input) element of the other op families.
-int64_t elementFlops(const Node& node, const std::vector<Tensor>& inputs, const Shape& out) {
+int64_t elementFlops(const Node& node, const InputShapes& inputs, const Shape& out) {
   static const std::set<std::string> reductions = {"Sum", "Mean", "Max", "Min", "Prod", "All", "Any"};
   const std::string& op = node.op;
   const int64_t n = out.numElements();
-  if (reductions.count(op) && !inputs.empty()) return inputs[0].numElements();
+  if (reductions.count(op) && !inputs.empty() && inputs[0]) return inputs[0]->numElements();
   if (op == "Softmax" || op == "LogSoftmax") return 5 * n;
   if (op == "FusedBatchNorm" || op == "FusedBatchNormV3") return 2 * n;
   if (op == "AddN") return (static_cast<int64_t>(inputs.size()) - 1) * n;
@@ -66,8 +67,14 @@ int64_t elementwiseFlops(std::string_view op, int64_t n) {
 
 int64_t estimateFlops(const Node& node, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs) {
   if (outputs.empty() || !outputs[0].isValid()) return 0;
+  InputShapes shapes;
+  shapes.reserve(inputs.size());
+  for (const Tensor& t : inputs) shapes.push_back(t.isValid() ? &t.shape() : nullptr);
+  return estimateFlops(node, shapes, outputs[0].shape());
+}
+
+int64_t estimateFlops(const Node& node, const InputShapes& inputs, const Shape& out) {
   const std::string& op = node.op;
-  const Shape& out = outputs[0].shape();
   if (op.rfind("onnx::", 0) == 0) return estimateOnnxFlops(node, inputs, out);
   const bool contraction = op == "MatMul" || op == "_FusedMatMul" || op.rfind("BatchMatMul", 0) == 0 ||
                            op == "Conv2D" || op == "_FusedConv2D" ||

@@ -16,6 +16,10 @@ namespace flowscope {
 /// transcendentals, one for arithmetic and comparisons, none for anything else.
 int64_t elementwiseFlops(std::string_view op, int64_t n);
 int64_t estimateFlops(const Node& node, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs);
+/// The shapes of a node's inputs, null where one is absent (an optional ONNX input).
+using InputShapes = std::vector<const Shape*>;
+/// The same from shapes alone (a backend that knows them when it compiles, and times the node on its device).
+int64_t estimateFlops(const Node& node, const InputShapes& inputs, const Shape& out);
 int64_t tensorBytes(const std::vector<Tensor>& tensors);
 /// Bytes a node read and wrote: its inputs and outputs, except outputs that are an input's buffer (and that input),
 /// and nothing for nodes that hand a value on as it is (Const, Placeholder).

@@ -16,11 +16,11 @@ int64_t intAttr(const Node& node, const char* name, int64_t fallback) {
 
 // Conv (weights [M, C/group, k...]), Gemm (A [M, K], or [K, M] with transA) and MatMul (NumPy's: K is A's last
 // dimension).
-int64_t contractionFlops(const std::string& op, const Node& node, const std::vector<Tensor>& inputs, const Shape& out) {
-  if (inputs.size() < 2) return 0;
-  const Shape& a = inputs[0].shape();
-  const Shape& b = inputs[1].shape();
-  const int64_t bias = inputs.size() > 2 && inputs[2].isValid() ? out.numElements() : 0;
+int64_t contractionFlops(const std::string& op, const Node& node, const InputShapes& inputs, const Shape& out) {
+  if (inputs.size() < 2 || !inputs[0] || !inputs[1]) return 0;
+  const Shape& a = *inputs[0];
+  const Shape& b = *inputs[1];
+  const int64_t bias = inputs.size() > 2 && inputs[2] ? out.numElements() : 0;
   if (op == "Conv") {
     if (b.rank() < 3) return 0;
     int64_t perOutput = 1;
@@ -44,7 +44,7 @@ int64_t poolFlops(const Node& node, const Shape& out) {
 
 }  // namespace
 
-int64_t estimateOnnxFlops(const Node& node, const std::vector<Tensor>& inputs, const Shape& out) {
+int64_t estimateOnnxFlops(const Node& node, const InputShapes& inputs, const Shape& out) {
   // ONNX's own names; the ops it shares with TensorFlow (Add, Relu, Exp, ...) count in elementwiseFlops().
   static const std::set<std::string> transcendental = {"Gelu", "Mish", "Asin", "Acos", "Atan", "Sinh", "Cosh"};
   static const std::set<std::string> arithmetic = {
@@ -56,7 +56,7 @@ int64_t estimateOnnxFlops(const Node& node, const std::vector<Tensor>& inputs, c
   const std::string op = node.op.substr(node.op.rfind("::") + 2);
   const int64_t n = out.numElements();
   if (op == "Conv" || op == "Gemm" || op == "MatMul") return contractionFlops(op, node, inputs, out);
-  if (reductions.count(op)) return inputs.empty() ? 0 : inputs[0].numElements();
+  if (reductions.count(op)) return inputs.empty() || !inputs[0] ? 0 : inputs[0]->numElements();
   if (op == "MaxPool" || op == "AveragePool") return poolFlops(node, out);
   if (op == "Softmax" || op == "LogSoftmax" || op == "LayerNormalization" || op == "InstanceNormalization")
     return 5 * n;

@@ -5,13 +5,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "ir/node.h"
+#include "profile/flops.h"
 
 namespace flowscope {
 
 /// FLOPs of an `onnx::` node that produced `out` from `inputs`: 2 per multiply-add for Conv, Gemm and MatMul (plus
 /// one per output for a bias), one per element for arithmetic, ten for transcendentals, the input's elements for
 /// reductions; 0 for data movement.
-int64_t estimateOnnxFlops(const Node& node, const std::vector<Tensor>& inputs, const Shape& out);
+int64_t estimateOnnxFlops(const Node& node, const InputShapes& inputs, const Shape& out);
 
 }  // namespace flowscope

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <mutex>
 
+#include "profile/flops.h"
+
 namespace flowscope::vk {
 namespace {
 
@@ -46,6 +48,8 @@ struct ClusterProgram::Compiled {
   VkFence fence = VK_NULL_HANDLE;  // the runs' fence, made once
   VkQueryPool queries = VK_NULL_HANDLE;
   uint32_t queryCount = 0;
+  // Per node, for the profiler: estimated FLOPs, and the bytes of its buffer inputs and of its outputs (float32).
+  std::vector<int64_t> nodeFlops, nodeBytesIn, nodeBytesOut;
 
   ~Compiled() {
     std::lock_guard lock(device->commandMutex());
@@ -156,6 +160,7 @@ class ClusterProgram::Builder {
       for (size_t i = 0; i < node.inputs.size(); ++i)
         if (m_spec.params[k][i]) view.inputShapes[i] = m_spec.params[k][i]->shape();
       FS_ASSIGN_OR_RETURN(LoweredNode l, lower(view));
+      countWork(k, view, l.outputShapes);
       m_nodeShapes[k] = l.outputShapes;
       for (size_t o = 0; o < l.outputShapes.size(); ++o) {
         const bool direct = m_device.directOutputs() && isOutput(k, o);
@@ -169,6 +174,20 @@ class ClusterProgram::Builder {
       m_lowered.push_back(std::move(l));
     }
     return Status::ok();
+  }
+
+  // What the profiler charges node k with: its FLOPs, the buffers it reads (not its parameters) and writes.
+  void countWork(size_t k, const NodeView& view, const std::vector<Shape>& outputs) {
+    InputShapes shapes;
+    int64_t in = 0, out = 0;
+    for (size_t i = 0; i < view.inputShapes.size(); ++i) {
+      shapes.push_back(&view.inputShapes[i]);
+      if (!m_spec.params[k][i]) in += view.inputShapes[i].numElements() * 4;
+    }
+    for (const Shape& s : outputs) out += s.numElements() * 4;
+    m_c.nodeFlops.push_back(outputs.empty() ? 0 : estimateFlops(m_spec.nodes[k], shapes, outputs[0]));
+    m_c.nodeBytesIn.push_back(in);
+    m_c.nodeBytesOut.push_back(out);
   }
 
   // Staging for the inputs and outputs the host cannot reach in place: the inputs in one host-visible buffer, the
@@ -390,6 +409,9 @@ Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor
         e.startNs = submitted + static_cast<int64_t>(static_cast<double>(ticks[k] - ticks[0]) * ns);
         e.endNs = submitted + static_cast<int64_t>(static_cast<double>(ticks[k + 1] - ticks[0]) * ns);
         e.thread = profile->threadId();
+        e.flops = c->nodeFlops[k];
+        e.bytesIn = c->nodeBytesIn[k];
+        e.bytesOut = c->nodeBytesOut[k];
         e.run = runIndex;
         profile->add(std::move(e));
       }
