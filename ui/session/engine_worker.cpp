@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <algorithm>
+#include <system_error>
 
 #include "ir/buffer_pool.h"
 
@@ -85,18 +86,24 @@ void EngineWorker::threadMain() {
     emit jobStarted(id, job->tag, job->title);
     job->control.m_report = [this, id](double fraction, const QString& what) { emit jobProgress(id, fraction, what); };
     std::function<void()> handOver;
-    // On a thread of its own, which ends with the job: so does the OpenMP team the job's parallel regions made.
-    // Teams outlive their jobs on a long-lived thread, and once the process holds more OpenMP threads than cores,
-    // libgomp stops spinning: every parallel region then puts its threads to sleep and wakes them, and a profile in
-    // the app ran 2.6x slower than the CLI's (cpm_model: 11.5 against 4.4 ms). A thread costs tens of microseconds.
-    std::thread([&] {
+    const auto work = [&] {
       try {
         handOver = job->work(job->control);
       } catch (const std::exception&) {
         handOver = nullptr;  // engine calls report errors as values; a thrown one (out of memory) drops the result
       }
       releaseCachedTensorBuffers();  // the job's cached buffers go with its thread
-    }).join();
+    };
+    // On a thread of its own, which ends with the job: so does the OpenMP team the job's parallel regions made.
+    // Teams outlive their jobs on a long-lived thread, and once the process holds more OpenMP threads than cores,
+    // libgomp stops spinning: every parallel region then puts its threads to sleep and wakes them, and a profile in
+    // the app ran 2.6x slower than the CLI's (cpm_model: 11.5 against 4.4 ms). A thread costs tens of microseconds;
+    // where the system has none to give, the job runs here.
+    try {
+      std::thread(work).join();
+    } catch (const std::system_error&) {
+      work();
+    }
     {
       std::lock_guard<std::mutex> lock(m_mutex);
       m_running.erase(job->tag);
