@@ -195,27 +195,7 @@ Expected<std::shared_ptr<VulkanDevice>> VulkanDevice::open(int index) {
   const char* zeroCopy = std::getenv("FLOWSCOPE_VULKAN_ZERO_COPY");
   d->m_zeroCopy = !zeroCopy || std::string(zeroCopy) != "0";
 
-  const float priority = 1.0f;
-  VkDeviceQueueCreateInfo queue{};
-  queue.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-  queue.queueFamilyIndex = d->m_queueFamily;
-  queue.queueCount = 1;
-  queue.pQueuePriorities = &priority;
-  VkDeviceCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-  info.queueCreateInfoCount = 1;
-  info.pQueueCreateInfos = &queue;
-  CooperativeMatrixEnable matrixUnits;
-  const CooperativeMatrixSupport support = probeCooperativeMatrix(instance, d->m_physical, &matrixUnits);
-  d->m_cooperativeMatrix = support.fp16;
-  d->m_noCooperativeMatrix = support.why;
-  if (support.fp16) {
-    info.enabledExtensionCount = static_cast<uint32_t>(matrixUnits.extensions.size());
-    info.ppEnabledExtensionNames = matrixUnits.extensions.data();
-    info.pNext = matrixUnits.features();
-  }
-  if (VkResult r = vkCreateDevice(d->m_physical, &info, nullptr, &d->m_device); r != VK_SUCCESS)
-    return vkError("vkCreateDevice", r);
+  FS_RETURN_IF_ERROR(d->createLogicalDevice());
   vkGetDeviceQueue(d->m_device, d->m_queueFamily, 0, &d->m_queue);
   VkCommandPoolCreateInfo pool{};
   pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
@@ -238,6 +218,40 @@ Expected<std::shared_ptr<VulkanDevice>> VulkanDevice::open(int index) {
   if (VkResult r = vkCreatePipelineCache(d->m_device, &cache, nullptr, &d->m_pipelineCache); r != VK_SUCCESS)
     return vkError("vkCreatePipelineCache", r);
   return d;
+}
+
+// The logical device with its one compute queue, and the cooperative-matrix extensions and features where the device
+// has them all (without them when the driver refuses them: fp32 runs need none of it).
+Status VulkanDevice::createLogicalDevice() {
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue{};
+  queue.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  queue.queueFamilyIndex = m_queueFamily;
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue;
+  CooperativeMatrixEnable matrixUnits;
+  const CooperativeMatrixSupport support = probeCooperativeMatrix(m_instance, m_physical, &matrixUnits);
+  m_cooperativeMatrix = support.fp16;
+  m_noCooperativeMatrix = support.why;
+  if (support.fp16) {
+    info.enabledExtensionCount = static_cast<uint32_t>(matrixUnits.extensions.size());
+    info.ppEnabledExtensionNames = matrixUnits.extensions.data();
+    info.pNext = matrixUnits.features();
+  }
+  VkResult created = vkCreateDevice(m_physical, &info, nullptr, &m_device);
+  if (created != VK_SUCCESS && support.fp16) {  // the matrix units' features refused: the device without them
+    m_cooperativeMatrix = false;
+    m_noCooperativeMatrix = "vkCreateDevice refused the cooperative-matrix features (" + resultName(created) + ")";
+    info.enabledExtensionCount = 0;
+    info.ppEnabledExtensionNames = nullptr;
+    info.pNext = nullptr;
+    created = vkCreateDevice(m_physical, &info, nullptr, &m_device);
+  }
+  return created == VK_SUCCESS ? Status::ok() : vkError("vkCreateDevice", created);
 }
 
 Expected<Buffer> VulkanDevice::acquire(VkDeviceSize bytes) {

@@ -99,6 +99,7 @@ class VulkanDevice {
 
  private:
   VulkanDevice() = default;
+  Status createLogicalDevice();  // m_device, and whether the cooperative-matrix core can run
   static constexpr uint32_t kNoType = UINT32_MAX;
   Expected<uint32_t> memoryType(uint32_t allowed, MemoryUse use) const;
   uint32_t pickType(uint32_t allowed, MemoryUse use) const;                  // kNoType when none suits
