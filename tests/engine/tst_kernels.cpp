@@ -298,8 +298,13 @@ class TestKernels : public QObject {
     QTest::addColumn<bool>("ta");
     QTest::addColumn<bool>("tb");
     QTest::addColumn<int>("dtype");
-    for (auto [m, k, n] :
-         std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {10, 10, 10}, {3, 7, 5}, {64, 128, 96}, {1, 784, 512}})
+    for (auto [m, k, n] : std::vector<std::tuple<int, int, int>>{{1, 1, 1},
+                                                                 {10, 10, 10},
+                                                                 {3, 7, 5},
+                                                                 {64, 128, 96},
+                                                                 {1, 784, 512},
+                                                                 {1, 300, 70},
+                                                                 {1, 5000, 5}})  // one row: gemv.h, lane tails
       for (bool ta : {false, true})
         for (bool tb : {false, true})
           for (DType t : {DType::kFloat, DType::kInt32, DType::kDouble})
@@ -335,6 +340,30 @@ class TestKernels : public QObject {
         QVERIFY2(std::fabs(got - want) <= (t == DType::kFloat ? 1e-4 * (1 + std::fabs(want)) : 1e-9),
                  qPrintable(QString("(%1,%2): %3 vs %4").arg(i).arg(j).arg(got).arg(want)));
       }
+  }
+
+  // A product of one row with a bias and an activation (a classifier at batch 1): the matrix-vector kernel, then
+  // the epilogue.
+  void fusedMatMulOfOneRow() {
+    for (bool tb : {false, true}) {
+      const int64_t k = 333, n = 77;
+      Tensor a = randomOf(DType::kFloat, Shape{1, k}, 5);
+      Tensor b = randomOf(DType::kFloat, tb ? Shape{n, k} : Shape{k, n}, 6);
+      Tensor bias = randomOf(DType::kFloat, Shape{n}, 7, -20, 20);
+      AttrList ops;
+      ops.s = {"BiasAdd", "Relu"};
+      Tensor out = run1("_FusedMatMul", {a, b, bias},
+                        {{"transpose_b", AttrValue::fromBool(tb)},
+                         {"fused_ops", AttrValue::fromList(ops)},
+                         {"num_args", AttrValue::fromInt(1)}});
+      std::vector<double> want;
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = bias.elementAsDouble(j);
+        for (int64_t p = 0; p < k; ++p) sum += a.elementAsDouble(p) * b.elementAsDouble(tb ? j * k + p : p * n + j);
+        want.push_back(std::max(sum, 0.0));
+      }
+      QVERIFY2(closeTo(out, Shape{1, n}, want, 1e-4, 1e-5), tb ? "B transposed" : "B plain");
+    }
   }
 
   void matmulShapeError() {

@@ -3,9 +3,11 @@
 // A node with `_winograd` set (the ONNX channels-last pass sets it on 3x3 stride-1 convolutions) runs as oneDNN's
 // Winograd convolution where oneDNN has one for the shape (F(2x2, 3x3) or F(4x4, 3x3)): up to twice as fast as the
 // direct one here, on its blocked layout, with the activations reordered into it and back around the call.
+// Square 3x3 and 5x5 depthwise windows run on depthwise_nhwc's AVX-512 kernel where the machine has it.
 #include <memory>
 
 #include "exec/cpu/cpu_kernels.h"
+#include "exec/cpu/depthwise_nhwc.h"
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/fused_epilogue.h"
 #include "exec/kernel_util.h"
@@ -133,6 +135,10 @@ class ConvKernel : public OpKernel {
     const bool dnnlBias = m_fused.bias && !m_fused.batchNorm && !m_fused.prelu;
     if (dnnlBias && (ctx.inputs.size() < 3 || ctx.inputs[2].numElements() != oc))
       return ctx.error("bias must have " + std::to_string(oc) + " values");
+    if (m_depthwise && runOwnDepthwise(ctx, x, f, w, dnnlBias, out)) {
+      ctx.outputs[0] = std::move(out);
+      return Status::ok();
+    }
     FS_RETURN_IF_ERROR(prepare(x, f, w, oc, dnnlBias));
     ConvPrimitive& p = m_cache;
     if (!p.reorderedFrom.isValid() || p.reorderedFrom.bytes().data() != f.bytes().data()) {
@@ -162,6 +168,24 @@ class ConvKernel : public OpKernel {
   }
 
  private:
+  // Square, undilated depthwise windows with channel multiplier 1 and a ReLU / ReLU6 or no activation run on
+  // depthwise_nhwc's kernel where the machine has it. False: oneDNN runs it.
+  bool runOwnDepthwise(const KernelContext& ctx, const Tensor& x, const Tensor& f, const Window& w, bool withBias,
+                       Tensor& out) const {
+    const std::string& act = m_fused.activation;
+    if (m_fused.batchNorm || m_fused.prelu || (!act.empty() && act != "Relu" && act != "Relu6")) return false;
+    if (w.kh != w.kw || w.dh != 1 || w.dw != 1 || f.shape().dim(3) != 1) return false;
+    const Shape& in = x.shape();
+    const DepthwiseShape shape{in.dim(0), in.dim(1), in.dim(2), in.dim(3), w.kh, w.sh,
+                               w.sw,      w.padTop,  w.padLeft, w.oh,      w.ow};
+    if (!depthwiseNhwcRuns(shape)) return false;
+    const DepthwiseClamp clamp =
+        act.empty() ? DepthwiseClamp::kNone : (act == "Relu" ? DepthwiseClamp::kRelu : DepthwiseClamp::kRelu6);
+    depthwiseNhwc(shape, x.data<float>(), f.data<float>(), withBias ? ctx.inputs[2].data<float>() : nullptr, clamp,
+                  out.data<float>());
+    return true;
+  }
+
   Status prepare(const Tensor& x, const Tensor& f, const Window& w, int64_t oc, bool withBias) {
     ConvPrimitive& p = m_cache;
     if (p.input == x.shape() && p.filter == f.shape() && p.withBias == withBias && p.src) return Status::ok();

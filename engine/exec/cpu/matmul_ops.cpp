@@ -1,12 +1,14 @@
 // MatMul, _FusedMatMul (bias + activation as oneDNN post-ops) and BatchMatMul. Large float32 products go to
 // oneDNN with a per-kernel primitive cache; small ones and other dtypes use a plain vectorizable loop, because
-// a oneDNN call costs more than the arithmetic of a 10x10 product.
+// a oneDNN call costs more than the arithmetic of a 10x10 product. A product of one row is a matrix-vector product
+// (gemv.h) where the machine has AVX-512.
 #include <memory>
 
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/fused_epilogue.h"
 #include "exec/cpu/gemm.h"
+#include "exec/cpu/gemv.h"
 #include "exec/kernel_util.h"
 #include "ir/dtype_dispatch.h"
 
@@ -41,7 +43,9 @@ class MatMulKernel : public OpKernel {
       return ctx.error("Matrix size-incompatible: In[0]: " + a.shape().toString() + ", In[1]: " + b.shape().toString());
     Tensor out = Tensor::uninitialized(a.dtype(), Shape{m, n});
     bool fusedBias = false;
-    if (a.dtype() == DType::kFloat && m * n * k >= kDnnlMinWork && !m_fused.batchNorm && !m_fused.prelu) {
+    if (a.dtype() == DType::kFloat && m == 1 && m * n * k >= kDnnlMinWork && gemvRowRuns()) {
+      gemvRow(a.data<float>(), b.data<float>(), m_tb, k, n, out.data<float>());  // a's one row is contiguous
+    } else if (a.dtype() == DType::kFloat && m * n * k >= kDnnlMinWork && !m_fused.batchNorm && !m_fused.prelu) {
       FS_RETURN_IF_ERROR(runDnnl(ctx, a, b, out, m, k, n));
       fusedBias = true;
     } else if (!dispatchNumeric(a.dtype(), [&](auto tag) {

@@ -1,0 +1,18 @@
+// A float32 matrix-vector product for MatMul with one row: a classifier's last layer at batch 1 (MobileNetV2's
+// 1x1280 by 1280x1000 Gemm). Its time is reading the weights once; oneDNN's GEMM, blocked for many rows, took
+// 2.5x that read's time there.
+#pragma once
+
+#include <cstdint>
+
+namespace flowscope {
+
+/// True when gemvRow runs on this machine (AVX-512; elsewhere oneDNN's GEMM does).
+bool gemvRowRuns();
+
+/// out[j] = sum_p a[p] * B(p, j) for j < n, with B(p, j) = b[p * n + j], or b[j * k + p] when bTransposed (the
+/// weights stored [n, k], as ONNX's Gemm with transB and TensorFlow's MatMul with transpose_b keep them). Columns
+/// are shared among the intra-op threads.
+void gemvRow(const float* a, const float* b, bool bTransposed, int64_t k, int64_t n, float* out);
+
+}  // namespace flowscope

@@ -1,0 +1,136 @@
+// Depthwise convolution with square windows, as MobileNet and EfficientNet use it: the CPU backend runs these on its
+// own AVX-512 kernel where the machine has one (depthwise_nhwc), on oneDNN's otherwise. Either way the result must
+// be TensorFlow's: every row, border and interior, strides, paddings, channel counts that are not a multiple of 16,
+// windows larger than the image, and the fused bias and activation.
+#include <QtTest>
+
+#include <cmath>
+
+#include "exec/cpu/depthwise_nhwc.h"
+#include "kernel_test_util.h"
+
+using namespace flowscope;
+using namespace flowscope::testing;
+
+namespace {
+
+struct Case {
+  int64_t h, w, c, k, stride;
+  std::string padding;  // SAME, VALID or EXPLICIT (pads 2 top, 0 bottom, 1 left, 2 right)
+  std::string activation;
+};
+
+AttrValue stringList(std::vector<std::string> v) {
+  AttrList l;
+  l.s = std::move(v);
+  return AttrValue::fromList(std::move(l));
+}
+
+// out[n, y, x, c] by the definition, in double.
+std::vector<double> reference(const Case& t, const Tensor& x, const Tensor& f, const Tensor& bias, int64_t n,
+                              int64_t oh, int64_t ow, int64_t padTop, int64_t padLeft) {
+  std::vector<double> out;
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t xo = 0; xo < ow; ++xo)
+        for (int64_t ch = 0; ch < t.c; ++ch) {
+          double sum = bias.elementAsDouble(ch);
+          for (int64_t i = 0; i < t.k; ++i)
+            for (int64_t j = 0; j < t.k; ++j) {
+              const int64_t iy = y * t.stride + i - padTop, ix = xo * t.stride + j - padLeft;
+              if (iy < 0 || iy >= t.h || ix < 0 || ix >= t.w) continue;
+              sum += x.elementAsDouble(((b * t.h + iy) * t.w + ix) * t.c + ch) *
+                     f.elementAsDouble((i * t.k + j) * t.c + ch);
+            }
+          if (t.activation == "Relu" || t.activation == "Relu6") sum = std::max(sum, 0.0);
+          if (t.activation == "Relu6") sum = std::min(sum, 6.0);
+          out.push_back(sum);
+        }
+  return out;
+}
+
+}  // namespace
+
+class TestDepthwise : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void matchesTheDefinition_data() {
+    QTest::addColumn<int>("index");
+    for (size_t i = 0; i < cases().size(); ++i) {
+      const Case& t = cases()[i];
+      QTest::newRow(QString("%1x%2x%3 k%4 s%5 %6 %7")
+                        .arg(t.h)
+                        .arg(t.w)
+                        .arg(t.c)
+                        .arg(t.k)
+                        .arg(t.stride)
+                        .arg(QString::fromStdString(t.padding))
+                        .arg(QString::fromStdString(t.activation.empty() ? "linear" : t.activation))
+                        .toUtf8())
+          << static_cast<int>(i);
+    }
+  }
+  void matchesTheDefinition() {
+    QFETCH(int, index);
+    const Case& t = cases()[static_cast<size_t>(index)];
+    const int64_t n = 2;
+    Tensor x = randomOf(DType::kFloat, Shape{n, t.h, t.w, t.c}, 31, -4, 4);
+    Tensor f = randomOf(DType::kFloat, Shape{t.k, t.k, t.c, 1}, 32);
+    Tensor bias = randomOf(DType::kFloat, Shape{t.c}, 33);
+    AttrMap attrs{{"strides", ints({1, t.stride, t.stride, 1})},
+                  {"padding", AttrValue::fromString(t.padding)},
+                  {"fused_ops", stringList(t.activation.empty() ? std::vector<std::string>{"BiasAdd"}
+                                                                : std::vector<std::string>{"BiasAdd", t.activation})},
+                  {"num_args", AttrValue::fromInt(1)}};
+    int64_t padTop = 0, padLeft = 0, oh = 0, ow = 0;
+    if (t.padding == "SAME") {
+      oh = (t.h + t.stride - 1) / t.stride;
+      ow = (t.w + t.stride - 1) / t.stride;
+      padTop = std::max<int64_t>((oh - 1) * t.stride + t.k - t.h, 0) / 2;
+      padLeft = std::max<int64_t>((ow - 1) * t.stride + t.k - t.w, 0) / 2;
+    } else if (t.padding == "VALID") {
+      oh = (t.h - t.k) / t.stride + 1;
+      ow = (t.w - t.k) / t.stride + 1;
+    } else {
+      attrs["explicit_paddings"] = ints({0, 0, 2, 0, 1, 2, 0, 0});
+      padTop = 2;
+      padLeft = 1;
+      oh = (t.h + 2 - t.k) / t.stride + 1;
+      ow = (t.w + 3 - t.k) / t.stride + 1;
+    }
+    Tensor out = run1("_FusedDepthwiseConv2dNative", {x, f, bias}, attrs);
+    QVERIFY(closeTo(out, Shape{n, oh, ow, t.c}, reference(t, x, f, bias, n, oh, ow, padTop, padLeft), 1e-4, 1e-5));
+  }
+
+  // The shapes MobileNetV2 gives the kernel, on this machine: it either runs them or says it does not.
+  void runsMobileNetShapesWhereTheMachineHasAvx512() {
+    const DepthwiseShape stride2{1, 112, 112, 96, 3, 2, 2, 0, 0, 56, 56};
+    const DepthwiseShape dilatedLike{1, 14, 14, 384, 7, 1, 1, 3, 3, 14, 14};
+    QCOMPARE(depthwiseNhwcRuns(dilatedLike), false);  // 7x7 windows stay with oneDNN
+    if (!__builtin_cpu_supports("avx512f")) QSKIP("no AVX-512 here: oneDNN runs every depthwise convolution");
+    QVERIFY(depthwiseNhwcRuns(stride2));
+  }
+
+ private:
+  static const std::vector<Case>& cases() {
+    static const std::vector<Case> all = [] {
+      std::vector<Case> v;
+      for (int64_t k : {3, 5})
+        for (int64_t stride : {1, 2})
+          for (const char* padding : {"SAME", "VALID", "EXPLICIT"})
+            for (int64_t c : {16, 40, 5})  // whole slices, whole slices and a masked one, a masked one only
+              v.push_back({9, 29, c, k, stride, padding, c == 40 ? "Relu6" : (c == 5 ? "Relu" : "")});
+      v.push_back({2, 3, 24, 5, 1, "SAME", "Relu6"});   // every window larger than the image
+      v.push_back({1, 1, 32, 3, 2, "SAME", ""});        // one pixel
+      v.push_back({6, 40, 64, 3, 1, "VALID", "Relu"});  // interior groups of eight and four and single pixels
+      v.push_back({4, 9, 16, 3, 1, "VALID", ""});       // seven interior pixels: one short of a group of eight
+      v.push_back({5, 17, 16, 3, 2, "SAME", ""});       // the same at stride 2
+      return v;
+    }();
+    return all;
+  }
+};
+
+QTEST_GUILESS_MAIN(TestDepthwise)
+#include "tst_depthwise.moc"
