@@ -28,6 +28,12 @@ int64_t contractionFlops(const Node& node, const InputShapes& inputs, const Shap
   }
   const Shape& f = *inputs[1];
   if (f.rank() != 4) return 0;
+  if (op == "_FusedPointwiseDepthwise") {  // the CPU's fused 1x1 [1, 1, C, OC] and 3x3 depthwise pair
+    const Shape& x = *inputs[0];
+    if (x.rank() != 4 || f.dim(2) <= 0) return 0;
+    const int64_t middle = x.numElements() / f.dim(2) * f.dim(3);  // the 1x1 output no one sees
+    return 2 * middle * f.dim(2) + middle + 2 * out.numElements() * 9 + out.numElements();
+  }
   if (op == "Conv2D" || op == "_FusedConv2D") return 2 * out.numElements() * f.dim(0) * f.dim(1) * f.dim(2) + epilogue;
   return 2 * out.numElements() * f.dim(0) * f.dim(1) + epilogue;  // depthwise: one input channel per output
 }
@@ -77,7 +83,7 @@ int64_t estimateFlops(const Node& node, const InputShapes& inputs, const Shape& 
   const std::string& op = node.op;
   if (op.rfind("onnx::", 0) == 0) return estimateOnnxFlops(node, inputs, out);
   const bool contraction = op == "MatMul" || op == "_FusedMatMul" || op.rfind("BatchMatMul", 0) == 0 ||
-                           op == "Conv2D" || op == "_FusedConv2D" ||
+                           op == "Conv2D" || op == "_FusedConv2D" || op == "_FusedPointwiseDepthwise" ||
                            op.find("DepthwiseConv2dNative") != std::string::npos;
   if (contraction) return inputs.size() >= 2 ? contractionFlops(node, inputs, out) : 0;
   return elementFlops(node, inputs, out);

@@ -6,6 +6,7 @@
 // Square 3x3 and 5x5 depthwise windows run on depthwise_nhwc's AVX-512 kernel where the machine has it.
 #include <memory>
 
+#include "exec/cpu/conv_window.h"
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/depthwise_nhwc.h"
 #include "exec/cpu/dnnl_util.h"
@@ -15,57 +16,6 @@
 
 namespace flowscope {
 namespace {
-
-struct Window {
-  int64_t kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1;
-  int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
-  int64_t oh = 0, ow = 0;
-};
-
-// TensorFlow's SAME / VALID / EXPLICIT padding for one spatial dim.
-Status padDim(const std::string& padding, const std::vector<int64_t>& explicitPads, int dim, int64_t in, int64_t k,
-              int64_t s, int64_t d, int64_t* before, int64_t* after, int64_t* out) {
-  int64_t effective = (k - 1) * d + 1;
-  if (padding == "SAME") {
-    *out = (in + s - 1) / s;
-    int64_t total = std::max<int64_t>((*out - 1) * s + effective - in, 0);
-    *before = total / 2;
-    *after = total - *before;
-  } else if (padding == "VALID") {
-    *out = in >= effective ? (in - effective) / s + 1 : 0;
-    *before = *after = 0;
-  } else if (padding == "EXPLICIT") {
-    if (explicitPads.size() != 8) return invalidArgument("explicit_paddings must have 8 values");
-    *before = explicitPads[static_cast<size_t>(2 * dim)];
-    *after = explicitPads[static_cast<size_t>(2 * dim + 1)];
-    *out = convOutputSize(in, k, s, d, "EXPLICIT", *before, *after);
-  } else {
-    return invalidArgument("unknown padding '" + padding + "'");
-  }
-  if (*out <= 0) return invalidArgument("the window does not fit the input");
-  return Status::ok();
-}
-
-Expected<Window> windowFor(const Node& node, const Shape& x, int64_t kh, int64_t kw) {
-  if (attrString(node, "data_format", "NHWC") != "NHWC")
-    return unimplemented(nodeLabel(node) + "the CPU backend runs NHWC only (TensorFlow's CPU kernels too)");
-  auto strides = attrInts(node, "strides");
-  auto dilations = attrInts(node, "dilations");
-  auto explicitPads = attrInts(node, "explicit_paddings");
-  if (strides.size() != 4) return invalidArgument(nodeLabel(node) + "strides must have 4 values");
-  Window w;
-  w.kh = kh;
-  w.kw = kw;
-  w.sh = strides[1];
-  w.sw = strides[2];
-  w.dh = dilations.size() == 4 ? dilations[1] : 1;
-  w.dw = dilations.size() == 4 ? dilations[2] : 1;
-  std::string padding = attrString(node, "padding", "VALID");
-  Status s = padDim(padding, explicitPads, 1, x.dim(1), kh, w.sh, w.dh, &w.padTop, &w.padBottom, &w.oh);
-  if (s.isOk()) s = padDim(padding, explicitPads, 2, x.dim(2), kw, w.sw, w.dw, &w.padLeft, &w.padRight, &w.ow);
-  if (!s.isOk()) return s.withContext(nodeLabel(node) + "input " + x.toString() + ": ");
-  return w;
-}
 
 std::vector<int64_t> nhwcStrides(int64_t c, int64_t h, int64_t w) { return {h * w * c, 1, w * c, c}; }
 
@@ -77,10 +27,8 @@ struct ConvPrimitive {
   dnnl::memory weights;      // in oneDNN's layout
   dnnl::memory userWeights;  // our HWIO view
   dnnl::reorder weightReorder;
-  Tensor reorderedFrom;    // the filter tensor `weights` was made from (kept alive so its address is stable)
-  bool blockedIo = false;  // Winograd: src and dst go through oneDNN's blocked layout
-  dnnl::memory blockedSrc, blockedDst;
-  dnnl::reorder srcToBlocked, dstFromBlocked;
+  Tensor reorderedFrom;          // the filter tensor `weights` was made from (kept alive so its address is stable)
+  dnnl_util::BlockedIo blocked;  // Winograd: src and dst go through oneDNN's blocked layout
 };
 
 // Winograd's transformed weights are larger than the direct ones (16/9); below 14x14 outputs, reading them costs
@@ -148,16 +96,15 @@ class ConvKernel : public OpKernel {
     }
     p.src.set_data_handle(const_cast<float*>(x.data<float>()));
     p.dst.set_data_handle(out.data<float>());
-    if (p.blockedIo) p.srcToBlocked.execute(dnnl_util::stream(), p.src, p.blockedSrc);
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.blockedIo ? p.blockedSrc : p.src},
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.blocked.sourceFor(p.src)},
                                                {DNNL_ARG_WEIGHTS, p.weights},
-                                               {DNNL_ARG_DST, p.blockedIo ? p.blockedDst : p.dst}};
+                                               {DNNL_ARG_DST, p.blocked.destinationFor(p.dst)}};
     if (dnnlBias) {
       p.bias.set_data_handle(const_cast<float*>(ctx.inputs[2].data<float>()));
       args.emplace(DNNL_ARG_BIAS, p.bias);
     }
     p.primitive.execute(dnnl_util::stream(), args);
-    if (p.blockedIo) p.dstFromBlocked.execute(dnnl_util::stream(), p.blockedDst, p.dst);
+    p.blocked.finish(p.dst);
     dnnl_util::stream().wait();
     if (m_fused.batchNorm || m_fused.prelu) {
       Status s = applyEpilogue(m_fused, ctx.inputs, 2, out, false);
@@ -225,13 +172,7 @@ class ConvKernel : public OpKernel {
       p.userWeights = dnnl::memory(userWeightDesc, engine(), nullptr);
       p.weights = dnnl::memory(pd.weights_desc(), engine());
       p.weightReorder = dnnl::reorder(p.userWeights, p.weights);
-      p.blockedIo = pd.src_desc() != srcDesc || pd.dst_desc() != dstDesc;
-      if (p.blockedIo) {
-        p.blockedSrc = dnnl::memory(pd.src_desc(), engine());
-        p.blockedDst = dnnl::memory(pd.dst_desc(), engine());
-        p.srcToBlocked = dnnl::reorder(p.src, p.blockedSrc);
-        p.dstFromBlocked = dnnl::reorder(p.blockedDst, p.dst);
-      }
+      p.blocked.prepare(p.src, p.dst, pd.src_desc(), pd.dst_desc());
     } catch (const dnnl::error& e) {
       return internalError(std::string("oneDNN could not create the convolution: ") + e.what());
     }

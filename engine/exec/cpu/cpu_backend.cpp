@@ -11,6 +11,7 @@
 #include "exec/backend_registration.h"
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/cpu_roofline.h"
+#include "exec/cpu/pointwise_depthwise.h"
 #include "exec/function_call_kernels.h"
 
 namespace flowscope {
@@ -52,6 +53,14 @@ class CpuBackend : public Backend {
       return unimplemented(nodeLabel(node) + "no CPU kernel for op '" + node.op +
                            "'; the graph can be shown but this node cannot run");
     return (*factory)(node);
+  }
+
+  // The graph as given, with 1x1 + depthwise pairs fused (pointwise_depthwise.h).
+  Expected<Placement> place(const Graph& graph, const PlacementRequest& request) override {
+    Placement placement;
+    placement.graph = graph;
+    fusePointwiseDepthwise(placement, request);
+    return placement;
   }
 
   Expected<Roofline> roofline(int threads) override { return measureCpuRoofline(threads); }

@@ -43,6 +43,26 @@ dnnl::memory::desc dense(const std::vector<int64_t>& dims, DType dtype) {
   return desc(dims, dtype, strides);
 }
 
+void BlockedIo::prepare(const dnnl::memory& userSrc, const dnnl::memory& userDst, const dnnl::memory::desc& srcDesc,
+                        const dnnl::memory::desc& dstDesc) {
+  used = srcDesc != userSrc.get_desc() || dstDesc != userDst.get_desc();
+  if (!used) return;
+  src = dnnl::memory(srcDesc, engine());
+  dst = dnnl::memory(dstDesc, engine());
+  toBlocked = dnnl::reorder(userSrc, src);
+  fromBlocked = dnnl::reorder(dst, userDst);
+}
+
+const dnnl::memory& BlockedIo::sourceFor(dnnl::memory& userSrc) {
+  if (!used) return userSrc;
+  toBlocked.execute(stream(), userSrc, src);
+  return src;
+}
+
+void BlockedIo::finish(dnnl::memory& userDst) {
+  if (used) fromBlocked.execute(stream(), dst, userDst);
+}
+
 bool activationPostOp(const std::string& a, float leakyAlpha, dnnl::post_ops* ops) {
   using A = dnnl::algorithm;
   if (a == "Relu")

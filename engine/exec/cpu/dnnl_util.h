@@ -20,6 +20,23 @@ dnnl::memory::desc desc(const std::vector<int64_t>& dims, DType dtype, const std
 /// Row-major (dense) descriptor.
 dnnl::memory::desc dense(const std::vector<int64_t>& dims, DType dtype);
 
+/// A primitive's activations in the layouts it chose, where those differ from ours (NHWC): reordered into them
+/// before it runs and back after.
+struct BlockedIo {
+  bool used = false;
+  dnnl::memory src, dst;  // in the primitive's layouts
+  dnnl::reorder toBlocked, fromBlocked;
+
+  /// Sets up the reorders when the primitive's layouts (`src`, `dst`) are not those of userSrc and userDst.
+  void prepare(const dnnl::memory& userSrc, const dnnl::memory& userDst, const dnnl::memory::desc& src,
+               const dnnl::memory::desc& dst);
+  /// The memories the primitive reads and writes: the user's, or the blocked ones (userSrc reordered in first).
+  const dnnl::memory& sourceFor(dnnl::memory& userSrc);
+  const dnnl::memory& destinationFor(const dnnl::memory& userDst) const { return used ? dst : userDst; }
+  /// After the primitive: its output reordered into userDst where it wrote a blocked one.
+  void finish(dnnl::memory& userDst);
+};
+
 /// The eltwise post-op for a TensorFlow activation name; false when there is none.
 bool activationPostOp(const std::string& activation, float leakyAlpha, dnnl::post_ops* ops);
 

@@ -1,0 +1,23 @@
+// The window of a TensorFlow NHWC convolution or pooling node over an input: kernel, strides, dilations, the pads
+// SAME / VALID / EXPLICIT give, and the output size.
+#pragma once
+
+#include <cstdint>
+
+#include "base/status.h"
+#include "ir/node.h"
+#include "ir/shape.h"
+
+namespace flowscope {
+
+struct Window {
+  int64_t kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1;
+  int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+  int64_t oh = 0, ow = 0;
+};
+
+/// The window of `node` (strides, dilations, padding, explicit_paddings attrs) with a kh x kw kernel over the NHWC
+/// input `x`; an error naming the node when it is not NHWC or the window does not fit.
+Expected<Window> windowFor(const Node& node, const Shape& x, int64_t kh, int64_t kw);
+
+}  // namespace flowscope

@@ -1,0 +1,180 @@
+// The CPU's 1x1 + depthwise fusion (exec/cpu/pointwise_depthwise.h): which pairs the placement fuses, and that the
+// fused node computes what the two nodes compute, through oneDNN's fused primitive where it takes the shape and
+// through the two kernels where it does not.
+#include <QtTest>
+
+#include <set>
+
+#include "exec/cpu/pointwise_depthwise.h"
+#include "exec/model_runner.h"
+#include "io/loader.h"
+#include "kernel_test_util.h"
+#include "onnx_test_util.h"
+#include "profile/run_profile.h"
+#include "vulkan_case.h"
+
+using namespace flowscope;
+
+namespace {
+
+struct PairShape {
+  int64_t h, w, c, oc, stride;
+  std::string padding;  // SAME, VALID, or EXPLICIT: 1 on every side (PyTorch's padding=1)
+};
+
+AttrValue stringList(std::vector<std::string> v) {
+  AttrList l;
+  l.s = std::move(v);
+  return AttrValue::fromList(std::move(l));
+}
+
+// x [1, h, w, c] -> "pw": 1x1 to oc, bias, ReLU6 -> "dw": 3x3 depthwise, bias, ReLU6.
+void buildPair(vktest::Case& k, const PairShape& s) {
+  k.input("x", Shape{1, s.h, s.w, s.c});
+  k.weights("f1", Shape{1, 1, s.c, s.oc});
+  k.weights("b1", Shape{s.oc});
+  k.weights("f2", Shape{3, 3, s.oc, 1});
+  k.weights("b2", Shape{s.oc});
+  auto conv = [&](const std::string& name, const std::string& op, std::vector<std::string> inputs, int64_t stride,
+                  const std::string& padding) {
+    Node n;
+    n.name = name;
+    n.op = op;
+    for (const auto& i : inputs) n.inputs.push_back(TensorRef{i, 0, ""});
+    n.attrs["T"] = AttrValue::fromType(DType::kFloat);
+    n.attrs["strides"] = vktest::ints({1, stride, stride, 1});
+    n.attrs["padding"] = AttrValue::fromString(padding);
+    if (padding == "EXPLICIT") n.attrs["explicit_paddings"] = vktest::ints({0, 0, 1, 1, 1, 1, 0, 0});
+    n.attrs["fused_ops"] = stringList({"BiasAdd", "Relu6"});
+    n.attrs["num_args"] = AttrValue::fromInt(1);
+    if (op == "_FusedConv2D") n.attrs["num_host_args"] = AttrValue::fromInt(0);
+    k.graph.addNode(std::move(n));
+  };
+  conv("pw", "_FusedConv2D", {"x", "f1", "b1"}, 1, "VALID");
+  conv("dw", "_FusedDepthwiseConv2dNative", {"pw", "f2", "b2"}, s.stride, s.padding);
+}
+
+std::map<std::string, size_t> placedOps(const vktest::Case& k, std::vector<std::string> fetches,
+                                        std::set<std::string> fed = {"x"}) {
+  auto cpu = openBackend("cpu");
+  if (!cpu) qFatal("%s", cpu.status().message().c_str());
+  PlacementRequest request;
+  request.fedNodes = std::move(fed);
+  request.fetches = std::move(fetches);
+  auto placement = (*cpu)->place(k.graph, request);
+  if (!placement) qFatal("%s", placement.status().message().c_str());
+  return placement->graph.opHistogram();
+}
+
+const Tensor& constantOf(const vktest::Case& k, const std::string& name) {
+  return k.graph.findNode(name)->attr("value")->tensor();
+}
+
+}  // namespace
+
+class TestPointwiseDepthwise : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void fusedKernelComputesTheTwoNodes_data() {
+    QTest::addColumn<int>("index");
+    for (size_t i = 0; i < shapes().size(); ++i) {
+      const PairShape& s = shapes()[i];
+      QTest::newRow(QString("%1x%2 %3->%4 s%5 %6")
+                        .arg(s.h)
+                        .arg(s.w)
+                        .arg(s.c)
+                        .arg(s.oc)
+                        .arg(s.stride)
+                        .arg(QString::fromStdString(s.padding))
+                        .toUtf8())
+          << static_cast<int>(i);
+    }
+  }
+  void fusedKernelComputesTheTwoNodes() {
+    QFETCH(int, index);
+    vktest::Case k;
+    buildPair(k, shapes()[static_cast<size_t>(index)]);
+    const Node& pw = *k.graph.findNode("pw");
+    const Node& dw = *k.graph.findNode("dw");
+    const Tensor& x = k.feeds[0].second;
+    std::vector<Tensor> inputs{x, constantOf(k, "f1"), constantOf(k, "b1"), constantOf(k, "f2"), constantOf(k, "b2")};
+    Tensor middle = testing::run1(pw.op, {inputs[0], inputs[1], inputs[2]}, pw.attrs);
+    Tensor expected = testing::run1(dw.op, {middle, inputs[3], inputs[4]}, dw.attrs);
+    auto kernel = makePointwiseDepthwiseKernel(pw, dw);
+    for (int call = 0; call < 2; ++call) {  // the second call reuses the primitive and the reordered filters
+      std::vector<Tensor> outputs(1);
+      KernelContext ctx{dw, inputs, outputs, nullptr};
+      Status s = kernel->compute(ctx);
+      QVERIFY2(s.isOk(), s.message().c_str());
+      QCOMPARE(outputs[0].shape(), expected.shape());
+      const double error = testing::relativeError(expected, outputs[0]);
+      QVERIFY2(error < 1e-5, qPrintable(QString("relative error %1").arg(error)));
+    }
+  }
+
+  // MobileNetV2's third block (4.6 MiB between the two) is fused; a small pair, or one whose 1x1 output is fetched,
+  // fed or read by another node too, is not.
+  void placementFusesLargePairsOnly() {
+    vktest::Case large;
+    buildPair(large, shapes()[0]);
+    auto ops = placedOps(large, {"dw:0"});
+    QCOMPARE(ops[kPointwiseDepthwiseOp], size_t(1));
+    QCOMPARE(ops.count("_FusedConv2D"), size_t(0));
+    QCOMPARE(placedOps(large, {"dw:0", "pw:0"}).count(kPointwiseDepthwiseOp), size_t(0));
+    QCOMPARE(placedOps(large, {"dw:0"}, {"x", "pw"}).count(kPointwiseDepthwiseOp), size_t(0));
+    vktest::Case shared;
+    buildPair(shared, shapes()[0]);
+    Node reader;
+    reader.name = "reader";
+    reader.op = "Relu";
+    reader.inputs.push_back(TensorRef{"pw", 0, ""});
+    reader.attrs["T"] = AttrValue::fromType(DType::kFloat);
+    shared.graph.addNode(std::move(reader));
+    QCOMPARE(placedOps(shared, {"dw:0", "reader:0"}).count(kPointwiseDepthwiseOp), size_t(0));
+    vktest::Case small;
+    buildPair(small, shapes()[1]);
+    QCOMPARE(placedOps(small, {"dw:0"}).count(kPointwiseDepthwiseOp), size_t(0));
+  }
+
+  // A run of the large pair: the fused node answers under the depthwise node's name, with the value of a run that
+  // keeps the two apart (fetching the 1x1 output keeps it), and its FLOPs are both nodes'.
+  void runsFusedUnderTheDepthwiseName() {
+    vktest::Case k;
+    buildPair(k, shapes()[0]);
+    auto model = std::make_shared<Model>();
+    model->graph = k.graph;
+    ModelRunner runner(model);
+    RunProfile fused, apart;
+    auto got = runner.run(k.feeds, {"dw:0"}, {}, &fused, 0);
+    QVERIFY2(got, got.status().message().c_str());
+    auto expected = runner.run(k.feeds, {"dw:0", "pw:0"}, {}, &apart, 0);
+    QVERIFY2(expected, expected.status().message().c_str());
+    const double error = testing::relativeError(expected->at(0), got->at(0));
+    QVERIFY2(error < 1e-5, qPrintable(QString("relative error %1").arg(error)));
+    int64_t fusedFlops = -1, apartFlops = 0;
+    for (const auto& e : fused.events())
+      if (e.name == "dw") {
+        QCOMPARE(e.op, std::string(kPointwiseDepthwiseOp));
+        fusedFlops = e.flops;
+      }
+    for (const auto& e : apart.events())
+      if (e.name == "dw" || e.name == "pw") apartFlops += e.flops;
+    QCOMPARE(fusedFlops, apartFlops);
+  }
+
+ private:
+  static const std::vector<PairShape>& shapes() {
+    static const std::vector<PairShape> all = {
+        {112, 112, 16, 96, 2, "EXPLICIT"},  // MobileNetV2's third block, as torchvision exports it
+        {20, 20, 16, 32, 1, "SAME"},       {21, 19, 8, 24, 2, "SAME"},  // odd sizes: a pad on each side
+        {16, 16, 16, 32, 2, "SAME"},                                    // even: TensorFlow pads below and right only
+        {12, 12, 8, 16, 1, "VALID"},  // oneDNN's pads cannot say VALID: the two kernels run
+        {56, 56, 24, 144, 1, "EXPLICIT"},
+    };
+    return all;
+  }
+};
+
+QTEST_GUILESS_MAIN(TestPointwiseDepthwise)
+#include "tst_pointwise_depthwise.moc"
