@@ -38,7 +38,10 @@ struct DeviceInfo {
 /// What a run feeds and fetches, for placing its graph.
 struct PlacementRequest {
   std::set<std::string> fedNodes;
-  std::vector<std::string> fetches;        ///< tensor names
+  std::vector<std::string> fetches;  ///< tensor names
+  std::vector<std::string> targets;  ///< nodes run for their effects
+  /// The shapes of the fed tensors by node, for a backend that specializes on them (specializesOnFedShapes).
+  std::map<std::string, Shape> fedShapes;
   Precision precision = Precision::kFp32;  ///< of MatMul and convolutions, where the backend offers a choice
 };
 
@@ -75,6 +78,9 @@ class Backend {
   /// Decides which nodes of a run's graph run here and prepares them (clusters, programs). The default keeps the
   /// graph as it is with every node here.
   virtual Expected<Placement> place(const Graph& graph, const PlacementRequest& request);
+  /// True: placements depend on the fed tensors' shapes (request.fedShapes), so a run with new shapes places the
+  /// graph again. The default: false.
+  virtual bool specializesOnFedShapes() const { return false; }
   /// A kernel for one node placed here (library calls included); errors name the node and op.
   virtual Expected<std::unique_ptr<OpKernel>> makeKernel(const Node& node, const FunctionLibrary& library) = 0;
   /// Runs one step and reports it to the run's profile (ctx.exec->profile) when there is one. The default times the

@@ -56,10 +56,13 @@ Status ModelRunner::checkFeed(const std::string& name, const Tensor& value) cons
 
 Expected<ModelRunner::PlannedRun> ModelRunner::plan(const std::vector<std::string>& feeds,
                                                     const std::vector<std::string>& fetches,
-                                                    const std::vector<std::string>& targets) {
+                                                    const std::vector<std::string>& targets,
+                                                    const std::map<std::string, Shape>& fedShapes) {
   PlacementRequest request;
   for (const auto& f : feeds) request.fedNodes.insert(f.substr(0, f.rfind(':')));
   request.fetches = fetches;
+  request.targets = targets;
+  request.fedShapes = fedShapes;
   request.precision = m_options.precision;
   FS_ASSIGN_OR_RETURN(Placement placement, m_backend->place(m_model->graph, request));
   PlannedRun planned;
@@ -106,10 +109,20 @@ Expected<std::vector<Tensor>> ModelRunner::run(const std::vector<std::pair<std::
   for (const auto& n : fetches) key += n + ",";
   key += "|";
   for (const auto& n : targets) key += n + ",";
+  std::map<std::string, Shape> fedShapes;  // a backend that specializes on them places each new shape anew
+  if (m_backend->specializesOnFedShapes()) {
+    key += "|";
+    for (size_t i = 0; i < feedNames.size(); ++i) {
+      std::string node;
+      int index = 0;
+      if (parseTensorName(feedNames[i], &node, &index) && index == 0) fedShapes[node] = feedValues[i].shape();
+      key += feedValues[i].shape().toString() + ",";
+    }
+  }
   std::lock_guard<std::mutex> lock(m_mutex);  // plans hold kernel caches: one run at a time per session
   auto it = m_plans.find(key);
   if (it == m_plans.end()) {
-    auto planned = plan(feedNames, fetches, targets);
+    auto planned = plan(feedNames, fetches, targets, fedShapes);
     if (!planned) return planned.status();
     it = m_plans.emplace(key, std::move(planned).value()).first;
   }

@@ -79,8 +79,9 @@ class ModelRunner {
     ExecutorChoice choice;
   };
   Status checkFeed(const std::string& name, const Tensor& value) const;
+  /// fedShapes: empty unless the backend specializes on them.
   Expected<PlannedRun> plan(const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
-                            const std::vector<std::string>& targets);
+                            const std::vector<std::string>& targets, const std::map<std::string, Shape>& fedShapes);
 
   std::shared_ptr<const Model> m_model;
   RunnerOptions m_options;

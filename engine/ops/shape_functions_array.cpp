@@ -1,5 +1,6 @@
 // Shape functions for array manipulation, reductions and index ops.
 #include <algorithm>
+#include <optional>
 
 #include "ops/shape_functions.h"
 #include "ops/strided_slice.h"
@@ -13,6 +14,20 @@ std::optional<int64_t> constScalar(const ShapeContext& ctx, size_t input) {
   auto v = ctx.constInts(input);
   if (!v || v->size() != 1) return std::nullopt;
   return (*v)[0];
+}
+
+// An int32 or int64 vector (or, with scalar, the one value) of shape arithmetic; nullopt for other dtypes or a
+// scalar of several values.
+std::optional<Tensor> shapeTensor(DType dtype, const std::vector<int64_t>& values, bool scalar) {
+  if ((dtype != DType::kInt32 && dtype != DType::kInt64) || (scalar && values.size() != 1)) return std::nullopt;
+  Tensor t(dtype, scalar ? Shape{} : Shape{static_cast<int64_t>(values.size())});
+  for (size_t k = 0; k < values.size(); ++k) {
+    if (dtype == DType::kInt64)
+      t.data<int64_t>()[k] = values[k];
+    else
+      t.data<int32_t>()[k] = static_cast<int32_t>(values[k]);
+  }
+  return t;
 }
 
 }  // namespace
@@ -68,15 +83,8 @@ void shapeShape(ShapeContext& ctx) {
     const Shape& x = ctx.in(k);
     ctx.set(k, x.hasUnknownRank() ? Shape{-1} : Shape{x.rank()});
     if (k == 0 && x.isFullyDefined()) {  // materialize: Reshape(y, Shape(x)) then has a known target
-      DType t = ctx.outputs[0].dtype == DType::kInt64 ? DType::kInt64 : DType::kInt32;
-      Tensor value(t, Shape{x.rank()});
-      for (int d = 0; d < x.rank(); ++d) {
-        if (t == DType::kInt64)
-          value.data<int64_t>()[d] = x.dim(d);
-        else
-          value.data<int32_t>()[d] = static_cast<int32_t>(x.dim(d));
-      }
-      ctx.constantOutputs = {value};
+      const DType t = ctx.outputs[0].dtype == DType::kInt64 ? DType::kInt64 : DType::kInt32;
+      if (auto value = shapeTensor(t, x.dims(), false)) ctx.constantOutputs = {*value};
     }
   }
 }
@@ -122,6 +130,15 @@ void shapePack(ShapeContext& ctx) {
   if (axis < 0 || axis > static_cast<int64_t>(out.size())) return;
   out.insert(out.begin() + axis, static_cast<int64_t>(ctx.inputs.size()));
   ctx.set(0, Shape(out));
+  // Integer scalars packed into a vector (a shape being built: Reshape(x, Pack(batch, 48))) are a constant when
+  // every one of them is.
+  std::vector<int64_t> values;
+  for (size_t k = 0; k < ctx.inputs.size(); ++k) {
+    auto v = ctx.constInts(k);
+    if (!v || v->size() != 1 || ctx.constants[k]->shape().rank() != 0) return;
+    values.push_back((*v)[0]);
+  }
+  if (auto value = shapeTensor(ctx.constants[0]->dtype(), values, false)) ctx.constantOutputs = {*value};
 }
 
 void shapeUnpack(ShapeContext& ctx) {
@@ -189,7 +206,19 @@ void shapeStridedSlice(ShapeContext& ctx) {
   StridedSliceMasks masks{ctx.intAttr("begin_mask", 0), ctx.intAttr("end_mask", 0), ctx.intAttr("ellipsis_mask", 0),
                           ctx.intAttr("new_axis_mask", 0), ctx.intAttr("shrink_axis_mask", 0)};
   auto plan = planStridedSlice(ctx.in(0), *begin, *end, *strides, masks);
-  if (plan) ctx.set(0, Shape(plan->outputShape));
+  if (!plan) return;
+  ctx.set(0, Shape(plan->outputShape));
+  // A slice of a known integer vector (a dim of Shape(x)) is a constant.
+  auto x = ctx.constInts(0);
+  if (!x || ctx.constants[0]->shape().rank() != 1 || plan->size.size() != 1 || plan->size[0] < 0) return;
+  std::vector<int64_t> values;
+  for (int64_t i = 0; i < plan->size[0]; ++i) {
+    const int64_t at = plan->begin[0] + i * plan->stride[0];
+    if (at < 0 || at >= static_cast<int64_t>(x->size())) return;
+    values.push_back((*x)[static_cast<size_t>(at)]);
+  }
+  if (auto value = shapeTensor(ctx.constants[0]->dtype(), values, plan->outputShape.empty()))
+    ctx.constantOutputs = {*value};
 }
 
 void shapeTile(ShapeContext& ctx) {

@@ -88,7 +88,7 @@ bool broadcastShapes(const Shape& a, const Shape& b, Shape* out) {
   return true;
 }
 
-GraphShapes inferShapes(const Graph& graph) {
+GraphShapes inferShapes(const Graph& graph, const std::map<std::string, Shape>* fedShapes) {
   const OpRegistry& registry = OpRegistry::global();
   OpLookup lookup = registry.lookupWith(&graph.library);
   GraphShapes result;
@@ -113,8 +113,13 @@ GraphShapes inferShapes(const Graph& graph) {
         declared && declared->kind() == AttrValue::Kind::kList && declared->list().shape.size() == ctx.outputs.size())
       for (size_t k = 0; k < ctx.outputs.size(); ++k)
         ctx.outputs[k].shape = mergeShapes(ctx.outputs[k].shape, declared->list().shape[k]);
-    for (size_t k = 0; k < ctx.outputs.size() && k < ctx.constantOutputs.size(); ++k)
-      if (ctx.constantOutputs[k].isValid()) constants.add(graph, node, k, ctx.constantOutputs[k]);
+    if (fedShapes && !ctx.outputs.empty())
+      if (auto fed = fedShapes->find(node.name); fed != fedShapes->end()) ctx.outputs[0].shape = fed->second;
+    for (size_t k = 0; k < ctx.outputs.size() && k < ctx.constantOutputs.size(); ++k) {
+      if (!ctx.constantOutputs[k].isValid()) continue;
+      constants.add(graph, node, k, ctx.constantOutputs[k]);
+      if (node.op != "Const") result.computed.emplace(std::make_pair(i, static_cast<int>(k)), ctx.constantOutputs[k]);
+    }
     result.outputs[i] = std::move(ctx.outputs);
   }
   return result;

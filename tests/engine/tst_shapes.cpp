@@ -50,9 +50,9 @@ class GraphBuilder {
     m_graph.addNode(std::move(n));
     return *this;
   }
-  QString shapeOf(const std::string& name, int output = 0) {
+  QString shapeOf(const std::string& name, int output = 0, const std::map<std::string, Shape>* fed = nullptr) {
     fillDefaultAttrs(m_graph);
-    GraphShapes shapes = inferShapes(m_graph);
+    GraphShapes shapes = inferShapes(m_graph, fed);
     const TensorInfo* info = shapes.find(static_cast<size_t>(m_graph.find(name)), output);
     return info ? QString::fromStdString(info->shape.toString()) : QString("<none>");
   }
@@ -223,6 +223,27 @@ class TestShapes : public QObject {
                  .op("r", "Reshape", {"y", "s"})
                  .shapeOf("r"),
              QString("[2,6]"));
+  }
+
+  // A Reshape target built from a dim of the input (as TF.js graphs build them) is known once the input's shape is:
+  // with the batch fed, StridedSlice and Pack compute the target's value.
+  void reshapeTargetFromAFedShape() {
+    const AttrValue int32 = AttrValue::fromType(DType::kInt32);
+    GraphBuilder g;
+    g.placeholder("x", Shape{-1, 4, 4, 3})
+        .op("shape", "Shape", {"x"}, {{"out_type", int32}})
+        .ints("begin", {0})
+        .ints("end", {1})
+        .ints("stride", {1})
+        .op("batch", "StridedSlice", {"shape", "begin", "end", "stride"},
+            {{"T", int32}, {"Index", int32}, {"shrink_axis_mask", AttrValue::fromInt(1)}})
+        .scalar("cols", 48)
+        .op("target", "Pack", {"batch", "cols"}, {{"T", int32}, {"N", AttrValue::fromInt(2)}})
+        .op("y", "Reshape", {"x", "target"}, {{"Tshape", int32}});
+    QCOMPARE(g.shapeOf("y"), QString("[?,?]"));
+    const std::map<std::string, Shape> fed{{"x", Shape{5, 4, 4, 3}}};
+    QCOMPARE(g.shapeOf("batch", 0, &fed), QString("[]"));
+    QCOMPARE(g.shapeOf("y", 0, &fed), QString("[5,48]"));
   }
 
   void stridedSlicePlans_data() {

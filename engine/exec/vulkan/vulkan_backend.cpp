@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "exec/backend_registration.h"
+#include "exec/shape_specialization.h"
 #include "exec/vulkan/vulkan_device.h"
 #include "exec/vulkan/vulkan_ops.h"
 #include "exec/vulkan/vulkan_partition.h"
@@ -40,9 +41,11 @@ class VulkanBackend : public Backend {
     return name + ": MatMul and convolutions with operands rounded to " + name +
            " and fp32 sums on the fp32 core, so its numbers without its speed (" + why + ")";
   }
+  // The graph specialized to the fed shapes first: shape arithmetic on the CPU would split the clusters.
   Expected<Placement> place(const Graph& graph, const PlacementRequest& request) override {
-    return vk::partitionForVulkan(graph, request, m_device);
+    return vk::partitionForVulkan(specializeToFedShapes(graph, request), request, m_device);
   }
+  bool specializesOnFedShapes() const override { return true; }
   // Vulkan runs nodes only inside clusters (their kernels come prepared with the placement).
   Expected<std::unique_ptr<OpKernel>> makeKernel(const Node& node, const FunctionLibrary&) override {
     return unimplemented(nodeLabel(node) + "runs on Vulkan only inside a cluster");

@@ -61,7 +61,7 @@ class Partitioner {
         m_request(request),
         m_device(std::move(device)),
         m_n(graph.size()),
-        m_shapes(inferShapes(graph)) {}
+        m_shapes(inferShapes(graph, &request.fedShapes)) {}
 
   Expected<Placement> run() {
     m_part.everythingOnBackend = false;
@@ -235,7 +235,10 @@ class Partitioner {
     for (size_t k = 0; k < node.inputs.size(); ++k) {
       const TensorRef& ref = node.inputs[k];
       if (isParameterInput(node.op, k, node.inputs.size())) {
-        params[k] = constantInput(m_graph, ref);
+        if (const Tensor* value = constantInput(m_graph, ref)) {
+          spec.paramValues.push_back(*value);
+          params[k] = &spec.paramValues.back();
+        }
         continue;
       }
       const std::string key = ref.node + ":" + std::to_string(ref.index);
