@@ -214,6 +214,26 @@ std::optional<Node> makePool(const Node& pool) {
   return node;
 }
 
+std::optional<Node> makeGlobalAveragePool(Graph& graph, const Node& pool) {
+  if (pool.op != "onnx::GlobalAveragePool" || !oneOutput(pool)) return std::nullopt;
+  Tensor axes(DType::kInt32, Shape{2});
+  axes.data<int32_t>()[0] = 1;
+  axes.data<int32_t>()[1] = 2;
+  const std::string axesName = uniqueNodeName(graph, pool.name + "/axes");
+  graph.addNode(makeConst(axesName, axes, pool.device));
+  Node node;
+  node.name = pool.name;
+  node.op = "Mean";
+  node.device = pool.device;
+  node.inputs = {pool.inputs[0], TensorRef{axesName, 0, ""}};
+  node.controlInputs = pool.controlInputs;
+  node.attrs["T"] = AttrValue::fromType(DType::kFloat);
+  node.attrs["Tidx"] = AttrValue::fromType(DType::kInt32);
+  node.attrs["keep_dims"] = AttrValue::fromBool(true);
+  fillDefaults(node);
+  return node;
+}
+
 Node makeTranspose(Graph& graph, const std::string& name, const TensorRef& input, const std::vector<int32_t>& perm,
                    const std::string& device) {
   Tensor p(DType::kInt32, Shape{static_cast<int64_t>(perm.size())});

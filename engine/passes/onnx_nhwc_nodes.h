@@ -43,6 +43,9 @@ Node makeFusedConv(Graph& graph, const Node& conv, const std::string& name, cons
 /// MaxPool / AvgPool (NHWC, explicit padding) for a 2-D onnx::MaxPool / AveragePool, or nothing when it does not
 /// qualify (ceil_mode, dilations, auto_pad other than NOTSET/VALID, counted padding, an Indices output).
 std::optional<Node> makePool(const Node& pool);
+/// onnx::GlobalAveragePool of an NHWC value as Mean over H and W with keep_dims (its axes a Const added to `graph`):
+/// the layout change after it then moves N x C values instead of the whole last feature map.
+std::optional<Node> makeGlobalAveragePool(Graph& graph, const Node& pool);
 
 /// A Transpose of `input` by `perm` (adds the permutation constant to `graph`).
 Node makeTranspose(Graph& graph, const std::string& name, const TensorRef& input, const std::vector<int32_t>& perm,

@@ -13,10 +13,13 @@ namespace {
 
 enum class Reduce { kSum, kMean, kMax, kMin, kProd, kAll, kAny };
 
-// Moves the reduced axes to the end so that every output element reduces one contiguous row.
+// Moves the reduced axes to the end so that every output element reduces one contiguous row. Where the reduced axes
+// are one block with kept axes after it ([outer, len, inner], NHWC's H and W), a float Sum, Mean, Max or Min instead
+// folds len rows of `inner` values into one, with no transpose.
 struct ReductionLayout {
   std::vector<int64_t> outDims;  // keep_dims applied
   int64_t outCount = 1, rowLength = 1;
+  int64_t blockOuter = 0, blockInner = 0;  // the [outer, len, inner] split where the reduced axes are one block
   bool needsTranspose = false;
   std::vector<int64_t> permDims, permStrides;
 };
@@ -46,6 +49,15 @@ Expected<ReductionLayout> layoutFor(const Shape& shape, std::vector<int64_t> axe
     }
   }
   for (size_t i = 0; i < order.size(); ++i) l.needsTranspose |= order[i] != static_cast<int>(i);
+  const auto first = std::find(reduced.begin(), reduced.end(), true);
+  const auto last = std::find(reduced.rbegin(), reduced.rend(), true).base();
+  if (l.needsTranspose && std::all_of(first, last, [](bool r) { return r; })) {
+    l.blockOuter = l.blockInner = 1;
+    for (int k = 0; k < rank; ++k) {
+      if (reduced.begin() + k < first) l.blockOuter *= shape.dim(k);
+      if (reduced.begin() + k >= last) l.blockInner *= shape.dim(k);
+    }
+  }
   for (int k : order) {
     l.permDims.push_back(shape.dim(k));
     l.permStrides.push_back(strides[static_cast<size_t>(k)]);
@@ -96,6 +108,35 @@ T reduceRow(const T* row, int64_t n) {
   }
 }
 
+// The block form: out[o, i] = R over j of x[o, j, i] (float Sum, Mean, Max, Min; NaNs as reduceRow treats them).
+template <Reduce R>
+void reduceBlock(const float* in, const ReductionLayout& l, float* out) {
+  const int64_t len = l.rowLength, inner = l.blockInner;
+  parallelFor(l.blockOuter, len * inner, [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      float* acc = out + o * inner;
+      const float start = R == Reduce::kMax   ? std::numeric_limits<float>::lowest()
+                          : R == Reduce::kMin ? std::numeric_limits<float>::max()
+                                              : 0.0f;
+      std::fill(acc, acc + inner, start);
+      for (int64_t j = 0; j < len; ++j) {
+        const float* row = in + (o * len + j) * inner;
+        for (int64_t i = 0; i < inner; ++i) {
+          if constexpr (R == Reduce::kMax)
+            acc[i] = row[i] > acc[i] ? row[i] : acc[i];
+          else if constexpr (R == Reduce::kMin)
+            acc[i] = row[i] < acc[i] ? row[i] : acc[i];
+          else
+            acc[i] += row[i];
+        }
+      }
+      if constexpr (R == Reduce::kMean)
+        for (int64_t i = 0; i < inner; ++i)
+          acc[i] = len ? acc[i] / static_cast<float>(len) : std::numeric_limits<float>::quiet_NaN();
+    }
+  });
+}
+
 template <Reduce R>
 Status reduce(KernelContext& ctx) {
   const Tensor& x = ctx.inputs[0];
@@ -106,6 +147,13 @@ Status reduce(KernelContext& ctx) {
   bool logical = R == Reduce::kAll || R == Reduce::kAny;
   if (logical != (x.dtype() == DType::kBool))
     return ctx.error("unsupported dtype " + std::string(dtypeName(x.dtype())));
+  if constexpr (R == Reduce::kSum || R == Reduce::kMean || R == Reduce::kMax || R == Reduce::kMin) {
+    if (x.dtype() == DType::kFloat && l.blockOuter > 0) {
+      reduceBlock<R>(x.data<float>(), l, out.data<float>());
+      ctx.outputs[0] = std::move(out);
+      return Status::ok();
+    }
+  }
   Status status;
   if (!dispatchNumeric(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
