@@ -27,10 +27,10 @@ class MetaGraphLoader : public Loader {
       metaOnly += f.number >= 3;  // saver_def, collections, signatures, assets, object graph
     }
     if (infos > 1 || graphs > 1 || graphs + infos == 0) return 0;
-    // A GraphDef starts with NodeDefs whose first byte is the name tag (0x0a); a MetaInfoDef usually does not.
-    bool infoFirstByteIsName = !fields.empty() && fields[0].number == 1 &&
-                               source.head().size() > fields[0].offset + 2 &&
-                               source.head()[fields[0].offset + 2] == 0x0a;
+    // A GraphDef starts with NodeDefs whose first byte is the name tag (0x0a); a MetaInfoDef usually does not. (The
+    // payload starts after the length varint, which takes 3 bytes before a 2 MB Const.)
+    bool infoFirstByteIsName = !fields.empty() && fields[0].number == 1 && source.head().size() > fields[0].payload &&
+                               source.head()[fields[0].payload] == 0x0a;
     if (metaOnly > 0 || (infos == 1 && !infoFirstByteIsName)) return 0.85f;
     return 0.3f;
   }

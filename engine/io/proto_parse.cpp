@@ -254,6 +254,7 @@ std::vector<WireField> scanWireFields(std::string_view data, size_t maxFields, b
       case 2:
         if (!readVarint(data, &pos, &value)) return fields;
         field.length = value;
+        field.payload = pos;
         pos += value;  // may run past a truncated head: callers only sniff
         break;
       default:

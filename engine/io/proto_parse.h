@@ -26,7 +26,8 @@ struct WireField {
   uint32_t number = 0;
   int wireType = 0;
   uint64_t offset = 0;
-  uint64_t length = 0;  ///< payload bytes for length-delimited fields
+  uint64_t length = 0;   ///< payload bytes for length-delimited fields
+  uint64_t payload = 0;  ///< where a length-delimited field's payload starts (after its tag and length varints)
 };
 /// Scans the top-level fields of `data` until it ends, breaks, or `maxFields` were read.
 /// `complete` is set when the scan consumed everything without error.

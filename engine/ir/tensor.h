@@ -67,6 +67,8 @@ class Tensor {
   }
 
   bool isValid() const { return m_buffer != nullptr; }
+  /// No other Tensor shares this one's buffer: a kernel holding the last reference may write its output into it.
+  bool ownsBufferAlone() const { return m_buffer && m_buffer.use_count() == 1; }
   DType dtype() const { return m_dtype; }
   const Shape& shape() const { return m_shape; }
   int64_t numElements() const { return m_shape.numElements(); }

@@ -123,6 +123,18 @@ const std::unordered_map<std::string_view, ShapeFn>& table() {
                            "GreaterEqual", "Equal",    "NotEqual",  "LogicalAnd",
                            "LogicalOr",    "SelectV2"})
       t[op] = broadcastAll;
+    // ONNX's elementwise ops, whose shapes the channels-last pass no longer declares once they carry NHWC values.
+    for (const char* op : {"onnx::Relu",     "onnx::Sigmoid",     "onnx::Tanh",      "onnx::Abs",        "onnx::Neg",
+                           "onnx::Exp",      "onnx::Log",         "onnx::Sqrt",      "onnx::Reciprocal", "onnx::Floor",
+                           "onnx::Ceil",     "onnx::Erf",         "onnx::LeakyRelu", "onnx::Elu",        "onnx::Selu",
+                           "onnx::Softplus", "onnx::HardSigmoid", "onnx::HardSwish", "onnx::Identity",   "onnx::Sin",
+                           "onnx::Cos",      "onnx::Sign",        "onnx::Round",     "onnx::Not",        "onnx::Cast",
+                           "onnx::Clip"})
+      t[op] = sameAsFirst;
+    for (const char* op : {"onnx::Add", "onnx::Sub", "onnx::Mul", "onnx::Div", "onnx::Pow", "onnx::Equal", "onnx::Less",
+                           "onnx::Greater", "onnx::LessOrEqual", "onnx::GreaterOrEqual", "onnx::And", "onnx::Or",
+                           "onnx::Xor", "onnx::Where", "onnx::Max", "onnx::Min", "onnx::Sum", "onnx::Mean"})
+      t[op] = broadcastAll;
     for (const char* op : {"Size", "Rank", "VarHandleOp", "VarIsInitializedOp", "TensorListReserve",
                            "TensorListFromTensor", "TensorListSetItem"})
       t[op] = scalarOutputs;

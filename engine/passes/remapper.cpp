@@ -7,6 +7,8 @@
 //   a fused op with only BiasAdd + act          -> the activation is added to it
 //   a contraction + act, no bias in between     -> fused with a zero bias (a Const), as TensorFlow's fused ops
 //                                                  always take one
+//   _FusedConv2D(BiasAdd) + Add of a tensor of its shape [+ act] -> _FusedConv2D(fused_ops=[BiasAdd, Add, act])
+//                                                  (remapper_add.h)
 // act is Relu, Relu6, Elu, LeakyRelu, Tanh or Sigmoid. The fused node takes the last node's name, so consumers
 // and fetches are unchanged. Only float NHWC convolutions and float MatMuls are fused.
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include "ops/op_registry.h"
 #include "passes/graph_rewrite.h"
 #include "passes/pass_registry.h"
+#include "passes/remapper_add.h"
 
 namespace flowscope {
 namespace {
@@ -47,6 +50,7 @@ class Remapper : public Pass {
     }
     removed.resize(graph.size());
     graph.removeNodes(removed);
+    if (int64_t adds = fuseConvolutionAdds(graph, context)) result.stats["conv2d_add_fused"] = adds;
     result.changed = !result.stats.empty();
     return result;
   }

@@ -1,6 +1,7 @@
 // FLOP and byte estimates for the profiler's roofline.
 #include "profile/flops.h"
 
+#include <algorithm>
 #include <set>
 #include <string_view>
 
@@ -9,10 +10,18 @@
 namespace flowscope {
 namespace {
 
-// Matrix products and convolutions: 2 FLOPs per multiply-add, plus one per output for a fused bias and activation.
+bool hasFusedAdd(const Node& node) {
+  const AttrValue* ops = node.attr("fused_ops");
+  if (!ops || ops->kind() != AttrValue::Kind::kList) return false;
+  const auto& names = ops->list().s;
+  return std::find(names.begin(), names.end(), "Add") != names.end();
+}
+
+// Matrix products and convolutions: 2 FLOPs per multiply-add, plus one per output for a fused bias and activation,
+// and one more for a fused Add.
 int64_t contractionFlops(const Node& node, const InputShapes& inputs, const Shape& out) {
   const std::string& op = node.op;
-  const int64_t epilogue = op[0] == '_' ? out.numElements() : 0;
+  const int64_t epilogue = op[0] == '_' ? out.numElements() * (hasFusedAdd(node) ? 2 : 1) : 0;
   if (!inputs[0] || !inputs[1]) return 0;
   if (op == "MatMul" || op == "_FusedMatMul") {
     const Shape& a = *inputs[0];

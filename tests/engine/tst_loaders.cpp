@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <fstream>
 
 #include "base/thread_pool.h"
 #include "engine/test_files.h"
@@ -226,6 +227,31 @@ class TestLoaders : public QObject {
       QCOMPARE(m.signatures.size(), size_t(1));
       QCOMPARE(QString::fromStdString(m.signatures[0].outputs[0].tensorName), QString("y:0"));
     }
+  }
+
+  // A binary GraphDef whose first node is a Const of 2 MB (a length varint of 3 bytes, as in an optimized ONNX
+  // ResNet-18 written as .pb) is a GraphDef, not a MetaGraphDef whose MetaInfoDef fails to parse.
+  void binaryGraphDefStartingWithALargeConst() {
+    tensorflow::GraphDef def;
+    auto* big = def.add_node();
+    big->set_name("fc.weight");
+    big->set_op("Const");
+    auto& value = (*big->mutable_attr())["value"];
+    value.mutable_tensor()->set_dtype(tensorflow::DT_FLOAT);
+    value.mutable_tensor()->mutable_tensor_shape()->add_dim()->set_size(512 * 1000);
+    value.mutable_tensor()->set_tensor_content(std::string(512 * 1000 * 4, '\0'));
+    (*big->mutable_attr())["dtype"].set_type(tensorflow::DT_FLOAT);
+    auto* y = def.add_node();
+    y->set_name("y");
+    y->set_op("Identity");
+    y->add_input("fc.weight");
+    (*y->mutable_attr())["T"].set_type(tensorflow::DT_FLOAT);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("optimized.pb").toStdString();
+    std::ofstream(path, std::ios::binary) << def.SerializeAsString();
+    Model m = mustLoad(path);
+    QCOMPARE(QString::fromStdString(m.format), QString("GraphDef (binary)"));
+    QCOMPARE(m.graph.size(), size_t(2));
   }
 
   void directoryWithoutModel() {

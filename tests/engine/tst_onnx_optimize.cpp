@@ -112,13 +112,16 @@ class TestOnnxOptimize : public QObject {
     for (const char* gone :
          {"onnx::Conv", "onnx::BatchNormalization", "onnx::Clip", "onnx::MaxPool", "onnx::GlobalAveragePool"})
       QVERIFY2(!ops.count(gone), gone);
-    QCOMPARE(ops.count("Mean") ? ops.at("Mean") : 0, size_t(1));  // the global pool, in NHWC
-    QCOMPARE(ops.count("_FusedConv2D") ? ops.at("_FusedConv2D") : 0, size_t(2));
+    QCOMPARE(ops.count("Mean") ? ops.at("Mean") : 0, size_t(1));                  // the global pool, in NHWC
+    QCOMPARE(ops.count("_FusedConv2D") ? ops.at("_FusedConv2D") : 0, size_t(2));  // the second with the Add
     QCOMPARE(ops.count("_FusedDepthwiseConv2dNative") ? ops.at("_FusedDepthwiseConv2dNative") : 0, size_t(1));
     // Into NHWC at x and after the fetched Relu; back to NCHW for that Relu and after the global pool's Mean (N x C
     // values): nowhere else.
     QCOMPARE(ops.count("Transpose") ? ops.at("Transpose") : 0, size_t(4));
     QVERIFY(fast->graph.findNode("relu2") && fast->graph.findNode("relu2")->op == "onnx::Relu");
+    const Node* add = fast->graph.findNode("add");  // the remapper's residual fusion: the 1x1 Conv adds the pool
+    QVERIFY(add && add->op == "_FusedConv2D" && !ops.count("onnx::Add"));
+    QCOMPARE(add->attr("fused_ops")->list().s, (std::vector<std::string>{"BiasAdd", "Add"}));
     const Tensor x = formulaTensor(Shape{1, 4, 8, 8}, 1.0f);
     auto want = run(model, x), got = run(fast, x);
     QCOMPARE(got.size(), want.size());

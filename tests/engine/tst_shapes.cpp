@@ -88,6 +88,21 @@ class TestShapes : public QObject {
              QString("[2,3]"));
   }
 
+  // ONNX's elementwise ops carry no declared shapes once the channels-last pass made their values NHWC: their shapes
+  // come from their inputs (the remapper's residual fusion needs the addend's).
+  void onnxElementwise() {
+    AttrList floatOut;
+    floatOut.type = {DType::kFloat};
+    const AttrMap onnx{{"_Tout", AttrValue::fromList(floatOut)}};
+    GraphBuilder g;
+    g.placeholder("a", {1, 7, 7, 8}).placeholder("b", {8});
+    g.op("s", "onnx::Add", {"a", "b"}, onnx).op("r", "onnx::Relu", {"s"}, onnx);
+    g.op("w", "onnx::Where", {"r", "a", "b"}, onnx);
+    QCOMPARE(g.shapeOf("s"), QString("[1,7,7,8]"));
+    QCOMPARE(g.shapeOf("r"), QString("[1,7,7,8]"));
+    QCOMPARE(g.shapeOf("w"), QString("[1,7,7,8]"));
+  }
+
   void matmulAndConvolutions() {
     QCOMPARE(GraphBuilder()
                  .placeholder("a", {-1, 784})

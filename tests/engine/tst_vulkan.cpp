@@ -152,6 +152,19 @@ std::map<std::string, Builder> cases() {
   c["_FusedConv2D/explicit_strided"] =
       gemmConv({1, 13, 11, 5}, {5, 4, 5, 9}, {1, 2, 3, 1}, {1, 1, 1, 1}, "EXPLICIT", {0, 0, 1, 2, 2, 1, 0, 0});
   c["_FusedConv2D/1x1_valid"] = gemmConv({1, 8, 8, 96}, {1, 1, 96, 130}, {1, 1, 1, 1}, {1, 1, 1, 1}, "VALID", {});
+  // The remapper's residual fusion: the convolution's dispatch, then the addend and the activation in place.
+  auto convAdd = [](Shape x, Shape filter, Shape out, std::vector<std::string> fused) {
+    return [=](Case& k) {
+      k.op("_FusedConv2D",
+           {k.input("x", x), k.weights("w", filter), k.weights("bias", {filter.dim(3)}), k.input("residual", out)},
+           {{"strides", ints({1, 1, 1, 1})},
+            {"padding", AttrValue::fromString("SAME")},
+            {"fused_ops", strings(fused)},
+            {"num_args", AttrValue::fromInt(2)}});
+    };
+  };
+  c["_FusedConv2D/add_relu"] = convAdd({2, 9, 10, 3}, {3, 3, 3, 4}, {2, 9, 10, 4}, {"BiasAdd", "Add", "Relu"});
+  c["_FusedConv2D/1x1_add"] = convAdd({1, 6, 7, 16}, {1, 1, 16, 20}, {1, 6, 7, 20}, {"BiasAdd", "Add"});
   c["DepthwiseConv2dNative"] = conv("DepthwiseConv2dNative", {3, 3, 3, 2}, {});
   c["_FusedDepthwiseConv2dNative"] = conv("_FusedDepthwiseConv2dNative", {3, 3, 3, 2}, {"BiasAdd", "Relu"});
   for (const char* op : {"MaxPool", "AvgPool"})

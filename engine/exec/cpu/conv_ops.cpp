@@ -4,6 +4,8 @@
 // Winograd convolution where oneDNN has one for the shape (F(2x2, 3x3) or F(4x4, 3x3)): up to twice as fast as the
 // direct one here, on its blocked layout, with the activations reordered into it and back around the call.
 // Square 3x3 and 5x5 depthwise windows run on depthwise_nhwc's AVX-512 kernel where the machine has it.
+// A fused Add (the remapper's residual fusion) is oneDNN's sum post-op, before the activation.
+#include <algorithm>
 #include <memory>
 
 #include "exec/cpu/conv_window.h"
@@ -79,11 +81,19 @@ class ConvKernel : public OpKernel {
       return ctx.error("input depth " + std::to_string(c) + " does not match filter " + f.shape().toString());
     FS_ASSIGN_OR_RETURN(Window w, windowFor(ctx.node, x.shape(), f.shape().dim(0), f.shape().dim(1)));
     const int64_t oc = m_depthwise ? c * f.shape().dim(3) : f.shape().dim(3);
-    Tensor out = Tensor::uninitialized(DType::kFloat, Shape{x.shape().dim(0), w.oh, w.ow, oc});
+    const Shape outShape{x.shape().dim(0), w.oh, w.ow, oc};
     const bool dnnlBias = m_fused.bias && !m_fused.batchNorm && !m_fused.prelu;
     if (dnnlBias && (ctx.inputs.size() < 3 || ctx.inputs[2].numElements() != oc))
       return ctx.error("bias must have " + std::to_string(oc) + " values");
-    if (m_depthwise && runOwnDepthwise(ctx, x, f, w, dnnlBias, out)) {
+    const Tensor* addend = nullptr;
+    if (m_fused.addend) {
+      auto a = fusedAddend(m_fused, ctx.inputs, 2, outShape);
+      if (!a) return ctx.error(a.status().message());
+      addend = *a;
+    }
+    const bool sumPostOp = addend && dnnlBias;  // else the epilogue after a batch norm adds it
+    Tensor out = outputFor(outShape, sumPostOp ? addend : nullptr);
+    if (m_depthwise && !addend && runOwnDepthwise(ctx, x, f, w, dnnlBias, out)) {
       ctx.outputs[0] = std::move(out);
       return Status::ok();
     }
@@ -96,6 +106,7 @@ class ConvKernel : public OpKernel {
     }
     p.src.set_data_handle(const_cast<float*>(x.data<float>()));
     p.dst.set_data_handle(out.data<float>());
+    if (sumPostOp) p.blocked.loadDestination(p.dst);
     std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.blocked.sourceFor(p.src)},
                                                {DNNL_ARG_WEIGHTS, p.weights},
                                                {DNNL_ARG_DST, p.blocked.destinationFor(p.dst)}};
@@ -115,6 +126,16 @@ class ConvKernel : public OpKernel {
   }
 
  private:
+  // The output: with a fused Add run as oneDNN's sum post-op it starts as the addend, and is the addend's own buffer
+  // when this node holds its only reference (it is the addend's last reader), as TensorFlow forwards it.
+  static Tensor outputFor(const Shape& shape, const Tensor* sumAddend) {
+    if (!sumAddend) return Tensor::uninitialized(DType::kFloat, shape);
+    if (sumAddend->ownsBufferAlone()) return *sumAddend;
+    Tensor out = Tensor::uninitialized(DType::kFloat, shape);
+    std::copy_n(sumAddend->data<float>(), shape.numElements(), out.data<float>());
+    return out;
+  }
+
   // Square, undilated depthwise windows with channel multiplier 1 and a ReLU / ReLU6 or no activation run on
   // depthwise_nhwc's kernel where the machine has it. False: oneDNN runs it.
   bool runOwnDepthwise(const KernelContext& ctx, const Tensor& x, const Tensor& f, const Window& w, bool withBias,
@@ -156,8 +177,11 @@ class ConvKernel : public OpKernel {
     auto biasDesc = dense({oc}, DType::kFloat);
     dnnl::primitive_attr attr;
     dnnl::post_ops ops;
-    if (!m_fused.batchNorm && !m_fused.prelu && activationPostOp(m_fused.activation, m_fused.leakyAlpha, &ops))
-      attr.set_post_ops(ops);
+    if (!m_fused.batchNorm && !m_fused.prelu) {
+      if (m_fused.addend) ops.append_sum(1.0f);
+      activationPostOp(m_fused.activation, m_fused.leakyAlpha, &ops);
+      if (ops.len() > 0) attr.set_post_ops(ops);
+    }
     try {
       auto pd = convolutionDesc(m_winograd && !m_depthwise, srcDesc, anyWeights, withBias ? &biasDesc : nullptr,
                                 dstDesc, w, attr);

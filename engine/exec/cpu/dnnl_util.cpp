@@ -51,12 +51,17 @@ void BlockedIo::prepare(const dnnl::memory& userSrc, const dnnl::memory& userDst
   dst = dnnl::memory(dstDesc, engine());
   toBlocked = dnnl::reorder(userSrc, src);
   fromBlocked = dnnl::reorder(dst, userDst);
+  toBlockedDestination = dnnl::reorder(userDst, dst);
 }
 
 const dnnl::memory& BlockedIo::sourceFor(dnnl::memory& userSrc) {
   if (!used) return userSrc;
   toBlocked.execute(stream(), userSrc, src);
   return src;
+}
+
+void BlockedIo::loadDestination(dnnl::memory& userDst) {
+  if (used) toBlockedDestination.execute(stream(), userDst, dst);
 }
 
 void BlockedIo::finish(dnnl::memory& userDst) {

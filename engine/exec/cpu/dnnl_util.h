@@ -25,7 +25,7 @@ dnnl::memory::desc dense(const std::vector<int64_t>& dims, DType dtype);
 struct BlockedIo {
   bool used = false;
   dnnl::memory src, dst;  // in the primitive's layouts
-  dnnl::reorder toBlocked, fromBlocked;
+  dnnl::reorder toBlocked, fromBlocked, toBlockedDestination;
 
   /// Sets up the reorders when the primitive's layouts (`src`, `dst`) are not those of userSrc and userDst.
   void prepare(const dnnl::memory& userSrc, const dnnl::memory& userDst, const dnnl::memory::desc& src,
@@ -33,6 +33,8 @@ struct BlockedIo {
   /// The memories the primitive reads and writes: the user's, or the blocked ones (userSrc reordered in first).
   const dnnl::memory& sourceFor(dnnl::memory& userSrc);
   const dnnl::memory& destinationFor(const dnnl::memory& userDst) const { return used ? dst : userDst; }
+  /// Before a primitive with a sum post-op: what userDst holds, reordered into the blocked destination if used.
+  void loadDestination(dnnl::memory& userDst);
   /// After the primitive: its output reordered into userDst where it wrote a blocked one.
   void finish(dnnl::memory& userDst);
 };

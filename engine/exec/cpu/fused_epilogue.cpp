@@ -16,16 +16,24 @@ Expected<FusedSpec> parseFusedOps(const Node& node) {
   const AttrValue* ops = node.attr("fused_ops");
   if (!ops || ops->kind() != AttrValue::Kind::kList) return spec;
   for (const std::string& op : ops->list().s) {
-    if (op == "BiasAdd" || op == "Add")
+    const bool add = op == "Add" || op == "AddV2";
+    if (add && (!(spec.bias || spec.batchNorm) || spec.prelu || spec.addend || !spec.activation.empty()))
+      return unimplemented(nodeLabel(node) + "a fused Add must follow BiasAdd or FusedBatchNorm, once");
+    if (add) {
+      spec.addend = true;
+      spec.addendArg = spec.batchNorm ? 4 : 1;
+    } else if (op == "BiasAdd") {
       spec.bias = true;
-    else if (op == "FusedBatchNorm")
+    } else if (op == "FusedBatchNorm") {
       spec.batchNorm = true;
-    else if (op == "Prelu")
+    } else if (op == "Prelu" && !spec.addend) {
       spec.prelu = true;
-    else if (op == "Relu" || op == "Relu6" || op == "Elu" || op == "LeakyRelu" || op == "Tanh" || op == "Sigmoid")
+    } else if (op == "Relu" || op == "Relu6" || op == "Elu" || op == "LeakyRelu" || op == "Tanh" || op == "Sigmoid") {
       spec.activation = op;
-    else
-      return unimplemented(nodeLabel(node) + "fused op '" + op + "' is not supported");
+    } else {
+      return unimplemented(nodeLabel(node) + "fused op '" + op + "' is not supported" +
+                           (op == "Prelu" ? " after a fused Add" : ""));
+    }
   }
   return spec;
 }
@@ -88,10 +96,26 @@ Expected<ChannelEpilogue> resolveEpilogue(const FusedSpec& spec, const std::vect
 
 }  // namespace
 
+Expected<const Tensor*> fusedAddend(const FusedSpec& spec, const std::vector<Tensor>& inputs, size_t firstArg,
+                                    const Shape& outShape) {
+  const size_t index = firstArg + spec.addendArg;
+  if (index >= inputs.size()) return invalidArgument("the fused Add has no addend input");
+  const Tensor& addend = inputs[index];
+  if (addend.dtype() != DType::kFloat || addend.shape() != outShape)
+    return invalidArgument("the fused Add's addend is " + std::string(dtypeName(addend.dtype())) +
+                           addend.shape().toString() + ", expected float" + outShape.toString());
+  return &addend;
+}
+
 Status applyEpilogue(const FusedSpec& spec, const std::vector<Tensor>& args, size_t first, Tensor& out, bool skipBias) {
   if (out.dtype() != DType::kFloat) return unimplemented("fused epilogue needs float32");
   const int64_t channels = std::max<int64_t>(out.shape().rank() ? out.shape().dims().back() : 1, 1);
   FS_ASSIGN_OR_RETURN(ChannelEpilogue e, resolveEpilogue(spec, args, first, channels, skipBias));
+  const float* addend = nullptr;
+  if (spec.addend) {
+    FS_ASSIGN_OR_RETURN(const Tensor* a, fusedAddend(spec, args, first, out.shape()));
+    addend = a->data<float>();
+  }
   float* d = out.data<float>();
   const int64_t rows = out.numElements() / channels;
   const int64_t cost = channels * (spec.activation.empty() || spec.activation.rfind("Relu", 0) == 0 ? 2 : 12);
@@ -104,6 +128,8 @@ Status applyEpilogue(const FusedSpec& spec, const std::vector<Tensor>& args, siz
         for (int64_t k = 0; k < channels; ++k) row[k] += e.shift[static_cast<size_t>(k)];
       if (e.preluAlpha)
         for (int64_t k = 0; k < channels; ++k) row[k] = row[k] > 0 ? row[k] : e.preluAlpha[k] * row[k];
+      if (addend)
+        for (int64_t k = 0; k < channels; ++k) row[k] += addend[r * channels + k];
       applyActivation(spec.activation, spec.leakyAlpha, row, channels);
     }
   });

@@ -13,6 +13,10 @@ struct FusedSpec {
   bool bias = false;       ///< args[0] is a per-channel bias
   bool batchNorm = false;  ///< args are scale, offset, mean, variance (inference batch norm)
   bool prelu = false;      ///< tfjs Prelu: an extra per-channel alpha argument
+  /// TensorFlow's Contraction+BiasAdd+Add fusion ("Add" after "BiasAdd" or "FusedBatchNorm"): a tensor of the
+  /// output's shape, args[addendArg], is added before the activation.
+  bool addend = false;
+  size_t addendArg = 0;
   std::string activation;  ///< "", "Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid"
   float epsilon = 1e-4f;
   float leakyAlpha = 0.2f;
@@ -20,6 +24,11 @@ struct FusedSpec {
 
 /// Parses fused_ops; an error for combinations Flowscope does not run.
 Expected<FusedSpec> parseFusedOps(const Node& node);
+
+/// The addend of a fused Add (spec.addend) from a node's inputs, checked against the output's shape and type; the
+/// extra arguments start at inputs[firstArg].
+Expected<const Tensor*> fusedAddend(const FusedSpec& spec, const std::vector<Tensor>& inputs, size_t firstArg,
+                                    const Shape& outShape);
 
 /// Applies the epilogue in place to `out` (channels last). `args` are the node's extra inputs.
 Status applyEpilogue(const FusedSpec& spec, const std::vector<Tensor>& args, size_t firstArg, Tensor& out,

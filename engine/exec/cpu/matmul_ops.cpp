@@ -138,6 +138,7 @@ class MatMulKernel : public OpKernel {
 
 Expected<std::unique_ptr<OpKernel>> makeMatMul(const Node& node) {
   FS_ASSIGN_OR_RETURN(FusedSpec fused, parseFusedOps(node));
+  if (fused.addend) return unimplemented(nodeLabel(node) + "a fused Add runs on convolutions only on the CPU");
   return std::unique_ptr<OpKernel>(std::make_unique<MatMulKernel>(attrBool(node, "transpose_a", false),
                                                                   attrBool(node, "transpose_b", false), fused));
 }

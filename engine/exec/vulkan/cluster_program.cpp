@@ -309,7 +309,12 @@ class ClusterProgram::Builder {
                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       written.clear();
     }
-    for (const Dispatch& d : m_lowered[k].dispatches) FS_RETURN_IF_ERROR(recordDispatch(cmd, k, d, ins));
+    for (const Dispatch& d : m_lowered[k].dispatches) {
+      if (d.barrierBefore)
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      FS_RETURN_IF_ERROR(recordDispatch(cmd, k, d, ins));
+    }
     for (const Buffer& b : m_nodeOut[k]) written.push_back(b.buffer);
     if (m_c.queries)
       vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m_c.queries, static_cast<uint32_t>(k + 1));

@@ -132,24 +132,53 @@ Expected<LoweredNode> lowerBiasAdd(const NodeView& v) {
   return LoweredNode{{s}, {d}};
 }
 
-// ---- fused epilogues (_FusedMatMul, _FusedConv2D): BiasAdd then an optional activation ----
+// ---- fused epilogues (_FusedMatMul, _FusedConv2D): BiasAdd, then an optional Add, then an optional activation ----
 
-Expected<std::pair<uint32_t, float>> fusedEpilogue(const NodeView& v) {
+struct FusedEpilogue {
+  uint32_t activation = kNone;
+  float alpha = 0.2f;
+  bool addend = false;  ///< input 3 is added after the bias (convolutions only)
+};
+
+Expected<FusedEpilogue> fusedEpilogue(const NodeView& v) {
   const AttrValue* ops = v.node.attr("fused_ops");
-  const std::vector<std::string> fused = ops ? ops->list().s : std::vector<std::string>{};
+  std::vector<std::string> fused = ops ? ops->list().s : std::vector<std::string>{};
+  FusedEpilogue e;
+  e.addend = fused.size() >= 2 && fused[1] == "Add" && v.node.op == "_FusedConv2D";
+  if (e.addend) fused.erase(fused.begin() + 1);
   if (fused.empty() || fused[0] != "BiasAdd" || fused.size() > 2)
-    return fail(v, "only BiasAdd [+ activation] fusions run on Vulkan");
+    return fail(v, "only BiasAdd [+ Add] [+ activation] fusions run on Vulkan");
   static const std::map<std::string, uint32_t> acts = {{"Relu", kRelu}, {"Relu6", kRelu6},
                                                        {"Elu", kElu},   {"LeakyRelu", kLeakyRelu},
                                                        {"Tanh", kTanh}, {"Sigmoid", kSigmoid}};
-  uint32_t act = kNone;
   if (fused.size() == 2) {
     auto it = acts.find(fused[1]);
     if (it == acts.end()) return fail(v, "fused activation " + fused[1] + " is not supported on Vulkan");
-    act = it->second;
+    e.activation = it->second;
   }
-  const float alpha = attrFloat(v.node, "leakyrelu_alpha", 0.2f);
-  return std::make_pair(act, alpha);
+  e.alpha = attrFloat(v.node, "leakyrelu_alpha", 0.2f);
+  return e;
+}
+
+// A fused Add after the convolution's dispatch: out += input 3 (of the output's shape), then the activation, each
+// in place after a barrier.
+Status appendFusedAdd(const NodeView& v, const FusedEpilogue& e, const Shape& shape, LoweredNode& lowered) {
+  if (v.inputShapes.size() < 4 || v.inputShapes[3] != shape)
+    return fail(v, "the fused Add's addend must have the output's shape " + shape.toString());
+  const auto n = static_cast<uint32_t>(shape.numElements());
+  Dispatch add = make(ShaderId::kBinary, {out(0), in(3), out(0)}, {binaryCodes().at("Add"), n, 1u});
+  add.push[3] = n;   // one dimension of n elements,
+  add.push[8] = 1;   // stride 1 in the output,
+  add.push[13] = 1;  // stride 1 in the addend
+  add.barrierBefore = true;
+  spread(add, n, 256);
+  lowered.dispatches.push_back(add);
+  if (e.activation == kNone) return Status::ok();
+  Dispatch act = unaryDispatch(e.activation, shape.numElements(), e.alpha);
+  act.buffers = {out(0), out(0)};
+  act.barrierBefore = true;
+  lowered.dispatches.push_back(act);
+  return Status::ok();
 }
 
 // ---- MatMul ----
@@ -176,10 +205,10 @@ Expected<LoweredNode> lowerMatMul(const NodeView& v) {
   uint32_t hasBias = 0, act = kNone;
   float alpha = 0;
   if (op == "_FusedMatMul") {
-    FS_ASSIGN_OR_RETURN(auto epilogue, fusedEpilogue(v));
+    FS_ASSIGN_OR_RETURN(FusedEpilogue epilogue, fusedEpilogue(v));
     hasBias = 1;
-    act = epilogue.first;
-    alpha = epilogue.second;
+    act = epilogue.activation;
+    alpha = epilogue.alpha;
   }
   Dispatch d =
       make(gemmShader(v, ShaderId::kMatMul, ShaderId::kMatMulCoopMat), {in(0), in(1), hasBias ? in(2) : out(0), out(0)},
@@ -240,11 +269,12 @@ Expected<LoweredNode> lowerConv(const NodeView& v) {
       Window w, window(v, x.dim(2), f.dim(1), strides[2], dilations[2], padding, explicitPads[4], explicitPads[5]));
   uint32_t hasBias = 0, act = kNone;
   float alpha = 0;
+  FusedEpilogue epilogue;
   if (op[0] == '_') {
-    FS_ASSIGN_OR_RETURN(auto epilogue, fusedEpilogue(v));
+    FS_ASSIGN_OR_RETURN(epilogue, fusedEpilogue(v));
     hasBias = 1;
-    act = epilogue.first;
-    alpha = epilogue.second;
+    act = epilogue.addend ? kNone : epilogue.activation;  // with an Add, the activation comes after it
+    alpha = epilogue.alpha;
   }
   const Shape shape{x.dim(0), h.out, w.out, OC};
   // Depthwise: one output per invocation, in fp32; the others: an implicit GEMM of the patches and the filter.
@@ -261,7 +291,9 @@ Expected<LoweredNode> lowerConv(const NodeView& v) {
     spread(d, static_cast<uint64_t>(shape.numElements()), 64);
   else
     FS_RETURN_IF_ERROR(gemmGroups(v, d, x.dim(0) * h.out * w.out, OC, 1));
-  return LoweredNode{{shape}, {d}};
+  LoweredNode lowered{{shape}, {d}};
+  if (epilogue.addend) FS_RETURN_IF_ERROR(appendFusedAdd(v, epilogue, shape, lowered));
+  return lowered;
 }
 
 Expected<LoweredNode> lowerPool(const NodeView& v) {

@@ -26,6 +26,7 @@ struct Dispatch {
   std::vector<Operand> buffers;     ///< bound to bindings 0, 1, ... in order
   std::array<uint32_t, 32> push{};  ///< push constants (128 bytes)
   uint32_t groups[3] = {1, 1, 1};
+  bool barrierBefore = false;  ///< reads what the node's previous dispatch wrote
 };
 
 struct LoweredNode {
