@@ -18,9 +18,9 @@ bool isAdd(const std::string& op) { return op == "Add" || op == "AddV2" || op ==
 // The TensorFlow activation an op is, for the fused_ops list, or "".
 std::string activationName(const std::string& op) {
   static const std::map<std::string, std::string> names = {
-      {"Relu", "Relu"},         {"Relu6", "Relu6"},     {"Elu", "Elu"},           {"LeakyRelu", "LeakyRelu"},
-      {"Tanh", "Tanh"},         {"Sigmoid", "Sigmoid"}, {"onnx::Relu", "Relu"},   {"onnx::Tanh", "Tanh"},
-      {"onnx::Sigmoid", "Sigmoid"}};
+      {"Relu", "Relu"},           {"Relu6", "Relu6"},     {"Elu", "Elu"},
+      {"LeakyRelu", "LeakyRelu"}, {"Tanh", "Tanh"},       {"Sigmoid", "Sigmoid"},
+      {"onnx::Relu", "Relu"},     {"onnx::Tanh", "Tanh"}, {"onnx::Sigmoid", "Sigmoid"}};
   auto it = names.find(op);
   return it == names.end() ? "" : it->second;
 }

@@ -118,7 +118,8 @@ vktest::Case residualBlock(const Shape& residualShape, bool declared = true) {
     for (auto& [key, value] : attrs) n.attrs[key] = value;
     k.graph.addNode(std::move(n));
   };
-  add("conv", "Conv2D", {"x", "w"}, {{"strides", vktest::ints({1, 1, 1, 1})}, {"padding", AttrValue::fromString("SAME")}});
+  add("conv", "Conv2D", {"x", "w"},
+      {{"strides", vktest::ints({1, 1, 1, 1})}, {"padding", AttrValue::fromString("SAME")}});
   add("bias", "BiasAdd", {"conv", "b"});
   add("add", "AddV2", {"bias", "residual"});
   add("out", "Relu", {"add"});
@@ -151,8 +152,7 @@ class TestConvAdd : public QObject {
  private slots:
   void kernelAddsTheAddend_data() {
     QTest::addColumn<int>("index");
-    for (size_t i = 0; i < convAddCases().size(); ++i)
-      QTest::newRow(convAddCases()[i].name) << static_cast<int>(i);
+    for (size_t i = 0; i < convAddCases().size(); ++i) QTest::newRow(convAddCases()[i].name) << static_cast<int>(i);
   }
 
   // Twice with a shared addend (copied into the output, left as it was), then with the node holding the addend's
