@@ -60,4 +60,11 @@ bool parseTensorName(const std::string& text, std::string* node, int* index) {
   return true;
 }
 
+int64_t soleReaderOfOutput0(const Graph& graph, const Fanout& fanout, size_t producer) {
+  const auto uses = fanout.uses(producer);
+  if (uses.size() != 1 || uses[0].slot < 0) return -1;
+  if (graph.node(uses[0].node).inputs[static_cast<size_t>(uses[0].slot)].index != 0) return -1;
+  return static_cast<int64_t>(uses[0].node);
+}
+
 }  // namespace flowscope

@@ -27,6 +27,9 @@ class Fanout {
   std::shared_ptr<const EdgeIndex> m_edges;
 };
 
+/// The node that alone reads `producer`: one data use, of output 0, and no control uses; -1 when there is none.
+int64_t soleReaderOfOutput0(const Graph& graph, const Fanout& fanout, size_t producer);
+
 /// Node indices in dependency order (data and control edges; TF1 NextIteration back edges ignored). Nodes in
 /// other cycles come last, in graph order.
 std::vector<size_t> topologicalOrder(const Graph& graph);

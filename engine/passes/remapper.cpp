@@ -56,14 +56,6 @@ class Remapper : public Pass {
   }
 
  private:
-  // The only consumer of `producer` (one data use of output 0, no control uses), or -1.
-  static int64_t soleConsumer(const Graph& graph, const Fanout& fanout, size_t producer) {
-    const auto& uses = fanout.uses(producer);
-    if (uses.size() != 1 || uses[0].slot < 0) return -1;
-    if (graph.node(uses[0].node).inputs[static_cast<size_t>(uses[0].slot)].index != 0) return -1;
-    return static_cast<int64_t>(uses[0].node);
-  }
-
   // A node in the middle of a chain may go away: nobody else reads it and the user does not observe it.
   static bool absorbable(const Graph& graph, const PassContext& context, size_t index) {
     return !context.preserved.count(graph.node(index).name);
@@ -161,7 +153,7 @@ class Remapper : public Pass {
     if ((!matmul && !conv && !depthwise) || typeAttr(root) != DType::kFloat || root.inputs.size() != 2) return nullptr;
     if (!matmul && !nhwc(root)) return nullptr;
     if (!absorbable(graph, context, rootIndex)) return nullptr;
-    int64_t next = soleConsumer(graph, fanout, rootIndex);
+    int64_t next = soleReaderOfOutput0(graph, fanout, rootIndex);
     Epilogue e;
     if (next < 0 || !matchEpilogue(graph, fanout, rootIndex, static_cast<size_t>(next), &e)) return nullptr;
     size_t last = e.next;
@@ -193,7 +185,7 @@ class Remapper : public Pass {
     const Node& root = graph.node(rootIndex);
     if (fusedOpsOf(root) != std::vector<std::string>{"BiasAdd"} || !absorbable(graph, context, rootIndex))
       return nullptr;
-    int64_t next = soleConsumer(graph, fanout, rootIndex);
+    int64_t next = soleReaderOfOutput0(graph, fanout, rootIndex);
     if (next < 0) return nullptr;
     const Node& act = graph.node(static_cast<size_t>(next));
     if (!isActivation(act.op) || typeAttr(act) != typeAttr(root)) return nullptr;

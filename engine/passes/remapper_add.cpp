@@ -31,14 +31,6 @@ bool biasOnly(const Node& node) {
          ops->list().s == std::vector<std::string>{"BiasAdd"} && node.inputs.size() == 3;
 }
 
-// The node reading output 0 of `producer` alone (one data use, no control uses), or -1.
-int64_t soleReader(const Graph& graph, const Fanout& fanout, size_t producer) {
-  const auto uses = fanout.uses(producer);
-  if (uses.size() != 1 || uses[0].slot < 0) return -1;
-  if (graph.node(uses[0].node).inputs[static_cast<size_t>(uses[0].slot)].index != 0) return -1;
-  return static_cast<int64_t>(uses[0].node);
-}
-
 bool sameKnownFloatShape(const GraphShapes& shapes, const Graph& graph, size_t conv, const TensorRef& other) {
   const int64_t producer = graph.find(other.node);
   const TensorInfo* a = shapes.find(conv, 0);
@@ -57,7 +49,7 @@ bool matchAt(const Graph& graph, const PassContext& context, const Fanout& fanou
              size_t conv, Match* m) {
   const Node& node = graph.node(conv);
   if (!biasOnly(node) || context.preserved.count(node.name)) return false;
-  const int64_t add = soleReader(graph, fanout, conv);
+  const int64_t add = soleReaderOfOutput0(graph, fanout, conv);
   if (add < 0 || !isAdd(graph.node(static_cast<size_t>(add)).op)) return false;
   const Node& addNode = graph.node(static_cast<size_t>(add));
   if (addNode.inputs.size() != 2) return false;
@@ -65,7 +57,7 @@ bool matchAt(const Graph& graph, const PassContext& context, const Fanout& fanou
   const TensorRef& addend = addNode.inputs[first ? 1 : 0];
   if (addend.node == node.name || !sameKnownFloatShape(shapes, graph, conv, addend)) return false;
   *m = Match{conv, static_cast<size_t>(add), static_cast<size_t>(add), addend, ""};
-  const int64_t next = soleReader(graph, fanout, m->add);
+  const int64_t next = soleReaderOfOutput0(graph, fanout, m->add);
   if (next < 0 || context.preserved.count(addNode.name)) return true;
   const Node& act = graph.node(static_cast<size_t>(next));
   m->activation = activationName(act.op);
