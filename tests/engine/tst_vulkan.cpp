@@ -94,11 +94,21 @@ std::map<std::string, Builder> cases() {
     k.op("MatMul", {k.input("a", {7, 37}), k.weights("b", {19, 37})}, {{"transpose_b", AttrValue::fromBool(true)}});
   };
   // matmul.comp computes 64x64 tiles from 16-deep slices: sizes that are not multiples of either, several tiles,
-  // each operand transposed, one row, K = 1, and batches with one operand broadcast.
+  // each operand transposed, one row, K = 1, and batches with one operand broadcast. Staging reads 4 floats at once
+  // where they are aligned and inside the matrix: the sizes that are multiples of 4 take that path up to the edges.
   c["MatMul/tiles"] = [](Case& k) { k.op("MatMul", {k.input("a", {130, 75}), k.weights("b", {75, 97})}); };
   c["MatMul/transposed"] = [](Case& k) {
     k.op("MatMul", {k.input("a", {75, 130}), k.weights("b", {97, 75})},
          {{"transpose_a", AttrValue::fromBool(true)}, {"transpose_b", AttrValue::fromBool(true)}});
+  };
+  c["MatMul/vectors"] = [](Case& k) { k.op("MatMul", {k.input("a", {132, 76}), k.weights("b", {76, 100})}); };
+  c["MatMul/vectors_transposed"] = [](Case& k) {
+    k.op("MatMul", {k.input("a", {76, 132}), k.weights("b", {100, 76})},
+         {{"transpose_a", AttrValue::fromBool(true)}, {"transpose_b", AttrValue::fromBool(true)}});
+  };
+  c["BatchMatMulV2/vectors"] = [](Case& k) {
+    const AttrValue f = AttrValue::fromType(DType::kFloat);
+    k.op("BatchMatMulV2", {k.input("a", {2, 36, 68}), k.input("b", {2, 68, 40})}, {{"T", f}});
   };
   c["MatMul/one_row_k1"] = [](Case& k) { k.op("MatMul", {k.input("a", {1, 1}), k.weights("b", {1, 70})}); };
   c["BatchMatMulV2/adjoint"] = [](Case& k) {
@@ -151,6 +161,8 @@ std::map<std::string, Builder> cases() {
   c["_FusedConv2D/tiles_dilated"] = gemmConv({2, 17, 19, 37}, {3, 3, 37, 70}, {1, 1, 1, 1}, {1, 2, 2, 1}, "SAME", {});
   c["_FusedConv2D/explicit_strided"] =
       gemmConv({1, 13, 11, 5}, {5, 4, 5, 9}, {1, 2, 3, 1}, {1, 1, 1, 1}, "EXPLICIT", {0, 0, 1, 2, 2, 1, 0, 0});
+  c["_FusedConv2D/vectors_padded"] =
+      gemmConv({2, 17, 19, 8}, {3, 3, 8, 68}, {1, 2, 2, 1}, {1, 1, 1, 1}, "SAME", {});  // 4-float loads, padding
   c["_FusedConv2D/1x1_valid"] = gemmConv({1, 8, 8, 96}, {1, 1, 96, 130}, {1, 1, 1, 1}, {1, 1, 1, 1}, "VALID", {});
   // The remapper's residual fusion: the convolution's dispatch, then the addend and the activation in place.
   auto convAdd = [](Shape x, Shape filter, Shape out, std::vector<std::string> fused) {
@@ -342,9 +354,19 @@ class TestVulkan : public QObject {
   }
 
   // Inputs written and outputs read in place (unified memory, resizable BAR) and through staging buffers give the
-  // same answers, run after run of one compiled program. lavapipe, being unified memory, takes the in-place path.
-  void inPlaceAndStagedRunsAgree() {
-    if (device()->info().type == "CPU") QVERIFY(device()->directInputs() && device()->directOutputs());
+  // same answers, run after run of one compiled program, as do runs that wait on a fence instead of the timeline
+  // semaphore. lavapipe, being unified memory, takes the in-place path, and offers timeline semaphores.
+  void inPlaceStagedAndFencedRunsAgree() {
+    if (device()->info().type == "CPU") {
+      QVERIFY(device()->directInputs() && device()->directOutputs());
+      QVERIFY(device()->timelineSemaphore());
+    }
+    qputenv("FLOWSCOPE_VULKAN_TIMELINE", "0");
+    auto fencedDevice = vk::VulkanDevice::open();
+    QVERIFY(fencedDevice && !(*fencedDevice)->timelineSemaphore());
+    auto fenced = openBackend("vulkan");
+    qunsetenv("FLOWSCOPE_VULKAN_TIMELINE");
+    QVERIFY2(fenced, fenced.status().message().c_str());
     Case k;
     const std::string x = k.input("x", {3, 17}), y = k.input("y", {3, 17});
     k.op("Relu", {x});  // "op": a cluster output that another node reads too
@@ -361,7 +383,7 @@ class TestVulkan : public QObject {
     qunsetenv("FLOWSCOPE_VULKAN_ZERO_COPY");
     QVERIFY2(staged, staged.status().message().c_str());
     ModelRunner cpu(model);
-    for (const auto& backend : {vulkanBackend(), *staged}) {
+    for (const auto& backend : {vulkanBackend(), *staged, *fenced}) {
       RunnerOptions options;
       options.backend = backend;
       ModelRunner gpu(model, options);

@@ -45,7 +45,7 @@ struct ClusterProgram::Compiled {
   std::vector<Shape> outputShapes;
   VkDescriptorPool descriptors = VK_NULL_HANDLE;
   VkCommandBuffer commands = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;  // the runs' fence, made once
+  VkFence fence = VK_NULL_HANDLE;  // the runs' fence, made once where the device has no timeline semaphore
   VkQueryPool queries = VK_NULL_HANDLE;
   uint32_t queryCount = 0;
   // Per node, for the profiler: estimated FLOPs, and the bytes of its buffer inputs and of its outputs (float32).
@@ -251,6 +251,7 @@ class ClusterProgram::Builder {
       q.queryCount = static_cast<uint32_t>(m_spec.nodes.size() + 1);
       if (vkCreateQueryPool(m_device.device(), &q, nullptr, &m_c.queries) == VK_SUCCESS) m_c.queryCount = q.queryCount;
     }
+    if (m_device.timelineSemaphore()) return Status::ok();  // runs wait on the device's semaphore, not a fence
     VkFenceCreateInfo fence{};
     fence.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
     if (VkResult r = vkCreateFence(m_device.device(), &fence, nullptr, &m_c.fence); r != VK_SUCCESS)

@@ -1,10 +1,11 @@
 // ClusterProgram: a connected set of graph nodes compiled for a Vulkan device. For each set of input shapes it is
 // compiled once (output shapes, device buffers from the device's pool, descriptor sets, and ONE command buffer that
 // uploads the inputs, runs every node with barriers only where a node reads what an earlier one wrote, and downloads
-// the outputs); a run is then a memcpy in, one submit on the program's fence, a memcpy out. Where the device has
-// memory that is device-local and host-visible (resizable BAR, unified memory) the host writes the inputs in place, and
-// where it is host-cached too (unified memory) reads the outputs in place: no staging copy on the GPU. Timestamp
-// queries around every node give the GPU time of each node to the profiler.
+// the outputs); a run is then a memcpy in, one submit (waited on through the device's timeline semaphore, or the
+// program's fence where there is none), a memcpy out. Where the device has memory that is device-local and
+// host-visible (resizable BAR, unified memory) the host writes the inputs in place, and where it is host-cached too
+// (unified memory) reads the outputs in place: no staging copy on the GPU. Timestamp queries around every node give
+// the GPU time of each node to the profiler.
 #pragma once
 
 #include <deque>

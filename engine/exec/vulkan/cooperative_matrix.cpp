@@ -1,23 +1,15 @@
 // The cooperative-matrix probe: the extensions, the features and the fragment shapes the device reports.
 #include "exec/vulkan/cooperative_matrix.h"
 
+#include "exec/vulkan/timeline_semaphore.h"
+
 #include <algorithm>
-#include <cstring>
 
 namespace flowscope::vk {
 namespace {
 
 constexpr uint32_t kFragment = 16, kMaxSubgroup = 64, kInvocations = 256;
 constexpr uint32_t kSharedBytes = 64 * 32 * 2 * 2 + 64 * 64 * 4;  // gemm_coopmat.glsl's fp16 slices and fp32 tile
-
-bool hasExtension(VkPhysicalDevice device, const char* name) {
-  uint32_t count = 0;
-  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
-  std::vector<VkExtensionProperties> all(count);
-  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, all.data());
-  return std::any_of(all.begin(), all.end(),
-                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
-}
 
 bool hasFp16Fragments(VkInstance instance, VkPhysicalDevice device) {
   auto properties = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV>(
@@ -54,7 +46,7 @@ CooperativeMatrixSupport probeCooperativeMatrix(VkInstance instance, VkPhysicalD
                                            VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME,
                                            VK_KHR_VULKAN_MEMORY_MODEL_EXTENSION_NAME};
   for (const char* name : needed)
-    if (!hasExtension(device, name)) return {false, std::string("no ") + name};
+    if (!hasDeviceExtension(device, name)) return {false, std::string("no ") + name};
   CooperativeMatrixEnable offered;
   VkPhysicalDeviceFeatures2 features{};
   features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;

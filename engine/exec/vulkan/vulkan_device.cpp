@@ -220,8 +220,9 @@ Expected<std::shared_ptr<VulkanDevice>> VulkanDevice::open(int index) {
   return d;
 }
 
-// The logical device with its one compute queue, and the cooperative-matrix extensions and features where the device
-// has them all (without them when the driver refuses them: fp32 runs need none of it).
+// The logical device with its one compute queue, a timeline semaphore where the device offers one, and the
+// cooperative-matrix extensions and features where the device has them all (without them when the driver refuses
+// them: fp32 runs need none of it).
 Status VulkanDevice::createLogicalDevice() {
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue{};
@@ -229,29 +230,48 @@ Status VulkanDevice::createLogicalDevice() {
   queue.queueFamilyIndex = m_queueFamily;
   queue.queueCount = 1;
   queue.pQueuePriorities = &priority;
-  VkDeviceCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-  info.queueCreateInfoCount = 1;
-  info.pQueueCreateInfos = &queue;
   CooperativeMatrixEnable matrixUnits;
   const CooperativeMatrixSupport support = probeCooperativeMatrix(m_instance, m_physical, &matrixUnits);
   m_cooperativeMatrix = support.fp16;
   m_noCooperativeMatrix = support.why;
-  if (support.fp16) {
-    info.enabledExtensionCount = static_cast<uint32_t>(matrixUnits.extensions.size());
-    info.ppEnabledExtensionNames = matrixUnits.extensions.data();
-    info.pNext = matrixUnits.features();
-  }
-  VkResult created = vkCreateDevice(m_physical, &info, nullptr, &m_device);
+  const char* timelineSetting = std::getenv("FLOWSCOPE_VULKAN_TIMELINE");
+  const bool timeline =
+      (!timelineSetting || std::string(timelineSetting) != "0") && TimelineEnable::offered(m_physical);
+  VkResult created = createDevice(queue, timeline, support.fp16 ? &matrixUnits : nullptr);
   if (created != VK_SUCCESS && support.fp16) {  // the matrix units' features refused: the device without them
     m_cooperativeMatrix = false;
     m_noCooperativeMatrix = "vkCreateDevice refused the cooperative-matrix features (" + resultName(created) + ")";
-    info.enabledExtensionCount = 0;
-    info.ppEnabledExtensionNames = nullptr;
-    info.pNext = nullptr;
-    created = vkCreateDevice(m_physical, &info, nullptr, &m_device);
+    created = createDevice(queue, timeline, nullptr);
   }
+  if (created != VK_SUCCESS && timeline)
+    created = createDevice(queue, false, nullptr);
+  else if (created == VK_SUCCESS && timeline)
+    m_timeline.create(m_device);
   return created == VK_SUCCESS ? Status::ok() : vkError("vkCreateDevice", created);
+}
+
+VkResult VulkanDevice::createDevice(const VkDeviceQueueCreateInfo& queue, bool timeline,
+                                    CooperativeMatrixEnable* matrixUnits) {
+  std::vector<const char*> extensions;
+  void* features = nullptr;
+  if (matrixUnits) {
+    extensions = matrixUnits->extensions;
+    features = matrixUnits->features();
+  }
+  TimelineEnable timelineEnable;
+  if (timeline) {
+    extensions.push_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+    timelineEnable.features.timelineSemaphore = VK_TRUE;
+    features = timelineEnable.chain(features);
+  }
+  VkDeviceCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  info.pNext = features;
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue;
+  info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.empty() ? nullptr : extensions.data();
+  return vkCreateDevice(m_physical, &info, nullptr, &m_device);
 }
 
 Expected<Buffer> VulkanDevice::acquire(VkDeviceSize bytes) {
@@ -276,6 +296,17 @@ void VulkanDevice::release(Buffer buffer) {
 }
 
 Status VulkanDevice::submitAndWait(VkCommandBuffer commands, VkFence kept) {
+  if (m_timeline.valid()) {
+    uint64_t value = 0;
+    VkResult r;
+    {
+      std::lock_guard lock(m_mutex);  // one queue, many sessions
+      r = m_timeline.submit(m_queue, commands, &value);
+    }
+    if (r != VK_SUCCESS) return vkError("vkQueueSubmit", r);
+    r = m_timeline.wait(m_device, value);
+    return r == VK_SUCCESS ? Status::ok() : vkError("vkWaitSemaphores", r);
+  }
   VkFence fence = kept;
   if (!fence) {
     VkFenceCreateInfo fenceInfo{};
@@ -343,6 +374,7 @@ VulkanDevice::~VulkanDevice() {
       vkDestroyPipelineCache(m_device, m_pipelineCache, nullptr);
     }
     if (m_commandPool) vkDestroyCommandPool(m_device, m_commandPool, nullptr);
+    m_timeline.destroy(m_device);
     vkDestroyDevice(m_device, nullptr);
   }
   if (m_instance) vkDestroyInstance(m_instance, nullptr);

@@ -14,8 +14,11 @@
 
 #include "base/status.h"
 #include "exec/vulkan/shader_table.h"
+#include "exec/vulkan/timeline_semaphore.h"
 
 namespace flowscope::vk {
+
+struct CooperativeMatrixEnable;
 
 struct DeviceInfo {
   int index = 0;             ///< as `--device vulkan:INDEX` names it
@@ -79,7 +82,11 @@ class VulkanDevice {
   void release(Buffer buffer);
   /// Submits a command buffer and waits for it: with `fence` (unsignalled, left unsignalled again) when the caller
   /// keeps one for its runs, else with a fence made for this submit.
+  /// Where the device has a timeline semaphore (timelineSemaphore()), the submit signals its next value instead and
+  /// no fence is used.
   Status submitAndWait(VkCommandBuffer commands, VkFence fence = VK_NULL_HANDLE);
+  /// Whether submits wait on the device's timeline semaphore (FLOWSCOPE_VULKAN_TIMELINE=0 forces fences).
+  bool timelineSemaphore() const { return m_timeline.valid(); }
   /// One region copied from one buffer to another.
   struct BufferCopy {
     VkBuffer from = VK_NULL_HANDLE, to = VK_NULL_HANDLE;
@@ -100,6 +107,7 @@ class VulkanDevice {
  private:
   VulkanDevice() = default;
   Status createLogicalDevice();  // m_device, and whether the cooperative-matrix core can run
+  VkResult createDevice(const VkDeviceQueueCreateInfo& queue, bool timeline, CooperativeMatrixEnable* matrixUnits);
   static constexpr uint32_t kNoType = UINT32_MAX;
   Expected<uint32_t> memoryType(uint32_t allowed, MemoryUse use) const;
   uint32_t pickType(uint32_t allowed, MemoryUse use) const;                  // kNoType when none suits
@@ -120,6 +128,7 @@ class VulkanDevice {
   std::string m_noCooperativeMatrix;
   uint32_t m_directIn = kNoType, m_directOut = kNoType;  // the memory types of kDirectIn and kDirectOut, if any
   bool m_zeroCopy = true;
+  TimelineSemaphore m_timeline;  // every submit's completion, where the device has one
   std::mutex m_mutex;
   std::recursive_mutex m_commandMutex;  // recursive: a failed compile frees what it made while holding it
   std::string m_cachePath;              // where the pipeline cache persists between runs (empty: nowhere writable)

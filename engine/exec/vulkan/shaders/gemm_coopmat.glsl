@@ -1,4 +1,4 @@
-// The cooperative-matrix GEMM core (VK_NV_cooperative_matrix): the interface of gemm_tile.glsl (loadA, loadB, storeC
+// The cooperative-matrix GEMM core (VK_NV_cooperative_matrix): the interface of gemm_tile.glsl (loadA4, loadB4, storeC
 // defined before; gemmTile(M, N, K, aDepthContiguous, bDepthContiguous, operandPrecision)) with the products on the
 // matrix units. Each 256-invocation workgroup computes a 64x64 tile of C from 32-deep slices of A and B, staged in
 // shared memory as fp16 (rounded to nearest, precision.glsl); each subgroup owns some of the tile's sixteen 16x16
@@ -15,7 +15,7 @@ const uint kFrag = 16u;
 const uint kFragsPerSide = kTile / kFrag;
 const uint kFrags = kFragsPerSide * kFragsPerSide;
 const uint kMaxFragsPerSubgroup = 4u;
-const uint kPerThread = kTile * kDepth / kThreads;  // elements of each operand's slice that one invocation stages
+const uint kVectorsPerThread = kTile * kDepth / (4u * kThreads);  // 4-float vectors of each slice one invocation stages
 
 shared float16_t tileA[kTile * kDepth];  // [row][k]
 shared float16_t tileB[kDepth * kTile];  // [k][column]
@@ -27,12 +27,17 @@ uvec2 sliceElement(uint e, bool depthContiguous) {
 }
 
 void stageSlice(uint batch, uint rowBase, uint colBase, uint k0, bool aDepthContiguous, bool bDepthContiguous) {
-  for (uint i = 0u; i < kPerThread; ++i) {
-    const uint e = gl_LocalInvocationIndex + i * kThreads;
-    const uvec2 ea = sliceElement(e, aDepthContiguous);
-    tileA[ea.x * kDepth + ea.y] = float16_t(roundToHalf(loadA(batch, rowBase + ea.x, k0 + ea.y)));
-    const uvec2 eb = sliceElement(e, bDepthContiguous);
-    tileB[eb.y * kTile + eb.x] = float16_t(roundToHalf(loadB(batch, k0 + eb.y, colBase + eb.x)));
+  const uvec2 stepA = aDepthContiguous ? uvec2(0u, 1u) : uvec2(1u, 0u);
+  const uvec2 stepB = bDepthContiguous ? uvec2(0u, 1u) : uvec2(1u, 0u);
+  for (uint i = 0u; i < kVectorsPerThread; ++i) {
+    const uint e = 4u * (gl_LocalInvocationIndex + i * kThreads);
+    const uvec2 ea = sliceElement(e, aDepthContiguous), eb = sliceElement(e, bDepthContiguous);
+    const vec4 va = loadA4(batch, rowBase + ea.x, k0 + ea.y), vb = loadB4(batch, k0 + eb.y, colBase + eb.x);
+    for (uint j = 0u; j < 4u; ++j) {
+      const uvec2 a = ea + j * stepA, b = eb + j * stepB;
+      tileA[a.x * kDepth + a.y] = float16_t(roundToHalf(va[j]));
+      tileB[b.y * kTile + b.x] = float16_t(roundToHalf(vb[j]));
+    }
   }
 }
 

@@ -3,11 +3,12 @@
 // in shared memory, the next slice read into registers while the current one is multiplied. Operands are rounded to
 // the run's precision (precision.glsl) as they are staged; the sums stay fp32. The including shader defines, before
 // including this:
-//   float loadA(uint batch, uint row, uint k);   A[row][k], 0 outside the matrix
-//   float loadB(uint batch, uint k, uint col);   B[k][col], 0 outside the matrix
+//   vec4 loadA4(uint batch, uint row, uint k);   A from (row, k): 4 elements along its contiguous dimension, 0 outside
+//   vec4 loadB4(uint batch, uint k, uint col);   B from (k, col), likewise
 //   void storeC(uint batch, uint row, uint col, float sum);
-// and calls gemmTile(M, N, K, aDepthContiguous, bDepthContiguous, operandPrecision): staging reads each operand in
-// its memory order (along k when that is contiguous), so that neighbouring invocations read neighbouring floats.
+// and calls gemmTile(M, N, K, aDepthContiguous, bDepthContiguous, operandPrecision): each invocation stages four
+// neighbouring floats of each operand, in its memory order (along k when that is contiguous), with one 16-byte load
+// where they are aligned and inside the matrix, and neighbouring invocations read neighbouring vectors.
 #include "precision.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;
 
@@ -23,29 +24,35 @@ uvec2 sliceElement(uint e, bool depthContiguous) {
   return depthContiguous ? uvec2(e / kDepth, e % kDepth) : uvec2(e % kTile, e / kTile);  // (row or column, k)
 }
 
-const uint kPerThread = kTile * kDepth / kThreads;  // elements of each operand's slice that one thread stages
+const uint kVectorsPerThread = kTile * kDepth / (4u * kThreads);  // 4-float vectors of each slice one thread stages
 
-// Reads this thread's elements of the slice at k0 from global memory into registers.
+// The first element of vector v (0..255) of a slice: 4 elements along the operand's contiguous dimension.
+uvec2 vectorStart(uint v, bool depthContiguous) { return sliceElement(4u * v, depthContiguous); }
+
+// Reads this thread's vectors of the slice at k0 from global memory into registers.
 void fetch(uint batch, uint rowBase, uint colBase, uint k0, uint tid, bool aDepthContiguous, bool bDepthContiguous,
-           out float nextA[kPerThread], out float nextB[kPerThread]) {
-  for (uint i = 0u; i < kPerThread; ++i) {
-    const uint e = tid + i * kThreads;
-    const uvec2 ea = sliceElement(e, aDepthContiguous);
-    nextA[i] = loadA(batch, rowBase + ea.x, k0 + ea.y);
-    const uvec2 eb = sliceElement(e, bDepthContiguous);
-    nextB[i] = loadB(batch, k0 + eb.y, colBase + eb.x);
+           out vec4 nextA[kVectorsPerThread], out vec4 nextB[kVectorsPerThread]) {
+  for (uint i = 0u; i < kVectorsPerThread; ++i) {
+    const uvec2 ea = vectorStart(tid + i * kThreads, aDepthContiguous);
+    nextA[i] = loadA4(batch, rowBase + ea.x, k0 + ea.y);
+    const uvec2 eb = vectorStart(tid + i * kThreads, bDepthContiguous);
+    nextB[i] = loadB4(batch, k0 + eb.y, colBase + eb.x);
   }
 }
 
 // Writes what fetch() read into the shared tiles, at the run's precision.
-void stage(uint tid, bool aDepthContiguous, bool bDepthContiguous, uint operandPrecision, float nextA[kPerThread],
-           float nextB[kPerThread]) {
-  for (uint i = 0u; i < kPerThread; ++i) {
-    const uint e = tid + i * kThreads;
-    const uvec2 ea = sliceElement(e, aDepthContiguous);
-    tileA[ea.y][ea.x] = atPrecision(nextA[i], operandPrecision);
-    const uvec2 eb = sliceElement(e, bDepthContiguous);
-    tileB[eb.y][eb.x] = atPrecision(nextB[i], operandPrecision);
+void stage(uint tid, bool aDepthContiguous, bool bDepthContiguous, uint operandPrecision,
+           vec4 nextA[kVectorsPerThread], vec4 nextB[kVectorsPerThread]) {
+  for (uint i = 0u; i < kVectorsPerThread; ++i) {
+    const uvec2 ea = vectorStart(tid + i * kThreads, aDepthContiguous);
+    const uvec2 eb = vectorStart(tid + i * kThreads, bDepthContiguous);
+    const uvec2 stepA = aDepthContiguous ? uvec2(0u, 1u) : uvec2(1u, 0u);
+    const uvec2 stepB = bDepthContiguous ? uvec2(0u, 1u) : uvec2(1u, 0u);
+    for (uint j = 0u; j < 4u; ++j) {
+      const uvec2 a = ea + j * stepA, b = eb + j * stepB;
+      tileA[a.y][a.x] = atPrecision(nextA[i][j], operandPrecision);
+      tileB[b.y][b.x] = atPrecision(nextB[i][j], operandPrecision);
+    }
   }
 }
 
@@ -56,7 +63,7 @@ void gemmTile(uint M, uint N, uint K, bool aDepthContiguous, bool bDepthContiguo
   for (uint i = 0u; i < 4u; ++i)
     for (uint j = 0u; j < 4u; ++j) acc[i][j] = 0.0;
   // Double-buffered through registers: the next slice's global loads are in flight while this one is multiplied.
-  float nextA[kPerThread], nextB[kPerThread];
+  vec4 nextA[kVectorsPerThread], nextB[kVectorsPerThread];
   fetch(batch, rowBase, colBase, 0u, tid, aDepthContiguous, bDepthContiguous, nextA, nextB);
   for (uint k0 = 0u; k0 < K; k0 += kDepth) {
     stage(tid, aDepthContiguous, bDepthContiguous, operandPrecision, nextA, nextB);
