@@ -247,7 +247,7 @@ Expected<Window> window(const NodeView& v, int64_t in, int64_t k, int64_t stride
 
 Expected<LoweredNode> lowerConv(const NodeView& v) {
   const std::string& op = v.node.op;
-  const bool depthwise = op == "DepthwiseConv2dNative" || op == "_FusedDepthwiseConv2dNative";
+  const bool depthwise = op.find("DepthwiseConv2dNative") != std::string::npos;  // TF.js's fused one included
   if (attrString(v.node, "data_format", "NHWC") != "NHWC") return fail(v, "only NHWC convolutions run on Vulkan");
   const Shape& x = v.inputShapes[0];
   const Shape& f = v.inputShapes[1];
@@ -270,7 +270,7 @@ Expected<LoweredNode> lowerConv(const NodeView& v) {
   uint32_t hasBias = 0, act = kNone;
   float alpha = 0;
   FusedEpilogue epilogue;
-  if (op[0] == '_') {
+  if (op.find("Fused") != std::string::npos) {  // _FusedConv2D, _FusedDepthwiseConv2dNative, TF.js's fused depthwise
     FS_ASSIGN_OR_RETURN(epilogue, fusedEpilogue(v));
     hasBias = 1;
     act = epilogue.addend ? kNone : epilogue.activation;  // with an Add, the activation comes after it
@@ -449,7 +449,8 @@ const std::map<std::string, OpLowering>& table() {
     m["BiasAdd"] = {lowerBiasAdd, {}};
     for (const char* op : {"MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3", "_FusedMatMul"})
       m[op] = {lowerMatMul, {}};
-    for (const char* op : {"Conv2D", "_FusedConv2D", "DepthwiseConv2dNative", "_FusedDepthwiseConv2dNative"})
+    for (const char* op : {"Conv2D", "_FusedConv2D", "DepthwiseConv2dNative", "_FusedDepthwiseConv2dNative",
+                           "FusedDepthwiseConv2dNative"})  // the last: TF.js's name for the fused one
       m[op] = {lowerConv, {}};
     m["MaxPool"] = {lowerPool, {}};
     m["AvgPool"] = {lowerPool, {}};

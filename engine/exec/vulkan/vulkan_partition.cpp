@@ -68,14 +68,8 @@ class Partitioner {
     for (size_t i = 0; i < m_n; ++i)
       for (const auto& c : m_graph.node(i).controlInputs) m_controlSources.insert(c);
     decidePlaces();
-    // TF1 control flow (frames, dead tensors, back edges) runs on the CPU as a whole.
-    for (size_t i = 0; i < m_n; ++i)
-      if (isDataflowControlOp(m_graph.node(i).op)) {
-        for (size_t k = 0; k < m_n; ++k) m_part.where[m_graph.node(k).name] = "cpu: the graph has TF1 control flow";
-        m_part.graph = m_graph;
-        return std::move(m_part);
-      }
     m_order = topologicalOrder(m_graph);
+    leaveControlFlowToTheCpu();
     m_consumers.resize(m_n);
     for (size_t i = 0; i < m_n; ++i)
       for (const auto& in : m_graph.node(i).inputs)
@@ -121,6 +115,39 @@ class Partitioner {
         m_place[i] = Place::kVulkan;
       if (m_place[i] == Place::kCpu) m_part.where[node.name] = "cpu: " + why;
     }
+  }
+
+  // TF1 control flow runs on the CPU's dataflow executor, and so does every node inside a loop's frame or reachable
+  // from a Switch of the root frame (it may be dead). The rest is in the root frame and never dead: the nodes before a
+  // loop, and those after a loop's Exit (a detector's backbone after its preprocessing loop) cluster as in any graph.
+  void leaveControlFlowToTheCpu() {
+    std::vector<int> depth(m_n, 0);  // frames entered: Enter adds one, Exit leaves one
+    std::vector<char> tainted(m_n, 0);
+    for (size_t i : m_order) {
+      const Node& node = m_graph.node(i);
+      for (const std::string& from : producersOf(node)) {
+        const int64_t p = m_graph.find(from);
+        if (p < 0 || m_graph.node(static_cast<size_t>(p)).op.ends_with("NextIteration")) continue;  // a back edge
+        depth[i] = std::max(depth[i], depth[static_cast<size_t>(p)]);
+        tainted[i] |= tainted[static_cast<size_t>(p)];
+      }
+      if (node.op.ends_with("Enter")) ++depth[i];  // and RefEnter, as the other two
+      if (node.op.ends_with("Exit")) depth[i] = std::max(0, depth[i] - 1);
+      if (node.op.ends_with("Switch") && depth[i] == 0) tainted[i] = 1;
+      if (!isDataflowControlOp(node.op) && depth[i] == 0 && !tainted[i]) continue;
+      if (isDataflowControlOp(node.op))
+        m_part.where[node.name] = "cpu: TF1 control flow";
+      else if (m_place[i] != Place::kCpu)
+        m_part.where[node.name] = depth[i] > 0 ? "cpu: inside a TF1 loop" : "cpu: after a TF1 Switch (may be dead)";
+      m_place[i] = Place::kCpu;
+    }
+  }
+
+  // The nodes `node` reads, through data and control edges.
+  static std::vector<std::string> producersOf(const Node& node) {
+    std::vector<std::string> names = node.controlInputs;
+    for (const auto& in : node.inputs) names.push_back(in.node);
+    return names;
   }
 
   // A Vulkan node that reads only constants (an Identity of a weight in an unoptimized TF1 graph) would start a
