@@ -127,13 +127,13 @@ class Partitioner {
       const Node& node = m_graph.node(i);
       for (const std::string& from : producersOf(node)) {
         const int64_t p = m_graph.find(from);
-        if (p < 0 || m_graph.node(static_cast<size_t>(p)).op.ends_with("NextIteration")) continue;  // a back edge
+        if (p < 0 || isEither(m_graph.node(static_cast<size_t>(p)).op, "NextIteration")) continue;  // a back edge
         depth[i] = std::max(depth[i], depth[static_cast<size_t>(p)]);
         tainted[i] |= tainted[static_cast<size_t>(p)];
       }
-      if (node.op.ends_with("Enter")) ++depth[i];  // and RefEnter, as the other two
-      if (node.op.ends_with("Exit")) depth[i] = std::max(0, depth[i] - 1);
-      if (node.op.ends_with("Switch") && depth[i] == 0) tainted[i] = 1;
+      if (isEither(node.op, "Enter")) ++depth[i];
+      if (isEither(node.op, "Exit")) depth[i] = std::max(0, depth[i] - 1);
+      if (isEither(node.op, "Switch") && depth[i] == 0) tainted[i] = 1;
       if (!isDataflowControlOp(node.op) && depth[i] == 0 && !tainted[i]) continue;
       if (isDataflowControlOp(node.op))
         m_part.where[node.name] = "cpu: TF1 control flow";
@@ -142,6 +142,9 @@ class Partitioner {
       m_place[i] = Place::kCpu;
     }
   }
+
+  // Whether `op` is the control-flow op `name` or its Ref twin (RefEnter, RefSwitch, ...).
+  static bool isEither(const std::string& op, const std::string& name) { return op == name || op == "Ref" + name; }
 
   // The nodes `node` reads, through data and control edges.
   static std::vector<std::string> producersOf(const Node& node) {
