@@ -126,6 +126,40 @@ vktest::Case residualBlock(const Shape& residualShape, bool declared = true) {
   return k;
 }
 
+// A batch unknown until fed: x [?, 8, 8, 4] -> Conv2D 3x3 -> BiasAdd [?, 8, 8, 8] -> AddV2 with Relu(Pad(`source`))
+// -> Relu "out", where the Pad adds 4 channels, and one batch row too when `padBatch`. x and y [?, 8, 8, 4] are fed
+// with batch 2.
+vktest::Case unknownBatchBlock(const std::string& source, bool padBatch = false) {
+  vktest::Case k;
+  for (const char* name : {"x", "y"}) {
+    k.input(name, Shape{2, 8, 8, 4});
+    k.graph.mutableNode(static_cast<size_t>(k.graph.find(name))).attrs["shape"] =
+        AttrValue::fromShape(Shape{-1, 8, 8, 4});
+  }
+  k.weights("w", Shape{3, 3, 4, 8});
+  k.weights("b", Shape{8});
+  k.ints("pads", {padBatch ? 1 : 0, 0, 0, 0, 0, 0, 0, 4}, Shape{4, 2});
+  auto add = [&](const char* name, const char* op, std::vector<std::string> inputs) {
+    Node n;
+    n.name = name;
+    n.op = op;
+    for (const auto& i : inputs) n.inputs.push_back(TensorRef{i, 0, ""});
+    n.attrs = {{"T", AttrValue::fromType(DType::kFloat)}};
+    if (n.op == "Conv2D") {
+      n.attrs["strides"] = vktest::ints({1, 1, 1, 1});
+      n.attrs["padding"] = AttrValue::fromString("SAME");
+    }
+    k.graph.addNode(std::move(n));
+  };
+  add("padded", "Pad", {source, "pads"});
+  add("skip", "Relu", {"padded"});
+  add("conv", "Conv2D", {"x", "w"});
+  add("bias", "BiasAdd", {"conv", "b"});
+  add("add", "AddV2", {"bias", "skip"});
+  add("out", "Relu", {"add"});
+  return k;
+}
+
 Graph remapped(const vktest::Case& k, std::set<std::string> preserved) {
   Graph graph = k.graph;
   PassContext context;
@@ -222,6 +256,20 @@ class TestConvAdd : public QObject {
     QCOMPARE(fused->inputs.back().node, std::string("residual"));
     const double error = testing::relativeError(runGraph(k.graph, k, "out:0"), runGraph(graph, k, "out:0"));
     QVERIFY2(error < 1e-6, qPrintable(QString("relative error %1").arg(error)));
+  }
+
+  // With the batch unknown, the Add fuses when the addend's batch has the convolution input's origin (through a Pad
+  // of channels only and a Relu), and not when it comes from another input, whose batch may differ and broadcast, or
+  // through a Pad of the batch dim.
+  void remapperFusesAnUnknownBatchOfOneOrigin() {
+    vktest::Case k = unknownBatchBlock("x");
+    Graph graph = remapped(k, {"x", "y", "out"});
+    QCOMPARE(graph.opHistogram()["AddV2"], size_t(0));
+    QCOMPARE(graph.findNode("out")->op, std::string("_FusedConv2D"));
+    const double error = testing::relativeError(runGraph(k.graph, k, "out:0"), runGraph(graph, k, "out:0"));
+    QVERIFY2(error < 1e-6, qPrintable(QString("relative error %1").arg(error)));
+    QCOMPARE(remapped(unknownBatchBlock("y"), {"x", "y", "out"}).opHistogram()["AddV2"], size_t(1));
+    QCOMPARE(remapped(unknownBatchBlock("x", true), {"x", "y", "out"}).opHistogram()["AddV2"], size_t(1));
   }
 
   // Not fused: an addend that broadcasts, or whose shape is not known; the Add is kept apart from the activation
