@@ -10,18 +10,19 @@
 namespace flowscope {
 namespace {
 
-bool hasFusedAdd(const Node& node) {
+// The elementwise steps a fused contraction runs on each output, from its fused_ops (TensorFlow's _Fused* ops and
+// TF.js's FusedDepthwiseConv2dNative alike): one for the bias and activation, one more for a fused Add.
+int64_t epilogueStepsOf(const Node& node) {
   const AttrValue* ops = node.attr("fused_ops");
-  if (!ops || ops->kind() != AttrValue::Kind::kList) return false;
+  if (!ops || ops->kind() != AttrValue::Kind::kList || ops->list().s.empty()) return 0;
   const auto& names = ops->list().s;
-  return std::find(names.begin(), names.end(), "Add") != names.end();
+  return std::find(names.begin(), names.end(), "Add") != names.end() ? 2 : 1;
 }
 
-// Matrix products and convolutions: 2 FLOPs per multiply-add, plus one per output for a fused bias and activation,
-// and one more for a fused Add.
+// Matrix products and convolutions: 2 FLOPs per multiply-add, plus the fused epilogue's steps per output.
 int64_t contractionFlops(const Node& node, const InputShapes& inputs, const Shape& out) {
   const std::string& op = node.op;
-  const int64_t epilogue = op[0] == '_' ? out.numElements() * (hasFusedAdd(node) ? 2 : 1) : 0;
+  const int64_t epilogue = out.numElements() * epilogueStepsOf(node);
   if (!inputs[0] || !inputs[1]) return 0;
   if (op == "MatMul" || op == "_FusedMatMul") {
     const Shape& a = *inputs[0];

@@ -141,6 +141,18 @@ class TestExecutor : public QObject {
         flops("onnx::MaxPool", {Shape{1, 1, 4, 4}}, Shape{1, 1, 2, 2}, {{"kernel_shape", AttrValue::fromList(window)}}),
         int64_t(16));
     QCOMPARE(flops("onnx::Reshape", {Shape{10}, Shape{1}}, Shape{10}), int64_t(0));
+    // Fused contractions add their epilogue's steps per output, read from fused_ops whatever the op's name: TF.js's
+    // FusedDepthwiseConv2dNative as TensorFlow's _Fused one, and a fused Add one step more.
+    AttrList biasRelu6, biasAddRelu;
+    biasRelu6.s = {"BiasAdd", "Relu6"};
+    biasAddRelu.s = {"BiasAdd", "Add", "Relu"};
+    const std::vector<Shape> depthwise{Shape{1, 6, 6, 4}, Shape{3, 3, 4, 1}, Shape{4}};
+    for (const char* op : {"_FusedDepthwiseConv2dNative", "FusedDepthwiseConv2dNative"})
+      QCOMPARE(flops(op, depthwise, Shape{1, 6, 6, 4}, {{"fused_ops", AttrValue::fromList(biasRelu6)}}),
+               int64_t(2 * 144 * 9 + 144));
+    QCOMPARE(flops("_FusedConv2D", {Shape{1, 6, 6, 4}, Shape{1, 1, 4, 8}, Shape{8}, Shape{1, 6, 6, 8}},
+                   Shape{1, 6, 6, 8}, {{"fused_ops", AttrValue::fromList(biasAddRelu)}}),
+             int64_t(2 * 288 * 4 + 2 * 288));
   }
 
   void profilerEventsMatchNodesRun() {

@@ -36,14 +36,12 @@ const std::map<std::string, uint32_t>& unaryCodes() {
   return codes;
 }
 
-Expected<LoweredNode> lowerBinary(const NodeView& v) {
-  const Shape& a = v.inputShapes[0];
-  const Shape& b = v.inputShapes[1];
+// binary.comp on `a` and `b` with NumPy broadcasting, reading inputs 0 and 1 into output 0.
+Expected<LoweredNode> broadcastBinary(const NodeView& v, uint32_t code, const Shape& a, const Shape& b) {
   const int rank = std::max(a.rank(), b.rank());
   if (rank > 5) return fail(v, "broadcasting above rank 5 is not supported on Vulkan");
   std::vector<int64_t> dims(static_cast<size_t>(rank));
-  Dispatch d =
-      make(ShaderId::kBinary, {in(0), in(1), out(0)}, {binaryCodes().at(v.node.op), 0, static_cast<uint32_t>(rank)});
+  Dispatch d = make(ShaderId::kBinary, {in(0), in(1), out(0)}, {code, 0, static_cast<uint32_t>(rank)});
   const auto sa = stridesOf(a), sb = stridesOf(b);
   for (int k = 0; k < rank; ++k) {
     const int ia = k - (rank - a.rank()), ib = k - (rank - b.rank());
@@ -59,6 +57,10 @@ Expected<LoweredNode> lowerBinary(const NodeView& v) {
   d.push[1] = static_cast<uint32_t>(shape.numElements());
   spread(d, static_cast<uint64_t>(shape.numElements()), 256);
   return LoweredNode{{shape}, {d}};
+}
+
+Expected<LoweredNode> lowerBinary(const NodeView& v) {
+  return broadcastBinary(v, binaryCodes().at(v.node.op), v.inputShapes[0], v.inputShapes[1]);
 }
 
 Dispatch unaryDispatch(uint32_t code, int64_t count, float alpha) {
@@ -165,13 +167,10 @@ Expected<FusedEpilogue> fusedEpilogue(const NodeView& v) {
 Status appendFusedAdd(const NodeView& v, const FusedEpilogue& e, const Shape& shape, LoweredNode& lowered) {
   if (v.inputShapes.size() < 4 || v.inputShapes[3] != shape)
     return fail(v, "the fused Add's addend must have the output's shape " + shape.toString());
-  const auto n = static_cast<uint32_t>(shape.numElements());
-  Dispatch add = make(ShaderId::kBinary, {out(0), in(3), out(0)}, {binaryCodes().at("Add"), n, 1u});
-  add.push[3] = n;   // one dimension of n elements,
-  add.push[8] = 1;   // stride 1 in the output,
-  add.push[13] = 1;  // stride 1 in the addend
+  FS_ASSIGN_OR_RETURN(LoweredNode sum, broadcastBinary(v, binaryCodes().at("Add"), shape, shape));
+  Dispatch add = sum.dispatches[0];
+  add.buffers = {out(0), in(3), out(0)};
   add.barrierBefore = true;
-  spread(add, n, 256);
   lowered.dispatches.push_back(add);
   if (e.activation == kNone) return Status::ok();
   Dispatch act = unaryDispatch(e.activation, shape.numElements(), e.alpha);
