@@ -76,6 +76,10 @@ void shapeExpandDims(ShapeContext& ctx) {
   if (a < 0 || a > x.rank()) return;
   out.insert(out.begin() + a, 1);
   ctx.set(0, Shape(out));
+  // A known integer scalar made a vector (ExpandDims(batch, 0), the first part of a shape being built) is a constant.
+  auto value = ctx.constInts(0);
+  if (!value || out.size() != 1) return;
+  if (auto t = shapeTensor(ctx.constants[0]->dtype(), *value, false)) ctx.constantOutputs = {*t};
 }
 
 void shapeShape(ShapeContext& ctx) {
@@ -121,6 +125,14 @@ void shapeConcat(ShapeContext& ctx) {
       if (k != a && out[static_cast<size_t>(k)] < 0) out[static_cast<size_t>(k)] = s.dim(k);
   }
   ctx.set(0, Shape(out));
+  // Known integer vectors joined (a shape being built: concat([batch], [128])) are a constant.
+  std::vector<int64_t> values;
+  for (size_t i = first; i < last; ++i) {
+    auto v = ctx.constInts(i);
+    if (!v || rank != 1 || ctx.constants[i]->dtype() != ctx.constants[first]->dtype()) return;
+    values.insert(values.end(), v->begin(), v->end());
+  }
+  if (auto t = shapeTensor(ctx.constants[first]->dtype(), values, false)) ctx.constantOutputs = {*t};
 }
 
 void shapePack(ShapeContext& ctx) {

@@ -17,6 +17,7 @@ struct Case {
   std::vector<std::pair<std::string, Tensor>> feeds;
   std::mt19937 rng{7};
   bool positive = false;  // inputs in (0.5, 1.5) for Log, Sqrt, Pow, ...
+  int outputs = 1;        // of "op", all compared (Split, Unpack)
 
   Tensor randomTensor(const Shape& shape) {
     Tensor t(DType::kFloat, shape);

@@ -12,13 +12,14 @@ std::string int64s(Case& k, const std::string& name, std::vector<int64_t> values
   return k.constant(name, std::move(t));
 }
 
-// The ONNX node, with the bookkeeping the loader adds: the opset, and the dtypes of its inputs and its one output.
+// The ONNX node, with the bookkeeping the loader adds: the opset, and the dtypes of its inputs and its k.outputs
+// outputs.
 void onnxOp(Case& k, const std::string& type, std::vector<std::string> inputs,
             std::map<std::string, AttrValue> attrs = {}, int64_t opset = 13) {
   attrs.emplace(kOnnxOpsetAttr, AttrValue::fromInt(opset));
   AttrList in, out;
   for (const auto& name : inputs) in.type.push_back(k.graph.findNode(name)->attr("dtype")->type());
-  out.type = {DType::kFloat};
+  out.type.assign(static_cast<size_t>(k.outputs), DType::kFloat);
   attrs.emplace(kOnnxInTypesAttr, AttrValue::fromList(std::move(in)));
   attrs.emplace(kOnnxOutTypesAttr, AttrValue::fromList(std::move(out)));
   k.op("onnx::" + type, std::move(inputs), std::move(attrs));
@@ -31,7 +32,8 @@ void addElementwise(std::map<std::string, Builder>& c) {
     k.positive = true;
     onnxOp(k, "Pow", {k.input("a", {4, 5}), k.input("b", {5})});
   };
-  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Exp", "Neg", "Abs", "Softplus", "Identity", "Elu"})
+  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Exp", "Neg", "Abs", "Softplus", "Identity", "Elu", "Floor", "Ceil",
+                         "Round", "Sign", "Sin", "Cos", "Softsign"})
     c[std::string("onnx::") + op] = [op](Case& k) { onnxOp(k, op, {k.input("x", {3, 70})}); };
   for (const char* op : {"Log", "Sqrt", "Reciprocal"})
     c[std::string("onnx::") + op] = [op](Case& k) {
@@ -80,6 +82,14 @@ void addDataMovement(std::map<std::string, Builder>& c) {
   c["onnx::Concat"] = [](Case& k) {
     onnxOp(k, "Concat", {k.input("a", {2, 3, 4}), k.input("b", {2, 1, 4}), k.weights("c", {2, 2, 4})},
            {{"axis", AttrValue::fromInt(-2)}});
+  };
+  c["onnx::Split"] = [](Case& k) {  // sizes as input 1
+    k.outputs = 3;
+    onnxOp(k, "Split", {k.input("x", {2, 7, 3}), int64s(k, "split", {2, 4, 1})}, {{"axis", AttrValue::fromInt(1)}});
+  };
+  c["onnx::Split/equal"] = [](Case& k) {  // opset 11: no sizes, as many pieces as outputs, the last one smaller
+    k.outputs = 3;
+    onnxOp(k, "Split", {k.input("x", {8, 5})}, {}, 11);
   };
 }
 

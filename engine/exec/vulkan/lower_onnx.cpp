@@ -53,7 +53,11 @@ Expected<LoweredNode> lowerElementwise(const NodeView& v) {
       {"onnx::Exp", "Exp"},           {"onnx::Log", "Log"},
       {"onnx::Neg", "Neg"},           {"onnx::Sqrt", "Sqrt"},
       {"onnx::Abs", "Abs"},           {"onnx::Reciprocal", "Reciprocal"},
-      {"onnx::Softplus", "Softplus"}, {"onnx::Identity", "Identity"}};
+      {"onnx::Softplus", "Softplus"}, {"onnx::Identity", "Identity"},
+      {"onnx::Floor", "Floor"},       {"onnx::Ceil", "Ceil"},
+      {"onnx::Round", "Round"},       {"onnx::Sign", "Sign"},
+      {"onnx::Sin", "Sin"},           {"onnx::Cos", "Cos"},
+      {"onnx::Softsign", "Softsign"}};
   const std::string& tfOp = tfOps.at(v.node.op);
   const bool binary = tfOp == "AddV2" || tfOp == "Sub" || tfOp == "Mul" || tfOp == "RealDiv" || tfOp == "Pow" ||
                       tfOp == "Maximum" || tfOp == "Minimum";
@@ -216,12 +220,34 @@ Expected<LoweredNode> lowerConcat(const NodeView& v) {
   return lowerAsTf(v, "ConcatV2", {}, std::move(shapes), std::move(consts));
 }
 
+// Split into the sizes of input 1 (opset 13 on) or the `split` attr, else into as many near-equal pieces as the node
+// has outputs (the last one smaller): SplitV with those sizes.
+Expected<LoweredNode> lowerOnnxSplit(const NodeView& v) {
+  const Shape& x = v.inputShapes[0];
+  int64_t axis = attrInt(v.node, "axis", 0);
+  if (axis < 0) axis += x.rank();
+  if (axis < 0 || axis >= x.rank()) return fail(v, "axis out of range for " + x.toString());
+  std::vector<int64_t> sizes = attrInts(v.node, "split");
+  if (const Tensor* given = formalConst(v, 1)) sizes = intValues(*given);
+  const AttrValue* outTypes = v.node.attr(kOnnxOutTypesAttr);
+  const auto parts = static_cast<int64_t>(outTypes ? outTypes->list().type.size() : 0);
+  if (sizes.empty() && parts > 0) {
+    const int64_t len = x.dim(static_cast<int>(axis)), each = (len + parts - 1) / parts;
+    for (int64_t k = 0; k < parts; ++k) sizes.push_back(std::max<int64_t>(0, std::min(each, len - k * each)));
+  }
+  const Tensor t = int64Tensor(sizes), a = Tensor::scalar(DType::kInt64, axis);
+  return lowerAsTf(v, "SplitV", {{"num_split", AttrValue::fromInt(static_cast<int64_t>(sizes.size()))}},
+                   {x, t.shape(), a.shape()}, {nullptr, &t, &a});
+}
+
 }  // namespace
 
 void addOnnxLowerings(std::map<std::string, OpLowering>& table) {
-  for (const char* op : {"onnx::Add", "onnx::Sub", "onnx::Mul", "onnx::Div", "onnx::Pow", "onnx::Max", "onnx::Min",
-                         "onnx::Relu", "onnx::Sigmoid", "onnx::Tanh", "onnx::Exp", "onnx::Log", "onnx::Neg",
-                         "onnx::Sqrt", "onnx::Abs", "onnx::Reciprocal", "onnx::Softplus", "onnx::Identity"})
+  for (const char* op : {"onnx::Add",        "onnx::Sub",      "onnx::Mul",      "onnx::Div",     "onnx::Pow",
+                         "onnx::Max",        "onnx::Min",      "onnx::Relu",     "onnx::Sigmoid", "onnx::Tanh",
+                         "onnx::Exp",        "onnx::Log",      "onnx::Neg",      "onnx::Sqrt",    "onnx::Abs",
+                         "onnx::Reciprocal", "onnx::Softplus", "onnx::Identity", "onnx::Floor",   "onnx::Ceil",
+                         "onnx::Round",      "onnx::Sign",     "onnx::Sin",      "onnx::Cos",     "onnx::Softsign"})
     table[op] = {lowerElementwise, {}};
   table["onnx::Elu"] = {lowerAlphaActivation, {}};
   table["onnx::LeakyRelu"] = {lowerAlphaActivation, {}};
@@ -240,6 +266,7 @@ void addOnnxLowerings(std::map<std::string, OpLowering>& table) {
   table["onnx::LogSoftmax"] = {lowerSoftmax, {}};
   table["onnx::Transpose"] = {lowerTranspose, {}};
   table["onnx::Concat"] = {lowerConcat, {}};
+  table["onnx::Split"] = {lowerOnnxSplit, {1}};
 }
 
 }  // namespace flowscope::vk

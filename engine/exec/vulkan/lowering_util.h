@@ -68,10 +68,11 @@ inline Status gemmGroups(const NodeView& v, Dispatch& d, int64_t rows, int64_t c
 }
 
 /// A gather over `iter` dims (rank <= 5): reads input `input` at inOffset + (c - padBefore).inStride, writes output
-/// 0 at outOffset + c.outStride. Strides may be negative (unsigned arithmetic wraps to the right element).
+/// `output` at outOffset + c.outStride. Strides may be negative (unsigned arithmetic wraps to the right element).
 Dispatch gather(int input, const std::vector<int64_t>& iter, const std::vector<int64_t>& inStride,
                 const std::vector<int64_t>& outStride, int64_t inOffset, int64_t outOffset,
-                const std::vector<int64_t>& padBefore, const std::vector<int64_t>& inDims, float padValue);
+                const std::vector<int64_t>& padBefore, const std::vector<int64_t>& inDims, float padValue,
+                int output = 0);
 
 /// An op's row in the lowering table.
 struct OpLowering {
@@ -86,5 +87,9 @@ void addOnnxLowerings(std::map<std::string, OpLowering>& table);
 Expected<LoweredNode> lowerResize(const NodeView& v);          ///< lower_resize.cpp
 Expected<LoweredNode> lowerStridedSlice(const NodeView& v);    ///< lower_strided_slice.cpp
 Expected<LoweredNode> lowerFusedBatchNorm(const NodeView& v);  ///< lower_batch_norm.cpp
+Expected<LoweredNode> lowerSplit(const NodeView& v);           ///< Split, SplitV: lower_split_pack.cpp
+Expected<LoweredNode> lowerUnpack(const NodeView& v);          ///< lower_split_pack.cpp
+Expected<LoweredNode> lowerPack(const NodeView& v);            ///< lower_split_pack.cpp
+Expected<LoweredNode> lowerFill(const NodeView& v);            ///< Fill, ZerosLike, OnesLike: lower_fill.cpp
 
 }  // namespace flowscope::vk

@@ -28,11 +28,14 @@ const std::map<std::string, uint32_t>& binaryCodes() {
 
 const std::map<std::string, uint32_t>& unaryCodes() {
   static const std::map<std::string, uint32_t> codes = {
-      {"Relu", kRelu},  {"Relu6", kRelu6},     {"Elu", kElu},       {"LeakyRelu", kLeakyRelu},
-      {"Tanh", kTanh},  {"Sigmoid", kSigmoid}, {"Exp", 16},         {"Log", 17},
-      {"Neg", 18},      {"Sqrt", 19},          {"Rsqrt", 20},       {"Square", 21},
-      {"Abs", 22},      {"Softplus", 23},      {"Reciprocal", 24},  {"Inv", 24},
-      {"Identity", 25}, {"Snapshot", 25},      {"StopGradient", 25}};
+      {"Relu", kRelu},  {"Relu6", kRelu6},     {"Elu", kElu},        {"LeakyRelu", kLeakyRelu},
+      {"Tanh", kTanh},  {"Sigmoid", kSigmoid}, {"Exp", 16},          {"Log", 17},
+      {"Neg", 18},      {"Sqrt", 19},          {"Rsqrt", 20},        {"Square", 21},
+      {"Abs", 22},      {"Softplus", 23},      {"Reciprocal", 24},   {"Inv", 24},
+      {"Identity", 25}, {"Snapshot", 25},      {"StopGradient", 25}, {"Floor", 26},
+      {"Ceil", 27},     {"Round", 28},         {"Sign", 29},         {"Sin", 30},
+      {"Cos", 31},      {"Softsign", 32},      {"Selu", 33},         {"Expm1", 34},
+      {"Log1p", 35}};
   return codes;
 }
 
@@ -409,12 +412,14 @@ Expected<LoweredNode> lowerPad(const NodeView& v) {
   return LoweredNode{{shape}, {gather(0, dims, stridesOf(x), stridesOf(shape), 0, 0, before, x.dims(), value)}};
 }
 
+// ConcatV2: input i is outer blocks of len_i * inner contiguous elements, copied to offset_i * inner in each block of
+// the output (a 2-D copy whatever the rank).
 Expected<LoweredNode> lowerConcat(const NodeView& v) {
   const size_t n = v.inputShapes.size() - 1;  // the last input is the axis
   const Shape& first = v.inputShapes[0];
   int64_t axis = intValues(*v.constInputs[n]).at(0);
   if (axis < 0) axis += first.rank();
-  if (axis < 0 || axis >= first.rank() || first.rank() > 5) return fail(v, "axis out of range for " + first.toString());
+  if (axis < 0 || axis >= first.rank()) return fail(v, "axis out of range for " + first.toString());
   std::vector<int64_t> dims = first.dims();
   dims[static_cast<size_t>(axis)] = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -424,16 +429,18 @@ Expected<LoweredNode> lowerConcat(const NodeView& v) {
         return fail(v, "input " + std::to_string(i) + " has " + s.toString() + ", expected " + first.toString());
     dims[static_cast<size_t>(axis)] += s.dim(static_cast<int>(axis));
   }
-  const Shape shape(dims);
-  const auto outStride = stridesOf(shape);
-  LoweredNode lowered{{shape}, {}};
+  int64_t outer = 1, inner = 1;
+  for (int k = 0; k < first.rank(); ++k)
+    if (k != axis) (k < axis ? outer : inner) *= first.dim(k);
+  const int64_t rowOut = dims[static_cast<size_t>(axis)] * inner;
+  LoweredNode lowered{{Shape(dims)}, {}};
   int64_t offset = 0;
   for (size_t i = 0; i < n; ++i) {
-    const Shape& s = v.inputShapes[i];
-    if (s.numElements() > 0)
-      lowered.dispatches.push_back(gather(static_cast<int>(i), s.dims(), stridesOf(s), outStride, 0,
-                                          offset * outStride[static_cast<size_t>(axis)], {}, {}, 0));
-    offset += s.dim(static_cast<int>(axis));
+    const int64_t row = v.inputShapes[i].dim(static_cast<int>(axis)) * inner;
+    if (outer * row > 0)
+      lowered.dispatches.push_back(
+          gather(static_cast<int>(i), {outer, row}, {row, 1}, {rowOut, 1}, 0, offset, {}, {}, 0));
+    offset += row;
   }
   return lowered;
 }
@@ -467,6 +474,13 @@ const std::map<std::string, OpLowering>& table() {
     m["ResizeBilinear"] = {lowerResize, {1}};
     m["ResizeNearestNeighbor"] = {lowerResize, {1}};
     m["StridedSlice"] = {lowerStridedSlice, {1, 2, 3}};
+    m["Split"] = {lowerSplit, {0}};
+    m["SplitV"] = {lowerSplit, {1, 2}};
+    m["Unpack"] = {lowerUnpack, {}};
+    m["Pack"] = {lowerPack, {}};
+    m["Fill"] = {lowerFill, {0, 1}};
+    m["ZerosLike"] = {lowerFill, {}};
+    m["OnesLike"] = {lowerFill, {}};
     for (const char* op : {"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"}) m[op] = {lowerFusedBatchNorm, {}};
     addOnnxLowerings(m);
     return m;
@@ -478,8 +492,8 @@ const std::map<std::string, OpLowering>& table() {
 
 Dispatch gather(int input, const std::vector<int64_t>& iter, const std::vector<int64_t>& inStride,
                 const std::vector<int64_t>& outStride, int64_t inOffset, int64_t outOffset,
-                const std::vector<int64_t>& padBefore, const std::vector<int64_t>& inDims, float padValue) {
-  Dispatch d = make(ShaderId::kGather, {in(input), out(0)}, {});
+                const std::vector<int64_t>& padBefore, const std::vector<int64_t>& inDims, float padValue, int output) {
+  Dispatch d = make(ShaderId::kGather, {in(input), out(output)}, {});
   int64_t count = 1;
   for (int64_t n : iter) count *= n;
   d.push[0] = static_cast<uint32_t>(iter.size());

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "exec/cluster_formation.h"
 #include "exec/exec_context.h"
 #include "ir/graph_algorithms.h"
 #include "ops/shape_inference.h"
@@ -111,10 +112,30 @@ class Partitioner {
         why = "has control edges";
       else if (!outputsFloat)
         why = "outputs are not float32";
-      else if (supports(node, types, consts, &why))
+      else if (supports(node, types, consts, &why) && lowersForKnownShapes(i, consts, &why))
         m_place[i] = Place::kVulkan;
       if (m_place[i] == Place::kCpu) m_part.where[node.name] = "cpu: " + why;
     }
+  }
+
+  // Where the node's input shapes are known now (fed shapes included), whether it lowers for them: a shape the kernel
+  // does not take (a broadcast above rank 5, a dispatch too large) leaves the node on the CPU instead of failing the
+  // run. Shapes unknown until run time are lowered then.
+  bool lowersForKnownShapes(size_t i, const std::vector<const Tensor*>& consts, std::string* why) const {
+    const Node& node = m_graph.node(i);
+    NodeView view{node, {}, consts, {m_request.precision, m_device->cooperativeMatrix()}};
+    for (const auto& in : node.inputs) {
+      const int64_t p = m_graph.find(in.node);
+      const TensorInfo* info = p >= 0 ? m_shapes.find(static_cast<size_t>(p), in.index) : nullptr;
+      if (!info || !info->shape.isFullyDefined()) return true;
+      view.inputShapes.push_back(info->shape);
+    }
+    auto lowered = lower(view);
+    if (lowered) return true;
+    *why = lowered.status().message();
+    const std::string label = nodeLabel(node);
+    if (why->rfind(label, 0) == 0) why->erase(0, label.size());
+    return false;
   }
 
   // TF1 control flow runs on the CPU's dataflow executor, and so does every node inside a loop's frame or reachable
@@ -177,30 +198,12 @@ class Partitioner {
     }
   }
 
-  // Clusters in topological order: a node joins the one cluster its Vulkan inputs share, unless it also reaches that
-  // cluster through a CPU node (joining would make a cycle); otherwise it starts a new cluster.
   void formClusters() {
-    m_cluster.assign(m_n, -1);
-    std::vector<std::set<int>> reach(m_n), viaCpu(m_n);
-    for (size_t i : m_order) {
-      std::set<int> inputClusters;
-      for (const auto& in : m_graph.node(i).inputs) {
-        const int64_t p64 = m_graph.find(in.node);
-        if (p64 < 0) continue;
-        const auto p = static_cast<size_t>(p64);
-        reach[i].insert(reach[p].begin(), reach[p].end());
-        if (m_cluster[p] >= 0) reach[i].insert(m_cluster[p]);
-        // Through a CPU producer, everything it reaches is reached via the CPU.
-        const std::set<int>& through = m_place[p] == Place::kVulkan ? viaCpu[p] : reach[p];
-        viaCpu[i].insert(through.begin(), through.end());
-        if (m_place[p] == Place::kVulkan && m_cluster[p] >= 0) inputClusters.insert(m_cluster[p]);
-      }
-      if (m_place[i] != Place::kVulkan) continue;
-      if (inputClusters.size() == 1 && !viaCpu[i].count(*inputClusters.begin()))
-        m_cluster[i] = *inputClusters.begin();
-      else
-        m_cluster[i] = m_clusters++;
-    }
+    std::vector<char> onDevice(m_n);
+    for (size_t i = 0; i < m_n; ++i) onDevice[i] = m_place[i] == Place::kVulkan;
+    m_cluster = formAcyclicClusters(m_graph, m_order, onDevice);
+    m_clusters = 0;
+    for (int c : m_cluster) m_clusters = std::max(m_clusters, c + 1);
   }
 
   // Float Consts join the cluster of their consumers when every consumer is in that one cluster and reads them as a

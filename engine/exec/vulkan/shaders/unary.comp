@@ -1,5 +1,6 @@
 #version 450
-// Elementwise unary ops; codes below 16 are the activations of activation.glsl.
+// Elementwise unary ops; codes below 16 are the activations of activation.glsl. Code 36 writes alpha everywhere (Fill,
+// ZerosLike, OnesLike): it binds the output as its input too, and reads x[i] only before writing y[i].
 #extension GL_GOOGLE_include_directive : require
 #include "activation.glsl"
 layout(local_size_x = 256) in;
@@ -22,6 +23,17 @@ void main() {
     case 23u: v = log(1.0 + exp(v)); break;
     case 24u: v = 1.0 / v; break;
     case 25u: break;
+    case 26u: v = floor(v); break;
+    case 27u: v = ceil(v); break;
+    case 28u: v = roundEven(v); break;
+    case 29u: v = sign(v); break;
+    case 30u: v = sin(v); break;
+    case 31u: v = cos(v); break;
+    case 32u: v = v / (1.0 + abs(v)); break;
+    case 33u: v = 1.0507009873554805 * (v > 0.0 ? v : 1.6732632423543772 * (exp(v) - 1.0)); break;
+    case 34u: v = exp(v) - 1.0; break;
+    case 35u: v = log(1.0 + v); break;
+    case 36u: v = p.alpha; break;
     default: v = activate(v, p.op, p.alpha);
   }
   y[i] = v;
