@@ -8,6 +8,7 @@
 #include "exec/cluster_formation.h"
 #include "exec/exec_context.h"
 #include "ir/graph_algorithms.h"
+#include "ops/op_registry.h"
 #include "ops/shape_inference.h"
 
 namespace flowscope::vk {
@@ -77,6 +78,7 @@ class Partitioner {
         if (int64_t p = m_graph.find(in.node); p >= 0) m_consumers[static_cast<size_t>(p)].push_back(i);
     leaveConstantOnlyNodesToTheCpu();
     formClusters();
+    while (leaveSmallClustersToTheCpu()) formClusters();
     attachConstants();
     for (int c = 0; c < m_clusters; ++c) buildCluster(c);
     rewriteGraph();
@@ -204,6 +206,38 @@ class Partitioner {
     m_cluster = formAcyclicClusters(m_graph, m_order, onDevice);
     m_clusters = 0;
     for (int c : m_cluster) m_clusters = std::max(m_clusters, c + 1);
+  }
+
+  // A cluster runs as an upload, a submit, a wait and a download: for a few light ops on small tensors (a detector's
+  // post-processing between host ops) that costs more than the CPU takes to compute them. Like XLA's minimum cluster
+  // size, such clusters go back to the CPU unless they are the graph's largest one; then the rest is clustered
+  // again. Whether anything changed.
+  bool leaveSmallClustersToTheCpu() {
+    constexpr int kMinLightNodes = 4;
+    std::vector<int> size(static_cast<size_t>(m_clusters), 0);
+    std::vector<char> heavy(static_cast<size_t>(m_clusters), 0);
+    const OpRegistry& registry = OpRegistry::global();
+    for (size_t i = 0; i < m_n; ++i) {
+      const int c = m_cluster[i];
+      if (c < 0) continue;
+      ++size[static_cast<size_t>(c)];
+      const OpCategory category = registry.categoryOf(m_graph.node(i).op, &m_graph.library);
+      heavy[static_cast<size_t>(c)] |= category == OpCategory::kMatMul || category == OpCategory::kConvolution ||
+                                       category == OpCategory::kPooling || category == OpCategory::kNormalization ||
+                                       category == OpCategory::kReduction || category == OpCategory::kImage;
+    }
+    const auto largest = std::max_element(size.begin(), size.end()) - size.begin();
+    bool changed = false;
+    for (size_t i = 0; i < m_n; ++i) {
+      const int c = m_cluster[i];
+      if (c < 0 || c == largest || heavy[static_cast<size_t>(c)] || size[static_cast<size_t>(c)] >= kMinLightNodes)
+        continue;
+      m_place[i] = Place::kCpu;
+      m_part.where[m_graph.node(i).name] = "cpu: a cluster of " + std::to_string(size[static_cast<size_t>(c)]) +
+                                           " light ops costs more in transfers than it saves";
+      changed = true;
+    }
+    return changed;
   }
 
   // Float Consts join the cluster of their consumers when every consumer is in that one cluster and reads them as a
