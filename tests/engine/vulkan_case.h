@@ -35,6 +35,30 @@ struct Case {
     feeds.emplace_back(name, randomTensor(shape));
     return name;
   }
+  /// A placeholder of an integer type (int32, int64, int8, uint8, bool) fed with values in [lo, hi].
+  std::string integers(const std::string& name, const Shape& shape, DType type, int64_t lo, int64_t hi) {
+    Node n;
+    n.name = name;
+    n.op = "Placeholder";
+    n.attrs["dtype"] = AttrValue::fromType(type);
+    n.attrs["shape"] = AttrValue::fromShape(shape);
+    graph.addNode(std::move(n));
+    feeds.emplace_back(name, integerTensor(shape, type, lo, hi));
+    return name;
+  }
+  Tensor integerTensor(const Shape& shape, DType type, int64_t lo, int64_t hi) {
+    Tensor t(type, shape);
+    std::uniform_int_distribution<int64_t> u(lo, hi);
+    for (int64_t i = 0; i < t.numElements(); ++i) {
+      const int64_t v = u(rng);
+      if (type == DType::kInt32) t.data<int32_t>()[i] = static_cast<int32_t>(v);
+      if (type == DType::kInt64) t.data<int64_t>()[i] = v;
+      if (type == DType::kInt8) t.data<int8_t>()[i] = static_cast<int8_t>(v);
+      if (type == DType::kUInt8) t.data<uint8_t>()[i] = static_cast<uint8_t>(v);
+      if (type == DType::kBool) t.data<bool>()[i] = v != 0;
+    }
+    return t;
+  }
   std::string constant(const std::string& name, Tensor value) {
     Node n;
     n.name = name;

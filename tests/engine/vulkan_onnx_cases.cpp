@@ -87,6 +87,15 @@ void addDataMovement(std::map<std::string, Builder>& c) {
     k.outputs = 3;
     onnxOp(k, "Split", {k.input("x", {2, 7, 3}), int64s(k, "split", {2, 4, 1})}, {{"axis", AttrValue::fromInt(1)}});
   };
+  c["onnx::Gather"] = [](Case& k) {  // negative indices count from the end
+    Tensor i(DType::kInt64, Shape{2, 2});
+    const int64_t values[] = {-1, 0, 2, -3};
+    std::copy(values, values + 4, i.data<int64_t>());
+    onnxOp(k, "Gather", {k.input("x", {3, 5}), k.constant("i", i)}, {{"axis", AttrValue::fromInt(1)}});
+  };
+  c["onnx::Cast"] = [](Case& k) {  // to FLOAT
+    onnxOp(k, "Cast", {k.integers("x", {4, 9}, DType::kUInt8, 0, 255)}, {{"to", AttrValue::fromInt(1)}});
+  };
   c["onnx::Split/equal"] = [](Case& k) {  // opset 11: no sizes, as many pieces as outputs, the last one smaller
     k.outputs = 3;
     onnxOp(k, "Split", {k.input("x", {8, 5})}, {}, 11);

@@ -21,6 +21,11 @@ std::string shapesKey(const std::vector<Shape>& shapes) {
 }
 
 VkDeviceSize floatBytes(const Shape& s) { return static_cast<VkDeviceSize>(std::max<int64_t>(s.numElements(), 0)) * 4; }
+// The bytes of a value of `type` in a device buffer, rounded up to whole 32-bit words (shaders read words).
+VkDeviceSize valueBytes(DType type, const Shape& s) {
+  const auto bytes = static_cast<VkDeviceSize>(std::max<int64_t>(s.numElements(), 0)) * dtypeSize(type);
+  return (bytes + 3) / 4 * 4;
+}
 
 void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags from, VkAccessFlags fromAccess, VkPipelineStageFlags to,
                    VkAccessFlags toAccess) {
@@ -104,24 +109,27 @@ class ClusterProgram::Builder {
   }
 
  private:
-  Expected<Buffer> take(const Shape& s) {
-    FS_ASSIGN_OR_RETURN(Buffer b, m_device.acquire(floatBytes(s)));
+  Expected<Buffer> take(VkDeviceSize bytes) {
+    FS_ASSIGN_OR_RETURN(Buffer b, m_device.acquire(bytes));
     m_c.pooled.push_back(b);
     return b;
   }
+  Expected<Buffer> take(const Shape& s) { return take(floatBytes(s)); }
   // A value the host writes (kDirectIn) or reads (kDirectOut) in place when `wanted`: a mapped buffer of its own.
   // Otherwise, or when that memory is exhausted, a pooled one (never mapped), which the run stages.
-  Expected<Buffer> takeForHost(const Shape& s, bool wanted, MemoryUse use) {
+  Expected<Buffer> takeForHost(VkDeviceSize bytes, bool wanted, MemoryUse use) {
     if (wanted) {
-      if (auto b = m_device.createBuffer(floatBytes(s), use); b && b->mapped) {
+      if (auto b = m_device.createBuffer(bytes, use); b && b->mapped) {
         m_c.owned.push_back(*b);
         return *b;
       } else if (b) {
         m_device.destroyBuffer(*b);
       }
     }
-    return take(s);
+    return take(bytes);
   }
+  // The bytes of external input i, of its type.
+  VkDeviceSize externalBytes(size_t i) const { return valueBytes(m_spec.externalTypes[i], m_externalShapes[i]); }
   bool isOutput(size_t node, size_t output) const {
     return std::any_of(m_spec.outputs.begin(), m_spec.outputs.end(), [&](const ValueRef& r) {
       return r.kind == ValueRef::kNode && static_cast<size_t>(r.index) == node &&
@@ -142,8 +150,8 @@ class ClusterProgram::Builder {
   // Values: external inputs, constants, then node outputs; each a device-local buffer from the pool, except inputs
   // and outputs the host can write or read in place on this device. Every node is lowered for these shapes.
   Status allocateValues() {
-    for (const Shape& s : m_externalShapes) {
-      FS_ASSIGN_OR_RETURN(Buffer b, takeForHost(s, m_device.directInputs(), MemoryUse::kDirectIn));
+    for (size_t i = 0; i < m_externalShapes.size(); ++i) {
+      FS_ASSIGN_OR_RETURN(Buffer b, takeForHost(externalBytes(i), m_device.directInputs(), MemoryUse::kDirectIn));
       m_externals.push_back(b);
       m_c.inDirect.push_back(b.mapped);
     }
@@ -153,7 +161,7 @@ class ClusterProgram::Builder {
     }
     for (size_t k = 0; k < m_spec.nodes.size(); ++k) {
       const Node& node = m_spec.nodes[k];
-      NodeView view{node, {}, m_spec.params[k], {m_spec.precision, m_device.cooperativeMatrix()}};
+      NodeView view{node, {}, m_spec.params[k], {m_spec.precision, m_device.cooperativeMatrix()}, m_spec.inputTypes[k]};
       view.inputShapes.assign(node.inputs.size(), Shape());
       for (size_t j = 0; j < m_spec.inputs[k].size(); ++j)
         view.inputShapes[static_cast<size_t>(m_spec.bufferInputIndex[k][j])] = shapeOf(m_spec.inputs[k][j]);
@@ -164,7 +172,7 @@ class ClusterProgram::Builder {
       m_nodeShapes[k] = l.outputShapes;
       for (size_t o = 0; o < l.outputShapes.size(); ++o) {
         const bool direct = m_device.directOutputs() && isOutput(k, o);
-        FS_ASSIGN_OR_RETURN(Buffer b, takeForHost(l.outputShapes[o], direct, MemoryUse::kDirectOut));
+        FS_ASSIGN_OR_RETURN(Buffer b, takeForHost(floatBytes(l.outputShapes[o]), direct, MemoryUse::kDirectOut));
         m_nodeOut[k].push_back(b);
       }
       for (const Dispatch& d : l.dispatches) {
@@ -196,7 +204,7 @@ class ClusterProgram::Builder {
     VkDeviceSize inBytes = 0, outBytes = 0;
     for (size_t i = 0; i < m_externalShapes.size(); ++i) {
       m_c.inOffsets.push_back(inBytes);
-      if (!m_c.inDirect[i]) inBytes += floatBytes(m_externalShapes[i]);
+      if (!m_c.inDirect[i]) inBytes += externalBytes(i);
     }
     for (const ValueRef& r : m_spec.outputs) {
       m_c.outDirect.push_back(r.kind == ValueRef::kNode ? bufferOf(r).mapped : nullptr);
@@ -274,7 +282,7 @@ class ClusterProgram::Builder {
     vkBeginCommandBuffer(cmd, &begin);
     if (m_c.queries) vkCmdResetQueryPool(cmd, m_c.queries, 0, m_c.queryCount);
     for (size_t i = 0; i < m_externals.size(); ++i) {
-      const VkDeviceSize n = floatBytes(m_externalShapes[i]);
+      const VkDeviceSize n = externalBytes(i);
       if (n == 0 || m_c.inDirect[i]) continue;  // written in place: the submit makes the host's writes visible
       VkBufferCopy region{m_c.inOffsets[i], 0, n};
       vkCmdCopyBuffer(cmd, m_c.stagingIn.buffer, m_externals[i].buffer, 1, &region);
@@ -383,14 +391,16 @@ Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor
     return internalError("Vulkan cluster " + m_spec.name + " got " + std::to_string(inputs.size()) +
                          " inputs, expected " + std::to_string(m_spec.externalInputs));
   for (size_t i = 0; i < inputs.size(); ++i)
-    if (inputs[i].dtype() != DType::kFloat)
+    if (inputs[i].dtype() != m_spec.externalTypes[i])
       return invalidArgument("Vulkan cluster " + m_spec.name + ": input " + std::to_string(i) + " is " +
-                             std::string(dtypeName(inputs[i].dtype())) + ", expected float32");
+                             std::string(dtypeName(inputs[i].dtype())) + ", expected " +
+                             std::string(dtypeName(m_spec.externalTypes[i])));
   FS_ASSIGN_OR_RETURN(Compiled * c, compiled(inputs));
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].numElements() > 0)
       std::memcpy(c->inDirect[i] ? c->inDirect[i] : static_cast<char*>(c->stagingIn.mapped) + c->inOffsets[i],
-                  inputs[i].data<float>(), floatBytes(inputs[i].shape()));
+                  inputs[i].bytes().data(),
+                  static_cast<size_t>(inputs[i].numElements()) * static_cast<size_t>(dtypeSize(inputs[i].dtype())));
   const int64_t submitted = profile ? profile->now() : 0;
   FS_RETURN_IF_ERROR(m_device->submitAndWait(c->commands, c->fence));
   outputs.clear();

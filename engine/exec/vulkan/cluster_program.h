@@ -34,9 +34,11 @@ struct ClusterSpec {
   std::vector<std::vector<const Tensor*>> params;  ///< per node, per input: Const values (parameters, and nulls)
   std::deque<Tensor> paramValues;  ///< what `params` point at: the spec's own (the graph may be a placement's copy)
   std::vector<std::vector<int>> bufferInputIndex;  ///< per node: graph input index of each buffer input
+  std::vector<std::vector<DType>> inputTypes;      ///< per node, per graph input
   std::vector<Tensor> constants;                   ///< float Consts inside the cluster (uploaded once per compile)
   std::vector<ValueRef> outputs;                   ///< what the cluster node returns
   size_t externalInputs = 0;
+  std::vector<DType> externalTypes;        ///< float32, or the integer type of a host value an op reads as such
   Precision precision = Precision::kFp32;  ///< of its MatMul and convolutions
 };
 
@@ -45,8 +47,8 @@ class ClusterProgram {
   ClusterProgram(std::shared_ptr<VulkanDevice> device, ClusterSpec spec);
   ~ClusterProgram();
   const ClusterSpec& spec() const { return m_spec; }
-  /// Runs the cluster on `inputs` (float32, one per external input); events (backend "vulkan", GPU time) go to
-  /// `profile` when set.
+  /// Runs the cluster on `inputs` (one per external input, of spec().externalTypes); outputs are float32. Events
+  /// (backend "vulkan", GPU time) go to `profile` when set.
   Status run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, RunProfile* profile, int runIndex,
              const std::string& eventPrefix);
 

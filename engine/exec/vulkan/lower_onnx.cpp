@@ -267,6 +267,8 @@ void addOnnxLowerings(std::map<std::string, OpLowering>& table) {
   table["onnx::Transpose"] = {lowerTranspose, {}};
   table["onnx::Concat"] = {lowerConcat, {}};
   table["onnx::Split"] = {lowerOnnxSplit, {1}};
+  table["onnx::Cast"] = {lowerCast, {}, false, {{0, castSourceTypes()}}};
+  table["onnx::Gather"] = {lowerGather, {}, false, {{1, indexTypes()}}};
 }
 
 }  // namespace flowscope::vk

@@ -79,6 +79,8 @@ struct OpLowering {
   std::function<Expected<LoweredNode>(const NodeView&)> lower;
   std::vector<size_t> parameters;      ///< inputs read at compile time from Consts
   bool variadicParameterLast = false;  ///< ConcatV2: the last input is the axis
+  /// Buffer inputs that may also be one of these integer types (values from the host: Cast's source, indices).
+  std::map<size_t, std::vector<DType>> integerInputs = {};
 };
 
 /// Adds the ONNX ops that run as a TensorFlow op's lowering (lower_onnx.cpp).
@@ -91,5 +93,10 @@ Expected<LoweredNode> lowerSplit(const NodeView& v);           ///< Split, Split
 Expected<LoweredNode> lowerUnpack(const NodeView& v);          ///< lower_split_pack.cpp
 Expected<LoweredNode> lowerPack(const NodeView& v);            ///< lower_split_pack.cpp
 Expected<LoweredNode> lowerFill(const NodeView& v);            ///< Fill, ZerosLike, OnesLike: lower_fill.cpp
+Expected<LoweredNode> lowerCast(const NodeView& v);            ///< Cast, onnx::Cast: lower_cast_gather.cpp
+Expected<LoweredNode> lowerGather(const NodeView& v);          ///< GatherV2, onnx::Gather: lower_cast_gather.cpp
+/// The integer types Cast reads from the host, and those of indices.
+const std::vector<DType>& castSourceTypes();
+const std::vector<DType>& indexTypes();
 
 }  // namespace flowscope::vk

@@ -46,6 +46,12 @@ const uint32_t kResize[] =
 const uint32_t kBatchNorm[] =
 #include "batch_norm.comp.inc"
     ;
+const uint32_t kCast[] =
+#include "cast.comp.inc"
+    ;
+const uint32_t kGatherAxis[] =
+#include "gather_axis.comp.inc"
+    ;
 
 const ShaderCode kTable[] = {
     {"binary", kBinary, sizeof(kBinary), 3},
@@ -62,6 +68,8 @@ const ShaderCode kTable[] = {
     {"gather", kGather, sizeof(kGather), 2},
     {"resize", kResize, sizeof(kResize), 2},
     {"batch_norm", kBatchNorm, sizeof(kBatchNorm), 6},
+    {"cast", kCast, sizeof(kCast), 2},
+    {"gather_axis", kGatherAxis, sizeof(kGatherAxis), 3},
 };
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(ShaderId::kCount));
 

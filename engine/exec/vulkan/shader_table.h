@@ -21,6 +21,8 @@ enum class ShaderId {
   kGather,
   kResize,
   kBatchNorm,
+  kCast,
+  kGatherAxis,
   kCount
 };
 

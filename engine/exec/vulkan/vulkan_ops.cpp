@@ -480,6 +480,8 @@ const std::map<std::string, OpLowering>& table() {
     m["Pack"] = {lowerPack, {}};
     m["Fill"] = {lowerFill, {0, 1}};
     m["ZerosLike"] = {lowerFill, {}};
+    m["Cast"] = {lowerCast, {}, false, {{0, castSourceTypes()}}};
+    m["GatherV2"] = {lowerGather, {2}, false, {{1, indexTypes()}}};
     m["OnesLike"] = {lowerFill, {}};
     for (const char* op : {"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"}) m[op] = {lowerFusedBatchNorm, {}};
     addOnnxLowerings(m);
@@ -534,8 +536,13 @@ bool supports(const Node& node, const std::vector<DType>& inputTypes, const std:
         return false;
       }
     } else if (inputTypes[i] != DType::kFloat) {
-      *why = std::string("Vulkan kernels take float32, input ") + std::to_string(i) + " is " +
-             std::string(dtypeName(inputTypes[i]));
+      const auto integers = it->second.integerInputs.find(i);
+      const bool taken = integers != it->second.integerInputs.end() &&
+                         std::count(integers->second.begin(), integers->second.end(), inputTypes[i]) > 0;
+      if (taken) continue;
+      *why = std::string("Vulkan kernels take float32") +
+             (it->second.integerInputs.empty() ? "" : " (and integers only where the op reads them from the host)") +
+             ", input " + std::to_string(i) + " is " + std::string(dtypeName(inputTypes[i]));
       return false;
     }
   }

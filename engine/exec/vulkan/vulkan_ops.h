@@ -47,10 +47,15 @@ struct NodeView {
   std::vector<Shape> inputShapes;
   std::vector<const Tensor*> constInputs;  ///< null where an input is not a Const
   GemmSetup gemm;
+  /// Per input; empty means all float32. Values inside a cluster are float32; an input from the host may be an
+  /// integer where the op takes one there (Cast's source, GatherV2's indices).
+  std::vector<DType> inputTypes = {};
+
+  DType inputType(size_t i) const { return i < inputTypes.size() ? inputTypes[i] : DType::kFloat; }
 };
 
-/// Whether this node can run on Vulkan; `why` says what is missing otherwise. Input dtypes as inferred;
-/// `constInputs` as in NodeView.
+/// Whether this node can run on Vulkan; `why` says what is missing otherwise. Input dtypes as inferred (float32, or
+/// an integer type where the op reads one from the host); `constInputs` as in NodeView.
 bool supports(const Node& node, const std::vector<DType>& inputTypes, const std::vector<const Tensor*>& constInputs,
               std::string* why);
 /// Which inputs are parameters read at compile time (axes, shapes, ...), not buffers.

@@ -46,10 +46,10 @@ void renameInputs(Node& node, const std::map<std::string, std::string>& rename) 
   }
 }
 
-ArgDef floatArg(std::string name) {
+ArgDef typedArg(std::string name, DType type = DType::kFloat) {
   ArgDef arg;
   arg.name = std::move(name);
-  arg.type = DType::kFloat;
+  arg.type = type;
   return arg;
 }
 
@@ -127,6 +127,7 @@ class Partitioner {
     const Node& node = m_graph.node(i);
     NodeView view{node, {}, consts, {m_request.precision, m_device->cooperativeMatrix()}};
     for (const auto& in : node.inputs) {
+      view.inputTypes.push_back(inputType(in));
       const int64_t p = m_graph.find(in.node);
       const TensorInfo* info = p >= 0 ? m_shapes.find(static_cast<size_t>(p), in.index) : nullptr;
       if (!info || !info->shape.isFullyDefined()) return true;
@@ -208,36 +209,43 @@ class Partitioner {
     for (int c : m_cluster) m_clusters = std::max(m_clusters, c + 1);
   }
 
-  // A cluster runs as an upload, a submit, a wait and a download: for a few light ops on small tensors (a detector's
-  // post-processing between host ops) that costs more than the CPU takes to compute them. Like XLA's minimum cluster
-  // size, such clusters go back to the CPU unless they are the graph's largest one; then the rest is clustered
-  // again. Whether anything changed.
+  // A cluster runs as an upload, a submit, a wait and a download, and compiles again for every new input shape: for
+  // light ops on small tensors (a detector's post-processing between host ops) that costs more than the CPU takes to
+  // compute them. Like XLA's minimum cluster size, clusters without a MatMul, convolution, pool, normalization,
+  // reduction or resize go back to the CPU when they have fewer than 4 nodes or a shape known only at run time (after
+  // a non-max suppression), unless they are the graph's largest; then the rest is clustered again. Whether anything
+  // changed.
   bool leaveSmallClustersToTheCpu() {
     constexpr int kMinLightNodes = 4;
     std::vector<int> size(static_cast<size_t>(m_clusters), 0);
-    std::vector<char> heavy(static_cast<size_t>(m_clusters), 0);
-    const OpRegistry& registry = OpRegistry::global();
+    std::vector<char> heavy(static_cast<size_t>(m_clusters), 0), dynamic(static_cast<size_t>(m_clusters), 0);
     for (size_t i = 0; i < m_n; ++i) {
-      const int c = m_cluster[i];
-      if (c < 0) continue;
-      ++size[static_cast<size_t>(c)];
-      const OpCategory category = registry.categoryOf(m_graph.node(i).op, &m_graph.library);
-      heavy[static_cast<size_t>(c)] |= category == OpCategory::kMatMul || category == OpCategory::kConvolution ||
-                                       category == OpCategory::kPooling || category == OpCategory::kNormalization ||
-                                       category == OpCategory::kReduction || category == OpCategory::kImage;
+      const auto c = static_cast<size_t>(m_cluster[i]);
+      if (m_cluster[i] < 0) continue;
+      ++size[c];
+      heavy[c] |= isHeavy(m_graph.node(i).op);
+      for (const auto& o : m_shapes.outputs[i]) dynamic[c] |= !o.shape.isFullyDefined();
     }
     const auto largest = std::max_element(size.begin(), size.end()) - size.begin();
     bool changed = false;
     for (size_t i = 0; i < m_n; ++i) {
-      const int c = m_cluster[i];
-      if (c < 0 || c == largest || heavy[static_cast<size_t>(c)] || size[static_cast<size_t>(c)] >= kMinLightNodes)
+      const auto c = static_cast<size_t>(m_cluster[i]);
+      if (m_cluster[i] < 0 || m_cluster[i] == largest || heavy[c] || (size[c] >= kMinLightNodes && !dynamic[c]))
         continue;
       m_place[i] = Place::kCpu;
-      m_part.where[m_graph.node(i).name] = "cpu: a cluster of " + std::to_string(size[static_cast<size_t>(c)]) +
-                                           " light ops costs more in transfers than it saves";
+      m_part.where[m_graph.node(i).name] = "cpu: a cluster of " + std::to_string(size[c]) + " light ops" +
+                                           (dynamic[c] ? " on shapes known only at run time" : "") +
+                                           " costs more in transfers than it saves";
       changed = true;
     }
     return changed;
+  }
+
+  bool isHeavy(const std::string& op) const {
+    const OpCategory category = OpRegistry::global().categoryOf(op, &m_graph.library);
+    return category == OpCategory::kMatMul || category == OpCategory::kConvolution ||
+           category == OpCategory::kPooling || category == OpCategory::kNormalization ||
+           category == OpCategory::kReduction || category == OpCategory::kImage;
   }
 
   // Float Consts join the cluster of their consumers when every consumer is in that one cluster and reads them as a
@@ -299,8 +307,10 @@ class Partitioner {
     std::vector<ValueRef> ins;
     std::vector<int> bufferIndex;
     std::vector<const Tensor*> params(node.inputs.size(), nullptr);
+    std::vector<DType> types;
     for (size_t k = 0; k < node.inputs.size(); ++k) {
       const TensorRef& ref = node.inputs[k];
+      types.push_back(inputType(ref));
       if (isParameterInput(node.op, k, node.inputs.size())) {
         if (const Tensor* value = constantInput(m_graph, ref)) {
           spec.paramValues.push_back(*value);
@@ -315,7 +325,8 @@ class Partitioner {
         auto [e, fresh] = externalOf.try_emplace(key, static_cast<int>(clusterNode.inputs.size()));
         if (fresh) {
           clusterNode.inputs.push_back(ref);
-          def.inputs.push_back(floatArg("in" + std::to_string(e->second)));
+          def.inputs.push_back(typedArg("in" + std::to_string(e->second), types.back()));
+          spec.externalTypes.push_back(types.back());
         }
         ins.push_back({ValueRef::kExternal, e->second, 0});
       }
@@ -328,6 +339,7 @@ class Partitioner {
     spec.nodes.push_back(node);
     spec.inputs.push_back(std::move(ins));
     spec.bufferInputIndex.push_back(std::move(bufferIndex));
+    spec.inputTypes.push_back(std::move(types));
     spec.params.push_back(std::move(params));
     m_part.where[node.name] = "vulkan (" + spec.name + ")";
   }
@@ -340,7 +352,7 @@ class Partitioner {
     auto addOutput = [&](const std::string& key) {
       if (m_rename.count(key) || !local.count(key)) return;
       m_rename[key] = spec.name + ":" + std::to_string(spec.outputs.size());
-      def.outputs.push_back(floatArg("out" + std::to_string(spec.outputs.size())));
+      def.outputs.push_back(typedArg("out" + std::to_string(spec.outputs.size())));
       spec.outputs.push_back(local.at(key));
     };
     for (size_t i = 0; i < m_n; ++i) {
@@ -352,6 +364,13 @@ class Partitioner {
       std::string name = f.find(':') == std::string::npos ? f + ":0" : f;
       if (inCluster.count(name.substr(0, name.rfind(':')))) addOutput(name);
     }
+  }
+
+  // The dtype of the value `ref` names, as inferred (float32 where unknown: only float values come from clusters).
+  DType inputType(const TensorRef& ref) const {
+    const int64_t p = m_graph.find(ref.node);
+    const TensorInfo* info = p >= 0 ? m_shapes.find(static_cast<size_t>(p), ref.index) : nullptr;
+    return info && info->dtype != DType::kInvalid ? info->dtype : DType::kFloat;
   }
 
   // The rewritten graph: CPU nodes (inputs from clusters renamed), then the cluster nodes.
