@@ -30,6 +30,15 @@ std::string micros(int64_t ns) {
   return buf;
 }
 
+// The op of a placed node: a graph node, or "function/node" of a function body the run placed.
+std::string placedOp(const std::string& name, const Graph& graph) {
+  if (const Node* n = graph.findNode(name)) return n->op.str();
+  for (const auto& f : graph.library.functions())
+    if (f.body && name.size() > f.name().size() && name.compare(0, f.name().size() + 1, f.name() + "/") == 0)
+      if (const Node* n = f.body->findNode(name.substr(f.name().size() + 1))) return n->op.str();
+  return "?";
+}
+
 // "placement: 150 nodes on vulkan:0 (...) in 2 clusters; 3 on the CPU: Placeholder (fed) x1, ArgMax (no Vulkan kernel)
 // x1".
 std::string placementSummary(const std::map<std::string, std::string>& placement, const std::string& device,
@@ -43,8 +52,7 @@ std::string placementSummary(const std::map<std::string, std::string>& placement
       ++onVulkan;
       clusters.insert(where);
     } else {
-      const Node* n = graph.findNode(node);
-      ++cpuReasons[(n ? n->op.str() : std::string("?")) + " (" + where.substr(5) + ")"];
+      ++cpuReasons[placedOp(node, graph) + " (" + where.substr(5) + ")"];
     }
   }
   std::string text = "placement: " + std::to_string(onVulkan) + " nodes on " + device + " in " +

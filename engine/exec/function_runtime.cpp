@@ -2,6 +2,7 @@
 #include "exec/function_runtime.h"
 
 #include "exec/backend.h"
+#include "exec/placed_plan.h"
 #include "ir/function_instantiation.h"
 #include "ops/op_registry.h"
 
@@ -20,16 +21,42 @@ std::string attrKey(const AttrMap& attrs) {
 FunctionRuntime::FunctionRuntime(const FunctionLibrary& library, Backend& backend, ExecOptions options)
     : m_library(library), m_backend(backend), m_options(options) {}
 
-Expected<std::unique_ptr<Plan>> FunctionRuntime::buildPlan(const std::string& function,
-                                                           const AttrMap& callAttrs) const {
+void FunctionRuntime::placeBodiesOn(std::shared_ptr<Backend> placer, Precision precision) {
+  m_placer = std::move(placer);
+  m_precision = precision;
+}
+
+std::map<std::string, std::string> FunctionRuntime::placements() const {
+  std::lock_guard<std::mutex> lock(m_whereMutex);
+  return m_where;
+}
+
+Expected<std::unique_ptr<Plan>> FunctionRuntime::buildPlan(const std::string& function, const AttrMap& callAttrs) {
   const FunctionDef* f = m_library.find(function);
   if (!f || !f->body) return notFound("function '" + function + "' is not in the graph's library");
   OpLookup lookup = OpRegistry::global().lookupWith(&m_library);
   FS_ASSIGN_OR_RETURN(InstantiatedFunction inst, instantiateFunction(*f, callAttrs, m_library, lookup));
-  auto plan =
-      Plan::build(inst.graph, inst.argNodes, inst.rets, inst.targets, lookup, kernelsFrom(m_backend, m_library));
-  if (!plan) return plan.status().withContext("in function '" + function + "': ");
-  return plan;
+  if (!m_placer) {
+    auto plan =
+        Plan::build(inst.graph, inst.argNodes, inst.rets, inst.targets, lookup, kernelsFrom(m_backend, m_library));
+    if (!plan) return plan.status().withContext("in function '" + function + "': ");
+    return plan;
+  }
+  inst.graph.library = m_library;  // the placement infers shapes through calls in the body
+  PlacementRequest request;
+  for (const auto& a : inst.argNodes) request.fedNodes.insert(a.substr(0, a.rfind(':')));
+  request.fetches = inst.rets;
+  request.targets = inst.targets;
+  request.precision = m_precision;
+  auto placed = buildPlacedPlan(inst.graph, m_library, request, inst.argNodes, *m_placer, m_backend);
+  if (!placed) return placed.status().withContext("in function '" + function + "': ");
+  std::lock_guard<std::mutex> lock(m_whereMutex);
+  for (auto& [node, where] : placed->where) {
+    const size_t cluster = where.rfind("cpu:", 0) == 0 ? std::string::npos : where.find(" (");
+    if (cluster != std::string::npos) where.insert(cluster + 2, function + "/");  // "vulkan (f/vulkan_cluster_0)"
+    m_where[function + "/" + node] = std::move(where);
+  }
+  return std::move(placed->plan);
 }
 
 Expected<FunctionRuntime::Compiled*> FunctionRuntime::compiled(const std::string& function, const AttrMap& callAttrs) {

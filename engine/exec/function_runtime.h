@@ -10,6 +10,7 @@
 
 #include "exec/exec_context.h"
 #include "exec/executor.h"
+#include "exec/precision.h"
 #include "ir/function_instantiation.h"
 #include "ir/graph.h"
 
@@ -21,6 +22,11 @@ class FunctionRuntime : public FunctionCaller {
  public:
   /// Bodies run on `backend` (the CPU fallback of the run).
   FunctionRuntime(const FunctionLibrary& library, Backend& backend, ExecOptions options);
+  /// Bodies are placed on `placer` (the run's device backend) as a run's top level is, at `precision`: what it takes
+  /// runs there, the rest on the fallback. Without it every body runs on the fallback.
+  void placeBodiesOn(std::shared_ptr<Backend> placer, Precision precision);
+  /// Where the nodes of the bodies built so far run and why, by "function/node".
+  std::map<std::string, std::string> placements() const;
   Expected<std::vector<Tensor>> call(const std::string& function, const AttrMap& callAttrs, std::vector<Tensor> args,
                                      ExecContext& ctx) override;
 
@@ -31,11 +37,15 @@ class FunctionRuntime : public FunctionCaller {
   };
   Expected<Compiled*> compiled(const std::string& function, const AttrMap& callAttrs);
 
-  Expected<std::unique_ptr<Plan>> buildPlan(const std::string& function, const AttrMap& callAttrs) const;
+  Expected<std::unique_ptr<Plan>> buildPlan(const std::string& function, const AttrMap& callAttrs);
 
   const FunctionLibrary& m_library;
   Backend& m_backend;
   ExecOptions m_options;
+  std::shared_ptr<Backend> m_placer;
+  Precision m_precision = Precision::kFp32;
+  mutable std::mutex m_whereMutex;
+  std::map<std::string, std::string> m_where;
   std::mutex m_mutex;
   std::map<std::string, std::unique_ptr<Compiled>> m_plans;
 };

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "base/thread_pool.h"
+#include "exec/placed_plan.h"
 #include "ir/graph_algorithms.h"
 #include "ops/op_registry.h"
 
@@ -29,11 +30,18 @@ ModelRunner::ModelRunner(std::shared_ptr<const Model> model, RunnerOptions optio
       m_options(options),
       m_backend(options.backend ? options.backend : fallbackBackend()),
       m_functions(m_model->graph.library, *fallbackBackend(), {1}) {  // bodies run op by op
+  if (m_backend.get() != fallbackBackend().get()) m_functions.placeBodiesOn(m_backend, options.precision);
   for (const auto& v : m_model->variables) {
     if (v.node.empty() || !v.value.isValid()) continue;
     if (const Node* node = m_model->graph.findNode(v.node))
       resources().assignVariable(variableResourceKey(*node), v.value);
   }
+}
+
+std::map<std::string, std::string> ModelRunner::placement() const {
+  std::map<std::string, std::string> where = m_placement;
+  where.merge(m_functions.placements());
+  return where;
 }
 
 Status ModelRunner::checkFeed(const std::string& name, const Tensor& value) const {
@@ -64,28 +72,12 @@ Expected<ModelRunner::PlannedRun> ModelRunner::plan(const std::vector<std::strin
   request.targets = targets;
   request.fedShapes = fedShapes;
   request.precision = m_options.precision;
-  FS_ASSIGN_OR_RETURN(Placement placement, m_backend->place(m_model->graph, request));
+  FS_ASSIGN_OR_RETURN(PlacedPlan placed, buildPlacedPlan(m_model->graph, m_model->graph.library, request, feeds,
+                                                         *m_backend, *fallbackBackend()));
   PlannedRun planned;
-  planned.fetches = fetches;
-  for (auto& f : planned.fetches)
-    if (auto r = placement.fetchRenames.find(f); r != placement.fetchRenames.end()) f = r->second;
-  const OpLookup base = OpRegistry::global().lookupWith(&m_model->graph.library);
-  const OpLookup lookup = [&placement, base](const std::string& op) -> const OpDef* {
-    auto it = placement.addedOps.find(op);
-    return it != placement.addedOps.end() ? &it->second : base(op);
-  };
-  Backend& backend = *m_backend;
-  Backend& fallback = *fallbackBackend();
-  const FunctionLibrary& library = m_model->graph.library;
-  const KernelSource kernels = [&](const Node& node) -> Expected<StepKernel> {
-    if (auto prepared = placement.preparedKernels.find(node.name); prepared != placement.preparedKernels.end())
-      return StepKernel{prepared->second(), &backend};
-    Backend& runner = placement.everythingOnBackend ? backend : fallback;
-    FS_ASSIGN_OR_RETURN(auto kernel, runner.makeKernel(node, library));
-    return StepKernel{std::move(kernel), &runner};
-  };
-  FS_ASSIGN_OR_RETURN(planned.plan, Plan::build(placement.graph, feeds, planned.fetches, targets, lookup, kernels));
-  m_placement = std::move(placement.where);
+  planned.plan = std::move(placed.plan);
+  planned.fetches = std::move(placed.fetches);
+  m_placement = std::move(placed.where);
   return planned;
 }
 

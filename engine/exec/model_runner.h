@@ -60,9 +60,10 @@ class ModelRunner {
   /// How the last run ran: "op by op", "independent ops at once", or "op by op (trying both)" while deciding.
   std::string executionMode() const { return m_mode; }
   int threads() const;
-  /// Where each node of the last planned run was placed ("vulkan (vulkan_cluster_0)" or "cpu: why"); empty when
-  /// the backend runs every node itself.
-  const std::map<std::string, std::string>& placement() const { return m_placement; }
+  /// Where each node of the last planned run was placed ("vulkan (vulkan_cluster_0)" or "cpu: why"), and the nodes of
+  /// the function bodies run so far (If branches, loop bodies) as "function/node"; empty when the backend runs every
+  /// node itself.
+  std::map<std::string, std::string> placement() const;
 
  private:
   // Which executor a wide plan runs with: the first runs try both (the very first warms caches and is not counted),

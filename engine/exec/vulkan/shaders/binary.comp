@@ -11,6 +11,15 @@ layout(push_constant) uniform Params {
   uint strideB[5];
 } p;
 
+// x^y as C's pow: GLSL's pow is undefined for x < 0, so a negative base takes an integer exponent's sign (x^2 of a
+// negative x is positive, x^3 negative) and gives NaN for any other exponent; 0^y and 1^y as C's.
+float power(float x, float y) {
+  if (x >= 0.0) return x == 0.0 ? (y == 0.0 ? 1.0 : y > 0.0 ? 0.0 : 1.0 / 0.0) : pow(x, y);
+  if (floor(y) != y) return uintBitsToFloat(0x7fc00000u);
+  float magnitude = pow(-x, y);
+  return mod(y, 2.0) == 1.0 ? -magnitude : magnitude;
+}
+
 float apply(float x, float y) {
   switch (p.op) {
     case 0u: return x + y;
@@ -20,7 +29,7 @@ float apply(float x, float y) {
     case 4u: return max(x, y);
     case 5u: return min(x, y);
     case 6u: return (x - y) * (x - y);
-    case 7u: return pow(x, y);
+    case 7u: return power(x, y);
   }
   return 0.0;
 }
