@@ -52,6 +52,7 @@ Expected<std::unique_ptr<Plan>> FunctionRuntime::buildPlan(const std::string& fu
   if (!placed) return placed.status().withContext("in function '" + function + "': ");
   std::lock_guard<std::mutex> lock(m_whereMutex);
   for (auto& [node, where] : placed->where) {
+    if (where == "cpu: fed") continue;  // an instantiated argument, not a node of the body
     const size_t cluster = where.rfind("cpu:", 0) == 0 ? std::string::npos : where.find(" (");
     if (cluster != std::string::npos) where.insert(cluster + 2, function + "/");  // "vulkan (f/vulkan_cluster_0)"
     m_where[function + "/" + node] = std::move(where);

@@ -30,10 +30,19 @@ class ClusterKernel : public OpKernel {
   std::shared_ptr<ClusterProgram> m_program;
 };
 
-// The value of a Const node itself.
+// Whether a node is a constant: a Const, or an ONNX Constant (function bodies are not optimized into Consts).
+bool isConstantOp(const std::string& op) { return op == "Const" || op == "onnx::Constant"; }
+
+// The value of a constant node itself (an ONNX Constant's tensor `value`; its scalar and list forms stay on the CPU).
 const Tensor* constValue(const Node& node) {
-  const AttrValue* v = node.op == "Const" ? node.attr("value") : nullptr;
-  return v && v->kind() == AttrValue::Kind::kTensor ? &v->tensor() : nullptr;
+  const AttrValue* v = isConstantOp(node.op) ? node.attr("value") : nullptr;
+  return v && v->kind() == AttrValue::Kind::kTensor && v->tensor().isValid() ? &v->tensor() : nullptr;
+}
+
+// The value `ref` reads when it is a constant node's output.
+const Tensor* constantOf(const Graph& graph, const TensorRef& ref) {
+  const Node* producer = graph.findNode(ref.node);
+  return producer && ref.index == 0 ? constValue(*producer) : nullptr;
 }
 
 // Inputs that read a value inside a cluster read the cluster node's output instead.
@@ -91,7 +100,7 @@ class Partitioner {
     m_place.assign(m_n, Place::kCpu);
     for (size_t i = 0; i < m_n; ++i) {
       const Node& node = m_graph.node(i);
-      if (node.op == "Const") {
+      if (isConstantOp(node.op)) {
         const Tensor* t = constValue(node);
         m_place[i] = t && t->dtype() == DType::kFloat ? Place::kConstant : Place::kCpu;
         continue;
@@ -102,7 +111,7 @@ class Partitioner {
         const int64_t p = m_graph.find(in.node);
         const TensorInfo* info = p >= 0 ? m_shapes.find(static_cast<size_t>(p), in.index) : nullptr;
         types.push_back(info ? info->dtype : DType::kInvalid);
-        consts.push_back(constantInput(m_graph, in));
+        consts.push_back(constantOf(m_graph, in));
       }
       bool outputsFloat = i < m_shapes.outputs.size() && !m_shapes.outputs[i].empty();
       if (outputsFloat)
@@ -312,7 +321,7 @@ class Partitioner {
       const TensorRef& ref = node.inputs[k];
       types.push_back(inputType(ref));
       if (isParameterInput(node.op, k, node.inputs.size())) {
-        if (const Tensor* value = constantInput(m_graph, ref)) {
+        if (const Tensor* value = constantOf(m_graph, ref)) {
           spec.paramValues.push_back(*value);
           params[k] = &spec.paramValues.back();
         }
