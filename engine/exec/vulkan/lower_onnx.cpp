@@ -211,7 +211,7 @@ Expected<LoweredNode> lowerTranspose(const NodeView& v) {
   return lowerAsTf(v, "Transpose", {}, {x, t.shape()}, {nullptr, &t});
 }
 
-Expected<LoweredNode> lowerConcat(const NodeView& v) {
+Expected<LoweredNode> lowerOnnxConcat(const NodeView& v) {
   const Tensor axis = Tensor::scalar(DType::kInt64, attrInt(v.node, "axis", 0));
   std::vector<Shape> shapes = v.inputShapes;
   shapes.push_back(axis.shape());
@@ -265,7 +265,7 @@ void addOnnxLowerings(std::map<std::string, OpLowering>& table) {
   table["onnx::Softmax"] = {lowerSoftmax, {}};
   table["onnx::LogSoftmax"] = {lowerSoftmax, {}};
   table["onnx::Transpose"] = {lowerTranspose, {}};
-  table["onnx::Concat"] = {lowerConcat, {}};
+  table["onnx::Concat"] = {lowerOnnxConcat, {}};
   table["onnx::Split"] = {lowerOnnxSplit, {1}};
   table["onnx::Cast"] = {lowerCast, {}, false, {{0, castSourceTypes()}}};
   table["onnx::Gather"] = {lowerGather, {}, false, {{1, indexTypes()}}};

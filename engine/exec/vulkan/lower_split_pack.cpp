@@ -1,5 +1,7 @@
-// Split, SplitV, Unpack and Pack on Vulkan (the axis and sizes are Consts): one strided copy per piece, the copies of
-// one node writing its several outputs (Split, Unpack) or one output at several offsets (Pack).
+// Split, SplitV, Unpack, Pack and ConcatV2 on Vulkan (the axis and sizes are Consts): one strided copy per piece, the
+// copies of one node writing its several outputs (Split, Unpack) or one output at several offsets (Pack, ConcatV2).
+#include <numeric>
+
 #include "exec/vulkan/lowering_util.h"
 
 namespace flowscope::vk {
@@ -62,9 +64,9 @@ Expected<LoweredNode> lowerSplit(const NodeView& v) {
   const auto rest = std::find(sizes.begin(), sizes.end(), -1);
   for (int64_t s : sizes) known += s == -1 ? 0 : s;
   if (rest != sizes.end()) *rest = len - known;
-  int64_t total = 0;
-  for (int64_t s : sizes) total += s < 0 ? len + 1 : s;
-  if (total != len || static_cast<int64_t>(sizes.size()) != parts)
+  const bool negative = std::any_of(sizes.begin(), sizes.end(), [](int64_t s) { return s < 0; });
+  if (negative || std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) != len ||
+      static_cast<int64_t>(sizes.size()) != parts)
     return fail(v, "size_splits do not add up to dimension " + std::to_string(axis) + " of " + x.toString());
   return splitPieces(x, input, axis, sizes, false);
 }
@@ -97,6 +99,36 @@ Expected<LoweredNode> lowerPack(const NodeView& v) {
     if (outer * inner > 0)
       lowered.dispatches.push_back(
           gather(static_cast<int>(i), {outer, inner}, {inner, 1}, {n * inner, 1}, 0, i * inner, {}, {}, 0));
+  }
+  return lowered;
+}
+
+// ConcatV2: input i is outer blocks of len_i * inner contiguous elements, copied to offset_i * inner in each block of
+// the output.
+Expected<LoweredNode> lowerConcat(const NodeView& v) {
+  const size_t n = v.inputShapes.size() - 1;  // the last input is the axis
+  const Shape& first = v.inputShapes[0];
+  const int64_t axis = axisIn(intValues(*v.constInputs[n]).at(0), first.rank());
+  if (axis < 0) return fail(v, "axis out of range for " + first.toString());
+  std::vector<int64_t> dims = first.dims();
+  dims[static_cast<size_t>(axis)] = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Shape& s = v.inputShapes[i];
+    for (int k = 0; k < first.rank(); ++k)
+      if (k != axis && s.dim(k) != first.dim(k))
+        return fail(v, "input " + std::to_string(i) + " has " + s.toString() + ", expected " + first.toString());
+    dims[static_cast<size_t>(axis)] += s.dim(static_cast<int>(axis));
+  }
+  const auto [outer, inner] = outerInner(first, axis);
+  const int64_t rowOut = dims[static_cast<size_t>(axis)] * inner;
+  LoweredNode lowered{{Shape(dims)}, {}};
+  int64_t offset = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t row = v.inputShapes[i].dim(static_cast<int>(axis)) * inner;
+    if (outer * row > 0)
+      lowered.dispatches.push_back(
+          gather(static_cast<int>(i), {outer, row}, {row, 1}, {rowOut, 1}, 0, offset, {}, {}, 0));
+    offset += row;
   }
   return lowered;
 }

@@ -92,6 +92,7 @@ Expected<LoweredNode> lowerFusedBatchNorm(const NodeView& v);  ///< lower_batch_
 Expected<LoweredNode> lowerSplit(const NodeView& v);           ///< Split, SplitV: lower_split_pack.cpp
 Expected<LoweredNode> lowerUnpack(const NodeView& v);          ///< lower_split_pack.cpp
 Expected<LoweredNode> lowerPack(const NodeView& v);            ///< lower_split_pack.cpp
+Expected<LoweredNode> lowerConcat(const NodeView& v);          ///< ConcatV2: lower_split_pack.cpp
 Expected<LoweredNode> lowerFill(const NodeView& v);            ///< Fill, ZerosLike, OnesLike: lower_fill.cpp
 Expected<LoweredNode> lowerCast(const NodeView& v);            ///< Cast, onnx::Cast: lower_cast_gather.cpp
 Expected<LoweredNode> lowerGather(const NodeView& v);          ///< GatherV2, onnx::Gather: lower_cast_gather.cpp

@@ -412,39 +412,6 @@ Expected<LoweredNode> lowerPad(const NodeView& v) {
   return LoweredNode{{shape}, {gather(0, dims, stridesOf(x), stridesOf(shape), 0, 0, before, x.dims(), value)}};
 }
 
-// ConcatV2: input i is outer blocks of len_i * inner contiguous elements, copied to offset_i * inner in each block of
-// the output (a 2-D copy whatever the rank).
-Expected<LoweredNode> lowerConcat(const NodeView& v) {
-  const size_t n = v.inputShapes.size() - 1;  // the last input is the axis
-  const Shape& first = v.inputShapes[0];
-  int64_t axis = intValues(*v.constInputs[n]).at(0);
-  if (axis < 0) axis += first.rank();
-  if (axis < 0 || axis >= first.rank()) return fail(v, "axis out of range for " + first.toString());
-  std::vector<int64_t> dims = first.dims();
-  dims[static_cast<size_t>(axis)] = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const Shape& s = v.inputShapes[i];
-    for (int k = 0; k < first.rank(); ++k)
-      if (k != axis && s.dim(k) != first.dim(k))
-        return fail(v, "input " + std::to_string(i) + " has " + s.toString() + ", expected " + first.toString());
-    dims[static_cast<size_t>(axis)] += s.dim(static_cast<int>(axis));
-  }
-  int64_t outer = 1, inner = 1;
-  for (int k = 0; k < first.rank(); ++k)
-    if (k != axis) (k < axis ? outer : inner) *= first.dim(k);
-  const int64_t rowOut = dims[static_cast<size_t>(axis)] * inner;
-  LoweredNode lowered{{Shape(dims)}, {}};
-  int64_t offset = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t row = v.inputShapes[i].dim(static_cast<int>(axis)) * inner;
-    if (outer * row > 0)
-      lowered.dispatches.push_back(
-          gather(static_cast<int>(i), {outer, row}, {row, 1}, {rowOut, 1}, 0, offset, {}, {}, 0));
-    offset += row;
-  }
-  return lowered;
-}
-
 // ---- the table ----
 
 const std::map<std::string, OpLowering>& table() {
