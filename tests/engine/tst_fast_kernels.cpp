@@ -265,6 +265,21 @@ class TestFastKernels : public QObject {
     for (int64_t k = 0; k < 3; ++k)
       for (int64_t i = 0; i < 5; ++i)
         for (int64_t j = 0; j < 6; ++j) QCOMPARE(moved.data<float>()[(k * 5 + i) * 6 + j], element(i, j, k));
+    // Axes of size 1 move without moving elements: NCHW -> NHWC of one channel shares the buffer; a float NHWC ->
+    // NCHW with small channels under the reorder's threshold is a strided copy, and both give the right values.
+    const Tensor oneChannel = randomOf(DType::kFloat, Shape{1, 1, 4, 7}, 4);
+    const Tensor toLast = run1("Transpose", {oneChannel, tensorOf(DType::kInt32, Shape{4}, {0, 2, 3, 1})});
+    QCOMPARE(toLast.shape(), (Shape{1, 4, 7, 1}));
+    QCOMPARE(toLast.bytes().data(), oneChannel.bytes().data());
+    const Tensor small = randomOf(DType::kFloat, Shape{2, 3, 5, 4}, 5);
+    const Tensor toFirst = run1("Transpose", {small, tensorOf(DType::kInt32, Shape{4}, {0, 3, 1, 2})});
+    QCOMPARE(toFirst.shape(), (Shape{2, 4, 3, 5}));
+    for (int64_t n = 0; n < 2; ++n)
+      for (int64_t c = 0; c < 4; ++c)
+        for (int64_t h = 0; h < 3; ++h)
+          for (int64_t w = 0; w < 5; ++w)
+            QCOMPARE(toFirst.data<float>()[((n * 4 + c) * 3 + h) * 5 + w],
+                     small.data<float>()[((n * 3 + h) * 5 + w) * 4 + c]);
   }
 
   // One MatMul node run again and again: weights that repeat are packed once (oneDNN's layout), new weights, even at
