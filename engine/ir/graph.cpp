@@ -15,6 +15,20 @@ const FunctionDef* FunctionLibrary::find(const std::string& name) const {
   return nullptr;
 }
 
+bool FunctionLibrary::sameFunctionsAs(const FunctionLibrary& other) const {
+  if (m_functions.size() != other.m_functions.size() || gradients != other.gradients ||
+      registeredGradients != other.registeredGradients)
+    return false;
+  for (size_t i = 0; i < m_functions.size(); ++i) {
+    const FunctionDef &a = m_functions[i], &b = other.m_functions[i];
+    if (a.body != b.body || a.name() != b.name() || a.ret != b.ret || a.controlRet != b.controlRet ||
+        a.attrs != b.attrs || a.signature.inputs.size() != b.signature.inputs.size() ||
+        a.signature.outputs.size() != b.signature.outputs.size())
+      return false;
+  }
+  return true;
+}
+
 void FunctionLibrary::add(FunctionDef function) {
   for (auto& f : m_functions) {
     if (f.name() == function.name()) {

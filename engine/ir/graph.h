@@ -56,6 +56,9 @@ class FunctionLibrary {
   /// Adds or replaces by name.
   void add(FunctionDef function);
   bool empty() const { return m_functions.empty() && gradients.empty() && registeredGradients.empty(); }
+  /// True when `other` holds the same function objects in the same order (bodies shared, not compared node by node):
+  /// a copy that no rewrite has touched.
+  bool sameFunctionsAs(const FunctionLibrary& other) const;
   size_t size() const { return m_functions.size(); }
 
   std::vector<GradientDef> gradients;
@@ -147,7 +150,7 @@ class Graph {
   std::shared_ptr<const EdgeIndex> edges() const;
   /// Records that these nodes passed the verifier (verifyGraph found nothing); copies keep the mark and any change
   /// to the nodes clears it, so a pipeline can check only what its passes change. Changes to `library` are not
-  /// tracked: a graph with functions is always verified in full.
+  /// tracked here: a pipeline compares libraries (FunctionLibrary::sameFunctionsAs) before trusting the mark.
   void markVerified() { m_verified = true; }
   bool knownVerified() const { return m_verified; }
 

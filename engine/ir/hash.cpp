@@ -175,7 +175,10 @@ uint64_t hashNodes(const Graph& graph, NodeHashCache* cache) {
     if (cache) next.insert(&graph.node(i), values[i]);
     sum += scramble(values[i]);
   }
-  if (cache) *cache = std::move(next);  // only live nodes: a freed address must not be reused with an old hash
+  if (cache) {  // only live nodes: a freed address must not be reused with an old hash
+    next.keepBodiesOf(*cache);
+    *cache = std::move(next);
+  }
   Hasher h;
   h.u64(graph.size());
   h.u64(sum);
@@ -202,6 +205,18 @@ void NodeHashCache::reset(size_t nodes) {
   while (capacity < 2 * nodes) capacity *= 2;  // at most half full
   m_slots.assign(capacity, {nullptr, 0});
   m_size = 0;
+}
+
+const uint64_t* NodeHashCache::findBody(const Graph* body) const {
+  if (!m_bodies) return nullptr;
+  auto it = m_bodies->find(body);
+  return it == m_bodies->end() ? nullptr : &it->second.second;
+}
+
+void NodeHashCache::insertBody(std::shared_ptr<const Graph> body, uint64_t hash) {
+  if (!m_bodies) m_bodies = std::make_shared<BodyHashes>();
+  const Graph* key = body.get();
+  m_bodies->emplace(key, std::make_pair(std::move(body), hash));
 }
 
 void NodeHashCache::insert(const Node* node, uint64_t hash) {
@@ -241,7 +256,17 @@ uint64_t hashNode(const Node& node) {
   return h.value();
 }
 
-uint64_t hashFunction(const FunctionDef& f) {
+namespace {
+
+// A body's node hash, from the cache's body hashes when it has them.
+uint64_t hashBody(const std::shared_ptr<Graph>& body, NodeHashCache* cache) {
+  if (const uint64_t* known = cache ? cache->findBody(body.get()) : nullptr) return *known;
+  const uint64_t hash = hashNodes(*body, nullptr);
+  if (cache) cache->insertBody(body, hash);
+  return hash;
+}
+
+uint64_t hashFunctionWith(const FunctionDef& f, NodeHashCache* cache) {
   Hasher h;
   const OpDef& sig = f.signature;
   h.str(sig.name);
@@ -264,7 +289,7 @@ uint64_t hashFunction(const FunctionDef& f) {
     h.u64(k);
     h.u64(v);
   }
-  h.u64(f.body ? hashNodes(*f.body, nullptr) : 0);
+  h.u64(f.body ? hashBody(f.body, cache) : 0);
   for (const auto& [k, v] : f.ret) {
     h.str(k);
     h.str(v);
@@ -275,6 +300,10 @@ uint64_t hashFunction(const FunctionDef& f) {
   }
   return h.value();
 }
+
+}  // namespace
+
+uint64_t hashFunction(const FunctionDef& f) { return hashFunctionWith(f, nullptr); }
 
 uint64_t hashAttrs(const AttrMap& attrs) {
   Hasher h;
@@ -290,7 +319,7 @@ uint64_t hashGraph(const Graph& graph, NodeHashCache* cache) {
   h.i64(graph.versions.minConsumer);
   for (auto b : graph.versions.badConsumers) h.i64(b);
   h.u64(graph.library.size());
-  for (const auto& f : graph.library.functions()) h.u64(hashFunction(f));
+  for (const auto& f : graph.library.functions()) h.u64(hashFunctionWith(f, cache));
   for (const auto& g : graph.library.gradients) {
     h.str(g.functionName);
     h.str(g.gradientFunc);

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -28,10 +30,20 @@ class NodeHashCache {
   /// Adds an entry (a node already there keeps its first hash).
   void insert(const Node* node, uint64_t hash);
 
+  /// Function body hashes by body object, kept from graph to graph (reset() leaves them): a pipeline over a graph
+  /// with a library hashes each body once, until a pass gives the function a new body. Holds the bodies alive, so
+  /// an address is never reused with an old hash.
+  const uint64_t* findBody(const Graph* body) const;
+  void insertBody(std::shared_ptr<const Graph> body, uint64_t hash);
+  /// Takes over `other`'s body hashes.
+  void keepBodiesOf(const NodeHashCache& other) { m_bodies = other.m_bodies; }
+
  private:
+  using BodyHashes = std::unordered_map<const Graph*, std::pair<std::shared_ptr<const Graph>, uint64_t>>;
   size_t slotOf(const Node* node) const;
   std::vector<std::pair<const Node*, uint64_t>> m_slots;  ///< null node: empty slot
   size_t m_size = 0;
+  std::shared_ptr<BodyHashes> m_bodies;
 };
 
 /// Independent of node order (TensorFlow does not give node order a meaning). With a cache, the caller keeps the

@@ -278,7 +278,6 @@ std::vector<VerifyIssue> verifyGraph(const Graph& graph, const OpLookup& lookup)
 
 Status verifyGraphChangesStatus(const Graph& graph, const std::function<bool(const Node*)>& unchanged,
                                 const OpLookup& lookup, size_t maxIssues) {
-  if (!graph.library.empty()) return verifyGraphStatus(graph, lookup, maxIssues);
   const auto edges = graph.edges();
   std::vector<bool> changed(graph.size()), recheck(graph.size());
   for (size_t i = 0; i < graph.size(); ++i) changed[i] = !unchanged(&graph.node(i));

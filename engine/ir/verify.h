@@ -23,10 +23,11 @@ std::vector<VerifyIssue> verifyGraph(const Graph& graph, const OpLookup& lookup)
 /// Ok, or an InvalidArgument listing the first issues.
 Status verifyGraphStatus(const Graph& graph, const OpLookup& lookup, size_t maxIssues = 5);
 
-/// verifyGraphStatus() for a graph made from one that passed it and had no function library: `unchanged(node)` says
-/// a node object is one of that graph's. Only the changed nodes and the consumers of changed or missing producers
-/// have their inputs checked again (names and cycles are checked everywhere). With a function library, or when it
-/// finds a problem, it runs the full check, so the answer and the message are verifyGraphStatus()'s.
+/// verifyGraphStatus() for a graph made from one that passed it and has the same function library (the caller checks
+/// that: FunctionLibrary::sameFunctionsAs): `unchanged(node)` says a node object is one of that graph's. Only the
+/// changed nodes and the consumers of changed or missing producers have their inputs checked again (names and cycles
+/// are checked everywhere). When it finds a problem it runs the full check, so the answer and the message are
+/// verifyGraphStatus()'s.
 Status verifyGraphChangesStatus(const Graph& graph, const std::function<bool(const Node*)>& unchanged,
                                 const OpLookup& lookup, size_t maxIssues = 5);
 

@@ -16,8 +16,9 @@ namespace {
 
 bool foldableOp(const Node& node, const PassContext& context) {
   // A fetched node may fold: it keeps its name. A multi-output one is replaced by new nodes, so it may not.
-  if (node.op == "Const" || node.inputs.empty() || context.hasSideEffects(node) || isDataflowControlOp(node.op))
-    return false;
+  // ONNX's Constant becomes a Const, which the other passes read as a constant (fusions, branch specialization).
+  const bool source = node.inputs.empty() && node.op != "onnx::Constant";
+  if (node.op == "Const" || source || context.hasSideEffects(node) || isDataflowControlOp(node.op)) return false;
   OpCategory category = OpRegistry::global().categoryOf(node.op, nullptr);
   if (category == OpCategory::kControlFlow || category == OpCategory::kFunctionCall || category == OpCategory::kInput ||
       category == OpCategory::kVariable || category == OpCategory::kRandom)

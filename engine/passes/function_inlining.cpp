@@ -5,6 +5,7 @@
 #include <set>
 
 #include "ir/inline_calls.h"
+#include "ops/onnx_op_set.h"
 #include "passes/graph_rewrite.h"
 #include "passes/pass_registry.h"
 
@@ -58,6 +59,30 @@ Expected<FunctionDef> specialize(const FunctionDef& f, const std::map<size_t, Te
   return out;
 }
 
+// Removes a branching node's inputs that are now constants inside its branches (input k + 1 for argument k) and
+// their entries in its list of input types: TensorFlow's Tin lists the arguments, ONNX's in-types every input.
+void dropArgumentsInside(Node& node, const std::map<size_t, Tensor>& constants, bool onnx) {
+  const char* typesKey = onnx ? kOnnxInTypesAttr : "Tin";
+  const AttrValue* typesAttr = node.attr(typesKey);
+  const bool haveTypes = typesAttr && typesAttr->kind() == AttrValue::Kind::kList;
+  AttrList types = haveTypes ? typesAttr->list() : AttrList{};
+  const size_t offset = onnx ? 0 : 1;
+  std::vector<TensorRef> inputs{node.inputs[0]};
+  std::vector<DType> kept;
+  if (onnx && !types.type.empty()) kept.push_back(types.type[0]);
+  for (size_t k = 1; k < node.inputs.size(); ++k) {
+    if (constants.count(k - 1)) continue;
+    inputs.push_back(node.inputs[k]);
+    if (k - offset < types.type.size()) kept.push_back(types.type[k - offset]);
+  }
+  node.inputs = std::move(inputs);
+  if (haveTypes || !onnx) {
+    types.type = std::move(kept);
+    node.attrs[typesKey] = AttrValue::fromList(std::move(types));
+  }
+  if (onnx) node.attrs[kOnnxCapturesAttr] = AttrValue::fromInt(static_cast<int64_t>(node.inputs.size() - 1));
+}
+
 class FunctionInlining : public Pass {
  public:
   Expected<PassResult> run(Graph& graph, PassContext& context) override {
@@ -79,7 +104,8 @@ class FunctionInlining : public Pass {
     int64_t count = 0;
     for (size_t i = 0; i < graph.size(); ++i) {
       const Node& node = graph.node(i);
-      bool isIf = node.op == "If" || node.op == "StatelessIf";
+      const bool isOnnxIf = node.op == "onnx::If";  // inputs: the condition, then values both branches capture
+      bool isIf = node.op == "If" || node.op == "StatelessIf" || isOnnxIf;
       bool isCase = node.op == "Case" || node.op == "StatelessCase";
       if (!isIf && !isCase) continue;
       std::map<size_t, Tensor> constants;
@@ -126,17 +152,7 @@ class FunctionInlining : public Pass {
         }
       }
       if (!ok) continue;  // the copies made so far are unreferenced and dropped below
-      AttrList tin = changed.attrs["Tin"].kind() == AttrValue::Kind::kList ? changed.attrs["Tin"].list() : AttrList{};
-      std::vector<TensorRef> inputs{changed.inputs[0]};
-      std::vector<DType> types;
-      for (size_t k = 1; k < changed.inputs.size(); ++k) {
-        if (constants.count(k - 1)) continue;  // now inside the branches
-        inputs.push_back(changed.inputs[k]);
-        if (k - 1 < tin.type.size()) types.push_back(tin.type[k - 1]);
-      }
-      changed.inputs = std::move(inputs);
-      tin.type = types;
-      changed.attrs["Tin"] = AttrValue::fromList(tin);
+      dropArgumentsInside(changed, constants, isOnnxIf);
       graph.mutableNode(i) = std::move(changed);
       ++count;
     }

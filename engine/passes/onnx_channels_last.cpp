@@ -1,4 +1,5 @@
-// ONNX channels-last: runs an ONNX model's 2-D float convolutions in NHWC, as ONNX Runtime runs them in NCHWc.
+// ONNX channels-last: runs an ONNX model's 1-D and 2-D float convolutions in NHWC, as ONNX Runtime runs them in NCHWc
+// (a 1-D value [N, C, W] as [N, 1, W, C]).
 // oneDNN's fast convolutions take channels-last activations; on plain NCHW they fall back to im2col or reference
 // code. In dependency order:
 //   onnx::Conv [+ BatchNormalization] [+ Relu | Clip(0, 6)] -> _FusedConv2D / _FusedDepthwiseConv2dNative
@@ -50,6 +51,8 @@ class ChannelsLast {
 
  private:
   bool isNhwc(const TensorRef& ref) const { return ref.index == 0 && m_nhwc.count(ref.node); }
+  // An NHWC value that is a 1-D one ([N, 1, W, C] for ONNX's [N, C, W]).
+  bool isOneD(const TensorRef& ref) const { return isNhwc(ref) && m_oneD.count(ref.node); }
 
   // The one consumer of output 0 of `producer` (reading it at `slot`, no other use of any kind), or -1.
   int64_t soleConsumer(size_t producer, int slot) const {
@@ -64,6 +67,7 @@ class ChannelsLast {
     const Node node = m_graph.node(i);
     if (node.op == "onnx::Conv") return convertConv(i) ? "convolutions_nhwc" : nullptr;
     if (node.inputs.empty() || !isNhwc(node.inputs[0])) return nullptr;
+    if (isOneD(node.inputs[0])) return keepsLayout(node) ? keep(i) : nullptr;  // poolings stay 2-D only
     std::optional<Node> replacement;
     if (node.op == "onnx::MaxPool" || node.op == "onnx::AveragePool") replacement = makePool(node);
     if (node.op == "onnx::GlobalAveragePool") replacement = makeGlobalAveragePool(m_graph, node);
@@ -77,7 +81,7 @@ class ChannelsLast {
   bool convertConv(size_t i) {
     const Node conv = m_graph.node(i);
     std::optional<ConvPlan> plan = planConv(m_graph, conv);
-    if (!plan) return false;
+    if (!plan || (isNhwc(conv.inputs[0]) && isOneD(conv.inputs[0]) != plan->oneD)) return false;
     size_t last = i;
     std::optional<Node> bn;
     int64_t next = soleConsumer(i, 0);
@@ -93,21 +97,23 @@ class ChannelsLast {
     if (last != i) m_absorbed.insert(conv.name);
     if (bn && bn->name != name) m_absorbed.insert(bn->name);
     replace(last, makeFusedConv(m_graph, conv, name, *plan, bn ? &*bn : nullptr, activation));
+    if (plan->oneD) m_oneD.insert(name);
     return true;
   }
 
-  // An elementwise node stays NHWC when every tensor operand is NHWC or a one-element constant.
+  // An elementwise node stays NHWC when every tensor operand is NHWC (all 1-D or all 2-D) or a one-element constant.
   bool keepsLayout(const Node& node) const {
     if (!layoutFreeOps().count(node.op) || onnxCaptureCount(node)) return false;
     for (const auto& ref : node.inputs) {
       const Tensor* c = constantValue(m_graph, ref);
-      if (!isNhwc(ref) && !(c && c->numElements() == 1)) return false;
+      if (isNhwc(ref) ? isOneD(ref) != isOneD(node.inputs[0]) : !(c && c->numElements() == 1)) return false;
     }
     return true;
   }
 
   const char* keep(size_t i) {
     m_graph.mutableNode(i).attrs.erase("_output_shapes");  // they were NCHW
+    if (isOneD(m_graph.node(i).inputs[0])) m_oneD.insert(m_graph.node(i).name);
     m_nhwc.insert(m_graph.node(i).name);
     m_kept.insert(m_graph.node(i).name);
     return "elementwise_nhwc";
@@ -122,12 +128,13 @@ class ChannelsLast {
   }
 
   void insertTransposes(PassResult& result);
-  TensorRef transposed(const TensorRef& ref, bool toNhwc, PassResult& result);
+  TensorRef transposed(const TensorRef& ref, bool toNhwc, bool oneD, PassResult& result);
 
   Graph& m_graph;
   const PassContext& m_context;
   Fanout m_fanout;
   std::set<std::string> m_nhwc;      // nodes whose output 0 is NHWC now
+  std::set<std::string> m_oneD;      // those of them whose value is a 1-D one
   std::set<std::string> m_kept;      // elementwise nodes on NHWC values (they read nothing else)
   std::set<std::string> m_absorbed;  // nodes folded into a fused convolution
   std::map<std::pair<std::string, bool>, std::string> m_transposes;  // (value, to NHWC) -> Transpose node
@@ -144,20 +151,34 @@ void ChannelsLast::insertTransposes(PassResult& result) {
     const std::vector<TensorRef> inputs = m_graph.node(i).inputs;
     for (size_t k = 0; k < inputs.size(); ++k) {
       const bool wantNhwc = readsNhwc && k == 0;
-      if (isNhwc(inputs[k]) != wantNhwc) m_graph.mutableNode(i).inputs[k] = transposed(inputs[k], wantNhwc, result);
+      const bool oneD = wantNhwc ? m_oneD.count(name) > 0 : isOneD(inputs[k]);
+      if (isNhwc(inputs[k]) != wantNhwc)
+        m_graph.mutableNode(i).inputs[k] = transposed(inputs[k], wantNhwc, oneD, result);
     }
   }
 }
 
-TensorRef ChannelsLast::transposed(const TensorRef& ref, bool toNhwc, PassResult& result) {
+// A 1-D value goes between [N, C, W] and [N, 1, W, C] through [N, C, 1, W]: ExpandDims then Transpose, or
+// Transpose then Squeeze.
+TensorRef ChannelsLast::transposed(const TensorRef& ref, bool toNhwc, bool oneD, PassResult& result) {
   auto key = std::make_pair(ref.toString(), toNhwc);
   auto it = m_transposes.find(key);
   if (it != m_transposes.end()) return TensorRef{it->second, 0, ""};
   const Node* producer = m_graph.findNode(ref.node);
   const std::string device = producer ? producer->device : "";
   const std::string name = uniqueNodeName(m_graph, ref.node + (toNhwc ? "/to_nhwc" : "/to_nchw"));
-  m_graph.addNode(makeTranspose(m_graph, name, ref,
-                                toNhwc ? std::vector<int32_t>{0, 2, 3, 1} : std::vector<int32_t>{0, 3, 1, 2}, device));
+  const std::vector<int32_t> perm = toNhwc ? std::vector<int32_t>{0, 2, 3, 1} : std::vector<int32_t>{0, 3, 1, 2};
+  if (!oneD) {
+    m_graph.addNode(makeTranspose(m_graph, name, ref, perm, device));
+  } else if (toNhwc) {
+    const std::string expanded = uniqueNodeName(m_graph, name + "/expand");
+    m_graph.addNode(makeExpandDims(m_graph, expanded, ref, 2, device));
+    m_graph.addNode(makeTranspose(m_graph, name, TensorRef{expanded, 0, ""}, perm, device));
+  } else {
+    const std::string transposedName = uniqueNodeName(m_graph, name + "/transpose");
+    m_graph.addNode(makeTranspose(m_graph, transposedName, ref, perm, device));
+    m_graph.addNode(makeSqueeze(name, TensorRef{transposedName, 0, ""}, 2, device));
+  }
   ++result.stats["transposes"];
   m_transposes.emplace(key, name);
   return TensorRef{name, 0, ""};

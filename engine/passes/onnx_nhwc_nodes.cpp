@@ -46,13 +46,15 @@ bool oneOutput(const Node& n) {
   return !a || a->kind() != AttrValue::Kind::kList || a->list().type.size() <= 1;
 }
 
-// ONNX pads [top, left, bottom, right] for NOTSET or VALID padding; nothing for the SAME modes.
-std::optional<std::vector<int64_t>> explicitPads(const Node& n) {
+// ONNX pads as 2-D [top, left, bottom, right] for NOTSET or VALID padding; nothing for the SAME modes. A 1-D
+// window's [begin, end] pads the W axis.
+std::optional<std::vector<int64_t>> explicitPads(const Node& n, bool oneD = false) {
   const std::string autoPad = stringOr(n, "auto_pad", "NOTSET");
   if (autoPad == "VALID") return std::vector<int64_t>{0, 0, 0, 0};
   if (autoPad != "NOTSET") return std::nullopt;
-  std::vector<int64_t> pads = ints(n, "pads", {0, 0, 0, 0});
-  if (pads.size() != 4) return std::nullopt;
+  std::vector<int64_t> pads = ints(n, "pads", oneD ? std::vector<int64_t>{0, 0} : std::vector<int64_t>{0, 0, 0, 0});
+  if (oneD && pads.size() == 2) return std::vector<int64_t>{0, pads[0], 0, pads[1]};
+  if (oneD || pads.size() != 4) return std::nullopt;
   return pads;
 }
 
@@ -110,16 +112,22 @@ std::optional<ConvPlan> planConv(const Graph& graph, const Node& conv) {
   if (conv.op != "onnx::Conv" || onnxCaptureCount(conv) || !oneOutput(conv)) return std::nullopt;
   ConvPlan plan;
   plan.weights = floatConstant(graph, conv, 1, -1);
-  if (!plan.weights || plan.weights->shape().rank() != 4) return std::nullopt;
+  if (!plan.weights || plan.weights->shape().rank() < 3 || plan.weights->shape().rank() > 4) return std::nullopt;
+  plan.oneD = plan.weights->shape().rank() == 3;
   const int64_t m = plan.weights->shape().dim(0), group = intOr(conv, "group", 1);
   if (formalInput(conv, 2) && !(plan.bias = floatConstant(graph, conv, 2, m))) return std::nullopt;
   plan.depthwise = group > 1 && plan.weights->shape().dim(1) == 1 && m % group == 0;
   plan.group = group;
   if (group != 1 && !plan.depthwise) return std::nullopt;
-  auto pads = explicitPads(conv);
-  plan.strides = ints(conv, "strides", {1, 1});
-  plan.dilations = ints(conv, "dilations", {1, 1});
-  if (!pads || plan.strides.size() != 2 || plan.dilations.size() != 2) return std::nullopt;
+  auto pads = explicitPads(conv, plan.oneD);
+  const std::vector<int64_t> unit(plan.oneD ? 1 : 2, 1);
+  plan.strides = ints(conv, "strides", unit);
+  plan.dilations = ints(conv, "dilations", unit);
+  if (!pads || plan.strides.size() != unit.size() || plan.dilations.size() != unit.size()) return std::nullopt;
+  if (plan.oneD) {  // as 2-D with a height of 1
+    plan.strides.insert(plan.strides.begin(), 1);
+    plan.dilations.insert(plan.dilations.begin(), 1);
+  }
   plan.pads = *pads;
   return plan;
 }
@@ -151,7 +159,7 @@ std::string fusedActivation(const Graph& graph, const Node& act) {
 Node makeFusedConv(Graph& graph, const Node& conv, const std::string& name, const ConvPlan& plan, const Node* bn,
                    const std::string& activation) {
   const Shape& ws = plan.weights->shape();
-  const int64_t m = ws.dim(0), c = ws.dim(1), kh = ws.dim(2), kw = ws.dim(3);
+  const int64_t m = ws.dim(0), c = ws.dim(1), kh = plan.oneD ? 1 : ws.dim(2), kw = ws.dim(plan.oneD ? 2 : 3);
   std::vector<float> scale, shift;
   batchNormTerms(graph, bn, m, &scale, &shift);
   // [M, C, kh, kw] -> [kh, kw, C, M]; depthwise (C = 1) that is [kh, kw, group, M / group] as well.
@@ -230,6 +238,33 @@ std::optional<Node> makeGlobalAveragePool(Graph& graph, const Node& pool) {
   node.attrs["T"] = AttrValue::fromType(DType::kFloat);
   node.attrs["Tidx"] = AttrValue::fromType(DType::kInt32);
   node.attrs["keep_dims"] = AttrValue::fromBool(true);
+  fillDefaults(node);
+  return node;
+}
+
+Node makeExpandDims(Graph& graph, const std::string& name, const TensorRef& input, int32_t axis,
+                    const std::string& device) {
+  const std::string axisName = uniqueNodeName(graph, name + "/axis");
+  graph.addNode(makeConst(axisName, Tensor::scalar(DType::kInt32, axis), device));
+  Node node;
+  node.name = name;
+  node.op = "ExpandDims";
+  node.device = device;
+  node.inputs = {input, TensorRef{axisName, 0, ""}};
+  node.attrs["T"] = AttrValue::fromType(DType::kFloat);
+  node.attrs["Tdim"] = AttrValue::fromType(DType::kInt32);
+  fillDefaults(node);
+  return node;
+}
+
+Node makeSqueeze(const std::string& name, const TensorRef& input, int64_t axis, const std::string& device) {
+  Node node;
+  node.name = name;
+  node.op = "Squeeze";
+  node.device = device;
+  node.inputs = {input};
+  node.attrs["T"] = AttrValue::fromType(DType::kFloat);
+  node.attrs["squeeze_dims"] = intList({axis});
   fillDefaults(node);
   return node;
 }

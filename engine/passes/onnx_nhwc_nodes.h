@@ -10,14 +10,15 @@
 
 namespace flowscope::onnx_nhwc {
 
-/// A 2-D ONNX convolution the pass can run in NHWC: float constant weights, explicit or no padding, one group or
-/// one group per input channel (depthwise).
+/// A 1-D or 2-D ONNX convolution the pass can run in NHWC: float constant weights, explicit or no padding, one group
+/// or one group per input channel (depthwise). A 1-D one runs as 2-D on [N, 1, W, C] (TensorFlow's conv1d does too).
 struct ConvPlan {
-  const Tensor* weights = nullptr;  ///< [M, C/group, kh, kw]
-  const Tensor* bias = nullptr;     ///< [M] or null
+  const Tensor* weights = nullptr;  ///< [M, C/group, kh, kw], or [M, C/group, kw] for 1-D
+  bool oneD = false;
+  const Tensor* bias = nullptr;  ///< [M] or null
   bool depthwise = false;
   int64_t group = 1;
-  std::vector<int64_t> strides, dilations, pads;  ///< pads: top, left, bottom, right
+  std::vector<int64_t> strides, dilations, pads;  ///< 2-D: pads top, left, bottom, right (1-D: top = bottom = 0)
 };
 
 /// The value of a constant `ref` names: a Const, an onnx::Constant's `value`, either through onnx::Identity; or null.
@@ -47,6 +48,11 @@ std::optional<Node> makePool(const Node& pool);
 /// the layout change after it then moves N x C values instead of the whole last feature map.
 std::optional<Node> makeGlobalAveragePool(Graph& graph, const Node& pool);
 
+/// Input 0 of `node` given a new axis of size 1 at `axis` (ExpandDims; adds the axis constant to `graph`), or
+/// with the size-1 axis `axis` removed (Squeeze).
+Node makeExpandDims(Graph& graph, const std::string& name, const TensorRef& input, int32_t axis,
+                    const std::string& device);
+Node makeSqueeze(const std::string& name, const TensorRef& input, int64_t axis, const std::string& device);
 /// A Transpose of `input` by `perm` (adds the permutation constant to `graph`).
 Node makeTranspose(Graph& graph, const std::string& name, const TensorRef& input, const std::vector<int32_t>& perm,
                    const std::string& device);

@@ -6,8 +6,10 @@
 #include "base/strings.h"
 #include "ir/graph_algorithms.h"
 #include "ir/hash.h"
+#include "ir/inline_calls.h"
 #include "ir/verify.h"
 #include "ops/op_registry.h"
+#include "passes/function_library_optimization.h"
 
 namespace flowscope {
 
@@ -86,10 +88,11 @@ struct PassManager::PipelineState {
 
 namespace {
 
-// After a pass: a graph made from a verified one without functions has only its changed nodes checked again.
+// After a pass: a graph made from a verified one whose functions the pass left alone has only its changed nodes
+// checked again.
 Status verifyAfterPass(const Graph& graph, const Graph& before, bool beforeVerified, const NodeHashCache& beforeNodes,
                        const OpLookup& lookup) {
-  if (!beforeVerified || !before.library.empty()) return verifyGraphStatus(graph, lookup);
+  if (!beforeVerified || !graph.library.sameFunctionsAs(before.library)) return verifyGraphStatus(graph, lookup);
   return verifyGraphChangesStatus(
       graph, [&](const Node* node) { return beforeNodes.contains(node); }, lookup);
 }
@@ -142,6 +145,27 @@ Expected<PassRecord> PassManager::runPass(const PassInfo& info, int iteration, P
   return record;
 }
 
+Expected<PassRecord> PassManager::runOnFunctionLibrary(int iteration, PipelineState& state) const {
+  PassRecord record;
+  record.pass = "function_library";
+  record.iteration = iteration;
+  record.nodesBefore = record.nodesAfter = state.current->size();
+  record.edgesBefore = record.edgesAfter = state.edges;
+  record.hashBefore = record.hashAfter = state.hash;
+  const auto start = std::chrono::steady_clock::now();
+  FS_ASSIGN_OR_RETURN(LibraryOptimization library, optimizeFunctionLibrary(*state.current, m_options));
+  record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  record.stats = std::move(library.stats);
+  if (library.changed) {
+    auto graph = std::make_shared<Graph>(*state.current);  // the same nodes; only the library's bodies changed
+    graph->library = std::move(library.library);
+    state.current = std::move(graph);
+    record.changed = true;
+  }
+  if (m_options.keepSnapshots) record.snapshot = state.current;
+  return record;
+}
+
 Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::string> preserved,
                                           bool fetchesKnown) const {
   const auto start = std::chrono::steady_clock::now();
@@ -173,6 +197,11 @@ Expected<PipelineResult> PassManager::run(const Graph& input, std::set<std::stri
     FS_ASSIGN_OR_RETURN(PassRecord record, runPass(*info, iteration, state, names, fetchesKnown));
     iterationChanged |= record.changed;
     result.records.push_back(std::move(record));
+  }
+  if (m_options.optimizeFunctions && !reachableFunctions(*state.current).empty()) {
+    if (m_options.progress) m_options.progress(schedule.size(), schedule.size() + 1, "function_library");
+    FS_ASSIGN_OR_RETURN(PassRecord record, runOnFunctionLibrary(std::max(0, lastIteration), state));
+    if (record.changed) result.records.push_back(std::move(record));  // listed when some body changed
   }
   result.output = state.current;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

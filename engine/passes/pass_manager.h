@@ -33,6 +33,9 @@ struct PipelineOptions {
   int iterations = 2;                   ///< Grappler runs the list twice
   bool verify = true;                   ///< verify after each pass (a pass that breaks the graph is dropped)
   bool keepSnapshots = true;
+  /// After the graph, the same passes over the bodies of the functions it reaches (a last "function_library" record
+  /// when some body changed).
+  bool optimizeFunctions = true;
   const std::atomic<bool>* cancelled = nullptr;
   /// Runs nodes on constant inputs for constant folding (a backend's kernels); null: nothing is folded.
   const NodeEvaluator* evaluator = nullptr;
@@ -65,6 +68,7 @@ class PassManager {
   struct PipelineState;
   Expected<PassRecord> runPass(const PassInfo& info, int iteration, PipelineState& state,
                                const PreservedNames& preserved, bool fetchesKnown) const;
+  Expected<PassRecord> runOnFunctionLibrary(int iteration, PipelineState& state) const;
   PipelineOptions m_options;
 };
 

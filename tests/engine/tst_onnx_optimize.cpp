@@ -1,6 +1,7 @@
 // The optimizer on ONNX graphs: the channels-last pass (onnx_channels_last.cpp) fuses Conv, BatchNormalization and
-// Relu/Clip into NHWC convolutions with transposes only at a chain's ends, and the optimized graph computes what the
-// loaded one does; the corpus's MobileNetV2, optimized, still matches ONNX Runtime.
+// Relu/Clip into NHWC convolutions (1-D ones as [N, 1, W, C]) with transposes only at a chain's ends; If branches
+// are optimized too, with the constants they capture moved inside; the optimized graph computes what the loaded one
+// does; the corpus's MobileNetV2 and Silero VAD (whose network is an If's branch), optimized, still match ONNX Runtime.
 #include <QtTest>
 
 #include <map>
@@ -79,21 +80,96 @@ onnx::ModelProto convChainModel() {
   return m;
 }
 
-std::vector<Tensor> run(const std::shared_ptr<const Model>& model, const Tensor& x) {
+// x [1,3,16] -> Conv1d k3 pad 1 + Relu -> Conv1d k3 /2 -> Sigmoid -> y.
+onnx::ModelProto conv1dChainModel() {
+  onnx::ModelProto m = onnxModel();
+  auto* g = m.mutable_graph();
+  addValue(g->mutable_input(), "x", {1, 3, 16});
+  addValue(g->mutable_output(), "y", {1, 6, 7});
+  addFloats(g, "w1", {5, 3, 3}, 0.3f, 0.0f);
+  addFloats(g, "b1", {5}, 0.2f, 0.0f);
+  addFloats(g, "w2", {6, 5, 3}, 0.4f, 0.0f);
+  setInts(addNode(g, "Conv", {"x", "w1", "b1"}, {"c1"}, "conv1"), "pads", {1, 1});
+  addNode(g, "Relu", {"c1"}, {"r1"}, "relu1");
+  setInts(addNode(g, "Conv", {"r1", "w2"}, {"c2"}, "conv2"), "strides", {2});
+  addNode(g, "Sigmoid", {"c2"}, {"y"}, "sigmoid");
+  return m;
+}
+
+// If(cond): then Relu(Conv1d(x, w)), else Sigmoid(Conv1d(x, w)), with x and the initializer w captured from the
+// main graph, and Constant nodes inside the branches for the Clip after the Conv.
+onnx::ModelProto ifWithConvBranchesModel() {
+  onnx::ModelProto m = onnxModel();
+  auto* g = m.mutable_graph();
+  addValue(g->mutable_input(), "x", {1, 2, 8});
+  addValue(g->mutable_input(), "cond", {}, onnx::TensorProto::BOOL);
+  addValue(g->mutable_output(), "y", {});
+  addFloats(g, "w", {4, 2, 3}, 0.5f, 0.0f);
+  auto* ifNode = addNode(g, "If", {"cond"}, {"y"}, "branch");
+  for (const char* side : {"then_branch", "else_branch"}) {
+    auto* attr = ifNode->add_attribute();
+    attr->set_name(side);
+    attr->set_type(onnx::AttributeProto::GRAPH);
+    onnx::GraphProto* b = attr->mutable_g();
+    b->set_name(side);
+    const std::string out = std::string(side) + "_y";
+    addValue(b->mutable_output(), out, {});
+    setInts(addNode(b, "Conv", {"x", "w"}, {"c"}, std::string(side) + "_conv"), "pads", {1, 1});
+    addNode(b, std::string(side) == "then_branch" ? "Relu" : "Sigmoid", {"c"}, {"a"});
+    auto* lo = addNode(b, "Constant", {}, {"lo"});
+    auto* value = lo->add_attribute();
+    value->set_name("value");
+    value->set_type(onnx::AttributeProto::TENSOR);
+    value->mutable_t()->set_data_type(onnx::TensorProto::FLOAT);
+    value->mutable_t()->add_float_data(0.25f);
+    addNode(b, "Clip", {"a", "lo"}, {out});
+  }
+  return m;
+}
+
+using Feeds = std::vector<std::pair<std::string, Tensor>>;
+
+std::vector<Tensor> run(const std::shared_ptr<const Model>& model, const Feeds& feeds) {
   std::vector<std::string> fetches;
   for (const auto& out : model->signatures[0].outputs) fetches.push_back(out.tensorName);
   ModelRunner runner(model);
-  auto out = runner.run({{model->signatures[0].inputs[0].tensorName, x}}, fetches);
+  auto out = runner.run(feeds, fetches);
   if (!out) qFatal("run failed: %s", out.status().message().c_str());
   return std::move(out).value();
 }
 
-std::shared_ptr<const Model> optimized(const std::shared_ptr<const Model>& model) {
-  std::vector<std::string> fetches;
+std::vector<Tensor> run(const std::shared_ptr<const Model>& model, const Tensor& x) {
+  return run(model, {{model->signatures[0].inputs[0].tensorName, x}});
+}
+
+Expected<OptimizedModel> optimizeForRun(const std::shared_ptr<const Model>& model) {
+  std::vector<std::string> feeds, fetches;
+  for (const auto& in : model->signatures[0].inputs) feeds.push_back(in.tensorName);
   for (const auto& out : model->signatures[0].outputs) fetches.push_back(out.tensorName);
-  auto result = optimizeModel(model, PipelineOptions{}, {model->signatures[0].inputs[0].tensorName}, fetches);
+  return optimizeModel(model, PipelineOptions{}, feeds, fetches);
+}
+
+std::shared_ptr<const Model> optimized(const std::shared_ptr<const Model>& model) {
+  auto result = optimizeForRun(model);
   if (!result) qFatal("optimizing failed: %s", result.status().message().c_str());
   return result->model;
+}
+
+void compareOutputs(const std::vector<Tensor>& got, const std::vector<Tensor>& want, double tolerance) {
+  QCOMPARE(got.size(), want.size());
+  for (size_t k = 0; k < want.size(); ++k) {
+    QCOMPARE(got[k].shape(), want[k].shape());
+    const double error = relativeError(got[k], want[k]);
+    QVERIFY2(error < tolerance, std::to_string(error).c_str());
+  }
+}
+
+// How many nodes of `op` the bodies of `model`'s library hold.
+size_t opsInBodies(const Model& model, const std::string& op) {
+  size_t count = 0;
+  for (const auto& f : model.graph.library.functions())
+    for (size_t i = 0; f.body && i < f.body->size(); ++i) count += f.body->node(i).op == op;
+  return count;
 }
 
 }  // namespace
@@ -129,6 +205,82 @@ class TestOnnxOptimize : public QObject {
       QCOMPARE(got[k].shape(), want[k].shape());
       const double error = relativeError(got[k], want[k]);
       QVERIFY2(error < 1e-5, std::to_string(error).c_str());
+    }
+  }
+
+  // A 1-D chain stays [N, 1, W, C] between its convolutions: into that layout once at x (ExpandDims, Transpose), out
+  // once before the fetched Sigmoid, which keeps its layout (Transpose, Squeeze).
+  void conv1dChainRunsChannelsLast() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("chain1d.onnx").toStdString();
+    writeBytes(path, conv1dChainModel().SerializeAsString());
+    auto model = loadForTest(path);
+    auto fast = optimized(model);
+    const std::map<std::string, size_t> ops = fast->graph.opHistogram();
+    auto count = [&](const char* op) { return ops.count(op) ? ops.at(op) : size_t(0); };
+    QCOMPARE(count("onnx::Conv"), size_t(0));
+    QCOMPARE(count("_FusedConv2D"), size_t(2));
+    QCOMPARE(count("Transpose"), size_t(2));
+    QCOMPARE(count("ExpandDims"), size_t(1));
+    QCOMPARE(count("Squeeze"), size_t(1));
+    const Node* conv1 = fast->graph.findNode("relu1");
+    QVERIFY(conv1 && conv1->op == "_FusedConv2D");
+    QCOMPARE(conv1->attr("explicit_paddings")->list().i, (std::vector<int64_t>{0, 0, 0, 0, 1, 1, 0, 0}));
+    const Tensor x = formulaTensor(Shape{1, 3, 16}, 1.0f);
+    compareOutputs(run(fast, x), run(model, x), 1e-5);
+  }
+
+  // Grappler's function library optimization: the pipeline runs over the If's branches too. The main graph's pass
+  // moves the captured initializer into each branch as a constant; the branches' own pipelines then run their 1-D
+  // convolutions channels-last and fold the onnx Constant; both branches still compute what they did.
+  void ifBranchesAreOptimized() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("if.onnx").toStdString();
+    writeBytes(path, ifWithConvBranchesModel().SerializeAsString());
+    auto model = loadForTest(path);
+    QCOMPARE(opsInBodies(*model, "onnx::Conv"), size_t(2));
+    auto result = optimizeForRun(model);
+    QVERIFY2(result.hasValue(), result.status().message().c_str());
+    const auto& last = result->pipeline.records.back();
+    QCOMPARE(QString::fromStdString(last.pass), QString("function_library"));
+    QVERIFY(last.stats.count("functions_optimized") && last.stats.at("functions_optimized") >= 2);
+    auto fast = result->model;
+    QCOMPARE(opsInBodies(*fast, "onnx::Conv"), size_t(0));
+    QCOMPARE(opsInBodies(*fast, "onnx::Constant"), size_t(0));
+    QVERIFY(opsInBodies(*fast, "_FusedConv2D") >= 2);
+    const Node* branch = fast->graph.findNode("branch");
+    QVERIFY(branch && branch->inputs.size() == 2);  // the condition and x: w now lives in the branches
+    for (bool cond : {true, false}) {
+      Tensor c(DType::kBool, Shape{});
+      *c.data<bool>() = cond;
+      const Feeds feeds{{"x", formulaTensor(Shape{1, 2, 8}, 1.0f)}, {"cond", c}};
+      compareOutputs(run(fast, feeds), run(model, feeds), 1e-5);
+    }
+  }
+
+  // Silero VAD's whole network is an If's branch: optimized, its convolutions run channels-last, its LSTM weights are
+  // constants inside the specialized inner If, and it still matches ONNX Runtime's stored outputs.
+  void optimizedSileroMatchesOnnxRuntime() {
+    if (!haveCorpus()) QSKIP("../shared/graphs is not beside the checkout");
+    auto model = loadForTest(std::string(FLOWSCOPE_SHARED_GRAPHS) + "/npm-ricky0123-vad-web/dist/silero_vad_v5.onnx");
+    auto fast = optimized(model);
+    QCOMPARE(opsInBodies(*fast, "onnx::Conv"), size_t(0));
+    QVERIFY(opsInBodies(*fast, "_FusedConv2D") >= 12);                                       // six per sample rate
+    QCOMPARE(opsInBodies(*fast, "onnx::Slice") < opsInBodies(*model, "onnx::Slice"), true);  // the weight slices
+    Tensor sampleRate(DType::kInt64, Shape{});
+    *sampleRate.data<int64_t>() = 16000;
+    const Feeds feeds{{"input:0", formulaTensor(Shape{1, 512}, 0.5f)},
+                      {"state:0", formulaTensor(Shape{2, 1, 128}, 0.1f)},
+                      {"sr:0", sampleRate}};
+    auto out = run(fast, feeds);
+    for (size_t k = 0; k < out.size(); ++k) {
+      const std::string key = fast->signatures[0].outputs[k].key;
+      auto expected = readNpy(dataFile("onnx/silero_vad." + key + ".npy"));
+      QVERIFY2(expected.hasValue(), expected.status().message().c_str());
+      QCOMPARE(out[k].shape(), expected->shape());
+      const double error = relativeError(out[k], *expected);
+      qInfo("optimized silero_vad %s: relative error %.3g", key.c_str(), error);
+      QVERIFY2(error <= 1e-4, std::to_string(error).c_str());
     }
   }
 
