@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Flowscope against ONNX Runtime on issue 15's vision models: torchvision's ResNet-18 and MobileNetV2 (weights=None,
-# seeded, opset 17; export_vision.py) run by `flowscope profile` (optimized, as users run it) and by ORT's CPU
-# provider (npm onnxruntime-node, ort_peer.mjs) at 1 thread and at all physical cores, in the same run. Checks
-# Flowscope's outputs against ORT's (relative error, target 1e-4) and prints medians and FS/ORT (target 0.8) with
-# onnx_report.py. On a shared machine the medians move with the load, so the two alternate for --rounds rounds and
+# Flowscope against ONNX Runtime on issue 15's vision models, torchvision's ResNet-18 and MobileNetV2 (weights=None,
+# seeded, opset 17), and on the corpus's Silero VAD (onnx_models.py writes them), run by `flowscope profile`
+# (optimized, as users run it) and by ORT's CPU provider (npm onnxruntime-node, ort_peer.mjs) at 1 thread and at all
+# physical cores, in the same run. Checks Flowscope's outputs against ORT's (relative error, target 1e-4) and prints
+# medians and FS/ORT (target 0.8) with onnx_report.py. On a shared machine the medians move with the load, so the two alternate for --rounds rounds and
 # each cell keeps its best median.
 # Usage: tests/bench/onnx_peers.sh [--runs N] [--rounds R] [--node-modules DIR]   (DIR holds onnxruntime-node;
 # default: npm installs it once under build/bench/onnx/node)
@@ -25,7 +25,9 @@ flowscope="$root/build/app/flowscope"
 [ -x "$flowscope" ] || { echo "build flowscope first (cmake --build build --target flowscope)" >&2; exit 2; }
 out="$root/build/bench/onnx"
 mkdir -p "$out/models" "$out/node"
-[ -f "$out/models/manifest.json" ] || /usr/bin/python3 "$root/tests/bench/export_vision.py" "$out/models"
+graphs="$root/../shared/graphs"
+grep -q silero_vad "$out/models/manifest.json" 2>/dev/null ||
+  /usr/bin/python3 "$root/tests/bench/onnx_models.py" "$out/models" "$graphs"
 if [ -n "$modules" ]; then
   ln -sfn "$(cd "$modules" && pwd)" "$out/node/node_modules"
 elif [ ! -d "$out/node/node_modules/onnxruntime-node" ]; then  # the npm tarball carries the library
@@ -33,9 +35,13 @@ elif [ ! -d "$out/node/node_modules/onnxruntime-node" ]; then  # the npm tarball
 fi
 cp "$root/tests/bench/ort_peer.mjs" "$out/node/"
 cores=$(lscpu -p=Core,Socket | grep -v '^#' | sort -u | wc -l)
-names="resnet18 mobilenet_v2"
+names="resnet18 mobilenet_v2 silero_vad"
+output() { /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]]["output"])' \
+  "$out/models/manifest.json" "$1"; }
 for name in $names; do
-  "$flowscope" run "$out/models/$name.onnx" --input "x=$out/models/$name.input.npy" --output "$out/flowscope_$name" \
+  rm -rf "$out/flowscope_$name"
+  mapfile -t inputs < "$out/models/$name.args"
+  "$flowscope" run "$out/models/$name.onnx" "${inputs[@]}" --fetch "$(output "$name")" --output "$out/flowscope_$name" \
     > /dev/null
 done
 rm -f "$out"/flowscope_*_t*_r*.json "$out"/ort_t*_r*.json
@@ -43,8 +49,9 @@ for ((r = 1; r <= rounds; ++r)); do
   for t in $(echo 1 "$cores" | tr ' ' '\n' | sort -un); do
     echo "round $r, threads $t" >&2
     for name in $names; do
-      "$flowscope" profile "$out/models/$name.onnx" --json --runs "$runs" --input "x=$out/models/$name.input.npy" \
-        --threads "$t" > "$out/flowscope_${name}_t${t}_r$r.json"
+      mapfile -t inputs < "$out/models/$name.args"
+      "$flowscope" profile "$out/models/$name.onnx" --json --runs "$runs" "${inputs[@]}" --threads "$t" \
+        > "$out/flowscope_${name}_t${t}_r$r.json"
     done
     (cd "$out/node" && node ort_peer.mjs "$out/models" "$t" "$runs" --save) > "$out/ort_t${t}_r$r.json"
   done

@@ -36,7 +36,7 @@ def main():
             theirs = min(load(out, f"ort_t{t}_r{r}.json")["cases"][name] for r in rounds) / 1000
             ratio = ours / theirs
             verdict = "met" if ratio <= 0.8 else "not met"
-            print(f"| {name} | {t} | {ours:.2f} | {theirs:.2f} | {ratio:.2f} | {verdict} |")
+            print(f"| {name} | {t} | {ours:.3f} | {theirs:.3f} | {ratio:.2f} | {verdict} |")
     for name in names:
         error = relative_error(out, name)
         print(f"{name}: output relative error {error:.2g} against ORT ({'within' if error <= 1e-4 else 'above'} 1e-4)")
