@@ -26,6 +26,7 @@ struct ConvPrimitive {
   bool withBias = false;
   dnnl::convolution_forward primitive;
   dnnl::memory src, dst, bias;
+  dnnl::memory scratchpad;   // the primitive's own (dnnl_util::ownScratchpad)
   dnnl::memory weights;      // in oneDNN's layout
   dnnl::memory userWeights;  // our HWIO view
   dnnl::reorder weightReorder;
@@ -109,7 +110,8 @@ class ConvKernel : public OpKernel {
     if (sumPostOp) p.blocked.loadDestination(p.dst);
     std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.blocked.sourceFor(p.src)},
                                                {DNNL_ARG_WEIGHTS, p.weights},
-                                               {DNNL_ARG_DST, p.blocked.destinationFor(p.dst)}};
+                                               {DNNL_ARG_DST, p.blocked.destinationFor(p.dst)},
+                                               {DNNL_ARG_SCRATCHPAD, p.scratchpad}};
     if (dnnlBias) {
       p.bias.set_data_handle(const_cast<float*>(ctx.inputs[2].data<float>()));
       args.emplace(DNNL_ARG_BIAS, p.bias);
@@ -176,6 +178,7 @@ class ConvKernel : public OpKernel {
                                   dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
     auto biasDesc = dense({oc}, DType::kFloat);
     dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops ops;
     if (!m_fused.batchNorm && !m_fused.prelu) {
       if (m_fused.addend) ops.append_sum(1.0f);
@@ -190,6 +193,7 @@ class ConvKernel : public OpKernel {
       p.filter = f.shape();
       p.withBias = withBias;
       p.primitive = dnnl::convolution_forward(pd);
+      p.scratchpad = dnnl::memory(pd.scratchpad_desc(), engine());
       p.src = dnnl::memory(srcDesc, engine(), nullptr);
       p.dst = dnnl::memory(dstDesc, engine(), nullptr);
       p.bias = dnnl::memory(biasDesc, engine(), nullptr);

@@ -10,6 +10,10 @@
 
 namespace flowscope::dnnl_util {
 
+// Every primitive we keep runs with its own scratchpad (scratchpad_mode::user, a dnnl::memory of
+// pd.scratchpad_desc() passed as DNNL_ARG_SCRATCHPAD): with oneDNN's default per-thread one, MobileNetV2's first
+// convolution (im2col over a plain NCHW input) read a null scratchpad when the inter-op executor ran it on a worker
+// thread in a later run.
 dnnl::engine& engine();
 dnnl::stream& stream();
 

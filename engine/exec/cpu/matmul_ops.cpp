@@ -21,7 +21,7 @@ struct DnnlMatMulPrimitive {
   int64_t m = -1, k = -1, n = -1;
   bool withBias = false, packed = false;
   dnnl::matmul primitive;
-  dnnl::memory src, weights, bias, dst;
+  dnnl::memory src, weights, bias, dst, scratchpad;
   dnnl::memory userWeights;  // packed: our row-major view, reordered into `weights` once per weights tensor
   dnnl::reorder pack;
   Tensor packedFrom;  // the weights tensor `weights` was packed from (kept alive so its address stays its own)
@@ -84,8 +84,10 @@ class MatMulKernel : public OpKernel {
     p.src.set_data_handle(const_cast<float*>(a.data<float>()));
     if (!p.packed) p.weights.set_data_handle(const_cast<float*>(b.data<float>()));
     p.dst.set_data_handle(out.data<float>());
-    std::unordered_map<int, dnnl::memory> args{
-        {DNNL_ARG_SRC, p.src}, {DNNL_ARG_WEIGHTS, p.weights}, {DNNL_ARG_DST, p.dst}};
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.src},
+                                               {DNNL_ARG_WEIGHTS, p.weights},
+                                               {DNNL_ARG_DST, p.dst},
+                                               {DNNL_ARG_SCRATCHPAD, p.scratchpad}};
     if (withBias) {
       p.bias.set_data_handle(const_cast<float*>(ctx.inputs[2].data<float>()));
       args.emplace(DNNL_ARG_BIAS, p.bias);
@@ -104,6 +106,7 @@ class MatMulKernel : public OpKernel {
     auto dstDesc = dense({m, n}, DType::kFloat);
     auto biasDesc = dense({1, n}, DType::kFloat);
     dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // see dnnl_util.h
     dnnl::post_ops ops;
     if (activationPostOp(m_fused.activation, m_fused.leakyAlpha, &ops)) attr.set_post_ops(ops);
     try {
@@ -114,6 +117,7 @@ class MatMulKernel : public OpKernel {
       p = DnnlMatMulPrimitive{};
       p.m = m, p.k = k, p.n = n, p.withBias = withBias, p.packed = packed;
       p.primitive = dnnl::matmul(pd);
+      p.scratchpad = dnnl::memory(pd.scratchpad_desc(), engine());
       p.src = dnnl::memory(srcDesc, engine(), nullptr);
       p.bias = dnnl::memory(biasDesc, engine(), nullptr);
       p.dst = dnnl::memory(dstDesc, engine(), nullptr);

@@ -54,8 +54,10 @@ class ConvKernel : public OpKernel {
     }
     m_src.set_data_handle(const_cast<float*>(x.data<float>()));
     m_dst.set_data_handle(out.data<float>());
-    std::unordered_map<int, dnnl::memory> args{
-        {DNNL_ARG_SRC, m_src}, {DNNL_ARG_WEIGHTS, m_weightMem}, {DNNL_ARG_DST, m_dst}};
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, m_src},
+                                               {DNNL_ARG_WEIGHTS, m_weightMem},
+                                               {DNNL_ARG_DST, m_dst},
+                                               {DNNL_ARG_SCRATCHPAD, m_scratchpad}};
     if (b) {
       m_bias.set_data_handle(const_cast<float*>(b->data<float>()));
       args.emplace(DNNL_ARG_BIAS, m_bias);
@@ -99,9 +101,11 @@ class ConvKernel : public OpKernel {
     dnnl::post_ops ops;
     FS_RETURN_IF_ERROR(activationOps(ctx.node, &ops).withContext(nodeLabel(ctx.node)));
     attr.set_post_ops(ops);
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // see dnnl_util.h
     try {
       dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
       m_primitive = dnnl::convolution_forward(pd);
+      m_scratchpad = dnnl::memory(pd.scratchpad_desc(), engine());
       m_src = dnnl::memory(srcDesc, engine(), nullptr);
       m_dst = dnnl::memory(dstDesc, engine(), nullptr);
       m_bias = dnnl::memory(biasDesc, engine(), nullptr);
@@ -122,7 +126,7 @@ class ConvKernel : public OpKernel {
   Shape m_input = Shape::unknownRank(), m_weights = Shape::unknownRank(), m_output;
   bool m_hasBias = false;
   dnnl::convolution_forward m_primitive;
-  dnnl::memory m_src, m_dst, m_bias, m_userWeights, m_weightMem;
+  dnnl::memory m_src, m_dst, m_bias, m_userWeights, m_weightMem, m_scratchpad;
   dnnl::reorder m_reorder;
   Tensor m_reorderedFrom;
 };

@@ -19,7 +19,7 @@ struct FusedPrimitive {
   Shape input = Shape::unknownRank(), pwFilter = Shape::unknownRank(), dwFilter = Shape::unknownRank();
   bool usable = false;
   dnnl::convolution_forward primitive;
-  dnnl::memory src, dst, pwBias, dwBias;
+  dnnl::memory src, dst, pwBias, dwBias, scratchpad;
   dnnl::memory pwWeights, pwUserWeights, dwWeights, dwUserWeights;
   dnnl::reorder pwReorder, dwReorder;
   dnnl_util::BlockedIo blocked;  // src and dst go through oneDNN's blocked layout
@@ -87,7 +87,8 @@ class PointwiseDepthwiseKernel : public OpKernel {
                                               {DNNL_ARG_BIAS, p.pwBias},
                                               {DNNL_ARG_DST, p.blocked.destinationFor(p.dst)},
                                               {DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_WEIGHTS, p.dwWeights},
-                                              {DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_BIAS, p.dwBias}});
+                                              {DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_BIAS, p.dwBias},
+                                              {DNNL_ARG_SCRATCHPAD, p.scratchpad}});
     p.blocked.finish(p.dst);
     dnnl_util::stream().wait();
     ctx.outputs[0] = std::move(out);
@@ -148,6 +149,7 @@ class PointwiseDepthwiseKernel : public OpKernel {
     activationPostOp(m_dwSpec.activation, m_dwSpec.leakyAlpha, &ops);
     dnnl::primitive_attr attr;
     attr.set_post_ops(ops);
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // see dnnl_util.h
     const auto srcDesc = desc({n, c, h, w}, DType::kFloat, nhwcStrides(c, h, w));
     const auto dstDesc = desc({n, oc, oh, ow}, DType::kFloat, nhwcStrides(oc, oh, ow));
     // oneDNN picks the layouts: its fused 1x1 kernel (jit_1x1) computes wrong values on NHWC in oneDNN 2.6 (every
@@ -162,6 +164,7 @@ class PointwiseDepthwiseKernel : public OpKernel {
       dnnl::convolution_forward::primitive_desc pd(opDesc, attr, engine());
       if (pd.dst_desc().dims() != dstDesc.dims()) return false;  // oneDNN's pads give another size
       p.primitive = dnnl::convolution_forward(pd);
+      p.scratchpad = dnnl::memory(pd.scratchpad_desc(), engine());
       p.src = dnnl::memory(srcDesc, engine(), nullptr);
       p.dst = dnnl::memory(dstDesc, engine(), nullptr);
       p.blocked.prepare(p.src, p.dst, pd.src_desc(), pd.dst_desc());
