@@ -130,6 +130,7 @@ void printJson(const PreparedRun& prepared, const ProfiledRun& run) {
   nlohmann::json j = {{"runs", run.runs},
                       {"warmup", run.warmup},
                       {"median_run_us", run.medianMicros},
+                      {"median_profiled_run_us", run.profiledMedianMicros},
                       {"device", prepared.deviceName()},
                       {"precision", precisionName(prepared.precision)},
                       {"precision_summary", prepared.precisionSummary()},
@@ -171,10 +172,12 @@ std::string rates(const OpStats& s, const Roofline& roofline) {
 // The text report: the header, the placement, what optimizing did, the op table and the slowest nodes.
 void printText(const std::string& file, const PreparedRun& prepared, const ProfiledRun& run) {
   const RunProfile& profile = run.profile;
-  std::printf("%s: %d runs (after %d warm-up), median %s us per run, device %s, %d thread%s, %s\n", file.c_str(),
-              run.runs, run.warmup, micros(static_cast<int64_t>(run.medianMicros * 1000)).c_str(),
-              prepared.deviceName().c_str(), prepared.threads, prepared.threads == 1 ? "" : "s",
-              run.executionMode.c_str());
+  std::printf(
+      "%s: %d runs (after %d warm-up), median %s us per run (%s with per-node events), device %s, %d thread%s, "
+      "%s\n",
+      file.c_str(), run.runs, run.warmup, micros(static_cast<int64_t>(run.medianMicros * 1000)).c_str(),
+      micros(static_cast<int64_t>(run.profiledMedianMicros * 1000)).c_str(), prepared.deviceName().c_str(),
+      prepared.threads, prepared.threads == 1 ? "" : "s", run.executionMode.c_str());
   if (run.roofline.known()) std::printf("%s", rooflineLine(run.roofline).c_str());
   std::printf("precision %s\n", prepared.precisionSummary().c_str());
   std::printf("\n%s", placementSummary(run.placement, prepared.deviceName(), prepared.model->graph).c_str());
@@ -189,6 +192,9 @@ void printText(const std::string& file, const PreparedRun& prepared, const Profi
     std::printf("%-28s %-7s %7lld %11s %9s %5.1f%% %s\n", s.key.c_str(), backendOf(profile, s.key).c_str(),
                 static_cast<long long>(s.count / run.runs), micros(s.totalNs / run.runs).c_str(),
                 micros(s.totalNs / s.count).c_str(), 100.0 * s.share, rates(s, run.roofline).c_str());
+  const auto& events = profile.events();
+  if (std::any_of(events.begin(), events.end(), [](const NodeEvent& e) { return e.depth > 0; }))
+    std::printf("(If, loops and function calls count their own time; their bodies' nodes are in their ops' rows)\n");
   std::printf(
       "\nslowest nodes (mean us per run; GFLOP/s, GB/s, share of the roofline and its limit: FMA peak or a memory "
       "level)\n");

@@ -38,6 +38,7 @@ Status Backend::run(OpKernel& kernel, KernelContext& ctx) {
   bytesMoved(ctx.node, ctx.inputs, ctx.outputs, &event.bytesIn, &event.bytesOut);
   event.flops = estimateFlops(ctx.node, ctx.inputs, ctx.outputs);
   event.run = exec->run;
+  event.depth = exec->callDepth;
   profile.add(std::move(event));
   return Status::ok();
 }

@@ -23,6 +23,7 @@ NodeEvent eventFromJson(const nlohmann::json& e) {
     n.bytesOut = a.value("bytes_out", int64_t{0});
     n.flops = a.value("flops", int64_t{0});
     n.run = a.value("run", 0);
+    n.depth = a.value("depth", 0);
   }
   return n;
 }
@@ -45,7 +46,8 @@ std::string toChromeTraceJson(const RunProfile& profile) {
                         {"bytes_in", e.bytesIn},
                         {"bytes_out", e.bytesOut},
                         {"flops", e.flops},
-                        {"run", e.run}}}});
+                        {"run", e.run},
+                        {"depth", e.depth}}}});
   }
   nlohmann::json root = {
       {"traceEvents", events}, {"displayTimeUnit", "ns"}, {"otherData", {{"producer", "flowscope"}}}};

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <thread>
 #include <unordered_map>
 
@@ -15,18 +16,57 @@ int64_t steadyNs() {
       .count();
 }
 
+// The caller of `e` (one call shallower, same run, running from before e starts until after it ends; on e's thread
+// when two such calls overlap), among `callers` sorted by start; or -1.
+int64_t callerOf(const std::vector<NodeEvent>& events, const std::vector<size_t>& callers, const NodeEvent& e) {
+  auto c = std::upper_bound(callers.begin(), callers.end(), e.startNs,
+                            [&](int64_t t, size_t k) { return t < events[k].startNs; });
+  int64_t found = -1;
+  for (int scanned = 0; c != callers.begin() && scanned < 16; ++scanned) {
+    const size_t k = *--c;
+    if (events[k].endNs < e.endNs) continue;
+    if (events[k].thread == e.thread) return static_cast<int64_t>(k);
+    if (found < 0) found = static_cast<int64_t>(k);
+  }
+  return found;
+}
+
+// Each event's own time: its duration less that of the events one call deeper inside it (a call or control-flow
+// node's body), so that totals and shares add up to the time the nodes took instead of counting bodies twice.
+std::vector<int64_t> selfDurations(const std::vector<NodeEvent>& events) {
+  std::vector<int64_t> self(events.size());
+  std::map<std::pair<int, int>, std::vector<size_t>> byFrame;  // (run, depth) -> events by start
+  for (size_t i = 0; i < events.size(); ++i) {
+    self[i] = events[i].durationNs();
+    byFrame[{events[i].run, events[i].depth}].push_back(i);
+  }
+  if (byFrame.size() == 1 && events[0].depth == 0) return self;  // one frame: nothing nests
+  for (auto& [frame, list] : byFrame)
+    std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return events[a].startNs < events[b].startNs; });
+  for (const NodeEvent& e : events) {
+    auto callers = e.depth > 0 ? byFrame.find({e.run, e.depth - 1}) : byFrame.end();
+    if (callers == byFrame.end()) continue;
+    if (int64_t caller = callerOf(events, callers->second, e); caller >= 0)
+      self[static_cast<size_t>(caller)] -= e.durationNs();
+  }
+  for (auto& t : self) t = std::max<int64_t>(t, 0);  // concurrent bodies may overlap their callers unevenly
+  return self;
+}
+
 std::vector<OpStats> aggregate(const std::vector<NodeEvent>& events,
                                const std::function<std::string(const NodeEvent&)>& key) {
   std::unordered_map<std::string, OpStats> stats;
   int64_t total = 0;
-  for (const auto& e : events) {
+  const std::vector<int64_t> self = selfDurations(events);
+  for (size_t i = 0; i < events.size(); ++i) {
+    const NodeEvent& e = events[i];
     OpStats& s = stats[key(e)];
     s.key = key(e);
     ++s.count;
-    s.totalNs += e.durationNs();
+    s.totalNs += self[i];
     s.flops += e.flops;
     s.bytes += e.bytesIn + e.bytesOut;
-    total += e.durationNs();
+    total += self[i];
   }
   std::vector<OpStats> out;
   for (auto& [k, s] : stats) {

@@ -22,6 +22,7 @@ struct NodeEvent {
   int64_t bytesIn = 0, bytesOut = 0;
   int64_t flops = 0;  ///< estimated arithmetic (profile/flops.h)
   int run = 0;        ///< which of several runs
+  int depth = 0;      ///< function-call depth: a call node's body nodes are one deeper and inside its time
 
   int64_t durationNs() const { return endNs - startNs; }
 };
@@ -29,7 +30,7 @@ struct NodeEvent {
 struct OpStats {
   std::string key;  ///< op type or scope
   int64_t count = 0;
-  int64_t totalNs = 0;
+  int64_t totalNs = 0;  ///< own time: a call or control-flow node's excludes its body's nodes
   int64_t flops = 0;
   int64_t bytes = 0;  ///< read and written
   double share = 0;   ///< of the summed node time

@@ -50,26 +50,37 @@ Expected<PreparedRun> prepareRun(std::shared_ptr<const Model> model, const RunSe
   return prepared;
 }
 
+namespace {
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values.empty() ? 0 : values[values.size() / 2];
+}
+
+}  // namespace
+
 Expected<ProfiledRun> profileRun(const PreparedRun& prepared, const ProfileOptions& options) {
   using Clock = std::chrono::steady_clock;
   ProfiledRun result;
   result.runs = std::max(1, options.runs);
   result.warmup = std::max(0, options.warmup);
   const RunRequest& request = prepared.request;
-  const int total = result.warmup + result.runs;
+  const int total = result.warmup + 2 * result.runs;
+  std::vector<double> profiledMicros;
   for (int i = 0; i < total; ++i) {
-    const bool timed = i >= result.warmup;
+    const int timed = i - result.warmup;  // from 0: even runs plain, odd ones profiled
+    const bool profiled = timed >= 0 && timed % 2 == 1;
     const auto start = Clock::now();
-    auto out = prepared.runner->run(request.feeds, request.fetches, {}, timed ? &result.profile : nullptr,
-                                    timed ? i - result.warmup : 0);
+    auto out = prepared.runner->run(request.feeds, request.fetches, {}, profiled ? &result.profile : nullptr,
+                                    profiled ? timed / 2 : 0);
     if (!out) return out.status();
-    if (timed) result.wallMicros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    const double micros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+    if (timed >= 0) (profiled ? profiledMicros : result.wallMicros).push_back(micros);
     if (i + 1 == total) result.outputs = std::move(out).value();
     if (options.progress) options.progress(i + 1, total);
   }
-  std::vector<double> sorted = result.wallMicros;
-  std::sort(sorted.begin(), sorted.end());
-  result.medianMicros = sorted[sorted.size() / 2];
+  result.medianMicros = median(result.wallMicros);
+  result.profiledMedianMicros = median(profiledMicros);
   result.placement = prepared.runner->placement();
   result.executionMode = prepared.runner->executionMode();
   if (options.measureRoofline)

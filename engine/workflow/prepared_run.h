@@ -71,9 +71,10 @@ struct ProfileOptions {
 };
 
 struct ProfiledRun {
-  RunProfile profile;              ///< events of the timed runs (run index 0..runs-1)
-  std::vector<double> wallMicros;  ///< per timed run, in run order
-  double medianMicros = 0;
+  RunProfile profile;               ///< events of the profiled runs (run index 0..runs-1)
+  std::vector<double> wallMicros;   ///< per timed run without events, in run order
+  double medianMicros = 0;          ///< of wallMicros: what a run costs a user
+  double profiledMedianMicros = 0;  ///< the same runs with per-node events (their cost shows as the difference)
   std::map<std::string, std::string> placement;  ///< node -> where it ran (empty: all on the backend)
   std::vector<Tensor> outputs;                   ///< fetched by the last run
   std::string executionMode;                     ///< how the last run ran: "op by op", "independent ops at once"
@@ -81,7 +82,8 @@ struct ProfiledRun {
   int runs = 0, warmup = 0;
 };
 
-/// Runs the prepared model `warmup` times, then `runs` times profiled. Stops when the setup's flag is set.
+/// Runs the prepared model `warmup` times, then `runs` times timed without events alternating with `runs` times
+/// profiled, so that the median run time does not include the profiler's own cost. Stops when the setup's flag is set.
 Expected<ProfiledRun> profileRun(const PreparedRun& prepared, const ProfileOptions& options);
 
 }  // namespace flowscope

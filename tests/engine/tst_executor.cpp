@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "engine/kernel_test_util.h"
@@ -178,6 +179,51 @@ class TestExecutor : public QObject {
     QVERIFY(reread.hasValue());
     QCOMPARE(reread->size(), trace.size());
     QCOMPARE(reread->events()[0].name, trace.events()[0].name);
+  }
+
+  // A call or control-flow node's row counts its own time: its body's nodes (one call deeper, inside its time) are
+  // counted in their own rows, not twice. Made-up events, then a real functional While.
+  void callNodesCountTheirOwnTime() {
+    RunProfile made;
+    auto event = [](const char* name, const char* op, int64_t start, int64_t end, int depth) {
+      NodeEvent e;
+      e.name = name;
+      e.op = op;
+      e.startNs = start;
+      e.endNs = end;
+      e.depth = depth;
+      return e;
+    };
+    made.addAll({event("loop", "While", 0, 100, 0), event("loop_body/a", "Add", 10, 40, 1),
+                 event("loop_body/b", "Mul", 50, 90, 1), event("after", "Neg", 100, 110, 0)});
+    std::map<std::string, int64_t> own;
+    double shares = 0;
+    for (const auto& s : made.byOp()) {
+      own[s.key] = s.totalNs;
+      shares += s.share;
+    }
+    QCOMPARE(own, (std::map<std::string, int64_t>{{"While", 30}, {"Add", 30}, {"Mul", 40}, {"Neg", 10}}));
+    QVERIFY(std::abs(shares - 1.0) < 1e-9);
+    auto reread = fromChromeTraceJson(toChromeTraceJson(made));
+    QVERIFY(reread.hasValue());
+    QCOMPARE(reread->events()[1].depth, 1);
+
+    const std::string mlir = "tensorflow-tensorflow/tensorflow/compiler/mlir/tensorflow/tests/graphdef2mlir/";
+    if (!haveCorpus()) QSKIP("../shared/graphs is not beside the checkout");
+    ModelRunner session(load(corpus(mlir + "functional-while-ops.pbtxt")));
+    RunProfile trace;
+    QVERIFY(session.run({{"iter", i32({3}, Shape{})}, {"val", f32({1}, Shape{})}}, {"StatefulWhile:1"}, {}, &trace));
+    int64_t whileInclusive = 0, nodeTime = 0, rows = 0;
+    for (const auto& e : trace.events()) {
+      if (e.depth == 0) nodeTime += e.durationNs();  // the top level's nodes, their bodies inside
+      if (e.op == "While" || e.op == "StatefulWhile") whileInclusive += e.durationNs();
+    }
+    QVERIFY(std::any_of(trace.events().begin(), trace.events().end(), [](const NodeEvent& e) { return e.depth > 0; }));
+    for (const auto& s : trace.byOp()) {
+      rows += s.totalNs;
+      if (s.key == "While" || s.key == "StatefulWhile") QVERIFY(s.totalNs < whileInclusive);
+    }
+    QVERIFY(rows <= nodeTime);
   }
 
   void interOpParallelMatchesSequential() {

@@ -385,8 +385,8 @@ Expected<std::unique_ptr<ClusterProgram::Compiled>> ClusterProgram::compile(cons
   return c;
 }
 
-Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, RunProfile* profile,
-                           int runIndex, const std::string& eventPrefix) {
+Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, const ExecContext* exec) {
+  RunProfile* profile = exec ? exec->profile : nullptr;
   if (inputs.size() != m_spec.externalInputs)
     return internalError("Vulkan cluster " + m_spec.name + " got " + std::to_string(inputs.size()) +
                          " inputs, expected " + std::to_string(m_spec.externalInputs));
@@ -419,7 +419,7 @@ Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor
       const double ns = m_device->timestampPeriod();
       for (size_t k = 0; k < m_spec.nodes.size(); ++k) {
         NodeEvent e;
-        e.name = eventPrefix + m_spec.nodes[k].name;
+        e.name = exec->eventPrefix + m_spec.nodes[k].name;
         e.op = m_spec.nodes[k].op;
         e.backend = "vulkan";
         e.startNs = submitted + static_cast<int64_t>(static_cast<double>(ticks[k] - ticks[0]) * ns);
@@ -428,7 +428,8 @@ Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor
         e.flops = c->nodeFlops[k];
         e.bytesIn = c->nodeBytesIn[k];
         e.bytesOut = c->nodeBytesOut[k];
-        e.run = runIndex;
+        e.run = exec->run;
+        e.depth = exec->callDepth;
         profile->add(std::move(e));
       }
     }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/exec_context.h"
 #include "exec/vulkan/vulkan_device.h"
 #include "exec/vulkan/vulkan_ops.h"
 #include "profile/run_profile.h"
@@ -48,9 +49,8 @@ class ClusterProgram {
   ~ClusterProgram();
   const ClusterSpec& spec() const { return m_spec; }
   /// Runs the cluster on `inputs` (one per external input, of spec().externalTypes); outputs are float32. Events
-  /// (backend "vulkan", GPU time) go to `profile` when set.
-  Status run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, RunProfile* profile, int runIndex,
-             const std::string& eventPrefix);
+  /// (backend "vulkan", GPU time) go to `exec`'s profile when it has one, named and nested as its frame says.
+  Status run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, const ExecContext* exec);
 
  private:
   struct Compiled;

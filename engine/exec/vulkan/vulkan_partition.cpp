@@ -19,9 +19,7 @@ class ClusterKernel : public OpKernel {
   explicit ClusterKernel(std::shared_ptr<ClusterProgram> program) : m_program(std::move(program)) {}
   Status compute(KernelContext& ctx) override {
     std::vector<Tensor> outputs;
-    ExecContext* exec = ctx.exec;
-    FS_RETURN_IF_ERROR(m_program->run(ctx.inputs, outputs, exec ? exec->profile : nullptr, exec ? exec->run : 0,
-                                      exec ? exec->eventPrefix : std::string()));
+    FS_RETURN_IF_ERROR(m_program->run(ctx.inputs, outputs, ctx.exec));
     for (size_t i = 0; i < outputs.size() && i < ctx.outputs.size(); ++i) ctx.outputs[i] = std::move(outputs[i]);
     return Status::ok();
   }
