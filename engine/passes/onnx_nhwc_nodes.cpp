@@ -77,6 +77,24 @@ void fillDefaults(Node& node) {
   if (const OpSchema* schema = OpRegistry::global().find(node.op)) fillDefaultAttrs(node, schema->def);
 }
 
+// A float32 node (attr T) of `op` reading `inputs`.
+Node floatNode(const std::string& name, const char* op, std::vector<TensorRef> inputs, const std::string& device) {
+  Node node;
+  node.name = name;
+  node.op = op;
+  node.device = device;
+  node.inputs = std::move(inputs);
+  node.attrs["T"] = AttrValue::fromType(DType::kFloat);
+  return node;
+}
+
+// `value` as a Const added to `graph` under a free name from `name`; its output.
+TensorRef addConst(Graph& graph, const std::string& name, const Tensor& value, const std::string& device) {
+  const std::string constName = uniqueNodeName(graph, name);
+  graph.addNode(makeConst(constName, value, device));
+  return TensorRef{constName, 0, ""};
+}
+
 float scalarOf(const Tensor* t, float fallback) { return t && t->numElements() == 1 ? t->data<float>()[0] : fallback; }
 
 // Per output channel: the batch norm's scale s = gamma / sqrt(var + eps) and shift beta - mean * s (1 and 0 without).
@@ -176,15 +194,10 @@ Node makeFusedConv(Graph& graph, const Node& conv, const std::string& name, cons
     bias.data<float>()[o] = b * scale[static_cast<size_t>(o)] + shift[static_cast<size_t>(o)];
   }
   const std::string device = conv.device;
-  const std::string filterName = uniqueNodeName(graph, name + "/nhwc_filter");
-  graph.addNode(makeConst(filterName, filter, device));
-  const std::string biasName = uniqueNodeName(graph, name + "/nhwc_bias");
-  graph.addNode(makeConst(biasName, bias, device));
-  Node node;
-  node.name = name;
-  node.op = plan.depthwise ? "_FusedDepthwiseConv2dNative" : "_FusedConv2D";
-  node.device = device;
-  node.inputs = {conv.inputs[0], TensorRef{filterName, 0, ""}, TensorRef{biasName, 0, ""}};
+  Node node = floatNode(name, plan.depthwise ? "_FusedDepthwiseConv2dNative" : "_FusedConv2D",
+                        {conv.inputs[0], addConst(graph, name + "/nhwc_filter", filter, device),
+                         addConst(graph, name + "/nhwc_bias", bias, device)},
+                        device);
   setWindowAttrs(node, plan.strides, plan.pads);
   node.attrs["dilations"] = intList({1, plan.dilations[0], plan.dilations[1], 1});
   node.attrs["num_args"] = AttrValue::fromInt(1);
@@ -227,15 +240,9 @@ std::optional<Node> makeGlobalAveragePool(Graph& graph, const Node& pool) {
   Tensor axes(DType::kInt32, Shape{2});
   axes.data<int32_t>()[0] = 1;
   axes.data<int32_t>()[1] = 2;
-  const std::string axesName = uniqueNodeName(graph, pool.name + "/axes");
-  graph.addNode(makeConst(axesName, axes, pool.device));
-  Node node;
-  node.name = pool.name;
-  node.op = "Mean";
-  node.device = pool.device;
-  node.inputs = {pool.inputs[0], TensorRef{axesName, 0, ""}};
+  Node node = floatNode(pool.name, "Mean", {pool.inputs[0], addConst(graph, pool.name + "/axes", axes, pool.device)},
+                        pool.device);
   node.controlInputs = pool.controlInputs;
-  node.attrs["T"] = AttrValue::fromType(DType::kFloat);
   node.attrs["Tidx"] = AttrValue::fromType(DType::kInt32);
   node.attrs["keep_dims"] = AttrValue::fromBool(true);
   fillDefaults(node);
@@ -244,26 +251,15 @@ std::optional<Node> makeGlobalAveragePool(Graph& graph, const Node& pool) {
 
 Node makeExpandDims(Graph& graph, const std::string& name, const TensorRef& input, int32_t axis,
                     const std::string& device) {
-  const std::string axisName = uniqueNodeName(graph, name + "/axis");
-  graph.addNode(makeConst(axisName, Tensor::scalar(DType::kInt32, axis), device));
-  Node node;
-  node.name = name;
-  node.op = "ExpandDims";
-  node.device = device;
-  node.inputs = {input, TensorRef{axisName, 0, ""}};
-  node.attrs["T"] = AttrValue::fromType(DType::kFloat);
+  const TensorRef axisRef = addConst(graph, name + "/axis", Tensor::scalar(DType::kInt32, axis), device);
+  Node node = floatNode(name, "ExpandDims", {input, axisRef}, device);
   node.attrs["Tdim"] = AttrValue::fromType(DType::kInt32);
   fillDefaults(node);
   return node;
 }
 
 Node makeSqueeze(const std::string& name, const TensorRef& input, int64_t axis, const std::string& device) {
-  Node node;
-  node.name = name;
-  node.op = "Squeeze";
-  node.device = device;
-  node.inputs = {input};
-  node.attrs["T"] = AttrValue::fromType(DType::kFloat);
+  Node node = floatNode(name, "Squeeze", {input}, device);
   node.attrs["squeeze_dims"] = intList({axis});
   fillDefaults(node);
   return node;
@@ -273,14 +269,7 @@ Node makeTranspose(Graph& graph, const std::string& name, const TensorRef& input
                    const std::string& device) {
   Tensor p(DType::kInt32, Shape{static_cast<int64_t>(perm.size())});
   for (size_t k = 0; k < perm.size(); ++k) p.data<int32_t>()[k] = perm[k];
-  const std::string permName = uniqueNodeName(graph, name + "/perm");
-  graph.addNode(makeConst(permName, p, device));
-  Node node;
-  node.name = name;
-  node.op = "Transpose";
-  node.device = device;
-  node.inputs = {input, TensorRef{permName, 0, ""}};
-  node.attrs["T"] = AttrValue::fromType(DType::kFloat);
+  Node node = floatNode(name, "Transpose", {input, addConst(graph, name + "/perm", p, device)}, device);
   node.attrs["Tperm"] = AttrValue::fromType(DType::kInt32);
   fillDefaults(node);
   return node;

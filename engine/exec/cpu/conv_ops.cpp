@@ -26,7 +26,7 @@ struct ConvPrimitive {
   bool withBias = false;
   dnnl::convolution_forward primitive;
   dnnl::memory src, dst, bias;
-  dnnl::memory scratchpad;   // the primitive's own (dnnl_util::ownScratchpad)
+  dnnl::memory scratchpad;   // bound to the running thread's (dnnl_util::bindThreadScratchpad)
   dnnl::memory weights;      // in oneDNN's layout
   dnnl::memory userWeights;  // our HWIO view
   dnnl::reorder weightReorder;
@@ -116,6 +116,7 @@ class ConvKernel : public OpKernel {
       p.bias.set_data_handle(const_cast<float*>(ctx.inputs[2].data<float>()));
       args.emplace(DNNL_ARG_BIAS, p.bias);
     }
+    dnnl_util::bindThreadScratchpad(p.scratchpad);
     p.primitive.execute(dnnl_util::stream(), args);
     p.blocked.finish(p.dst);
     dnnl_util::stream().wait();
@@ -193,7 +194,7 @@ class ConvKernel : public OpKernel {
       p.filter = f.shape();
       p.withBias = withBias;
       p.primitive = dnnl::convolution_forward(pd);
-      p.scratchpad = dnnl::memory(pd.scratchpad_desc(), engine());
+      p.scratchpad = dnnl::memory(pd.scratchpad_desc(), engine(), nullptr);
       p.src = dnnl::memory(srcDesc, engine(), nullptr);
       p.dst = dnnl::memory(dstDesc, engine(), nullptr);
       p.bias = dnnl::memory(biasDesc, engine(), nullptr);

@@ -1,6 +1,10 @@
 // oneDNN plumbing.
 #include "exec/cpu/dnnl_util.h"
 
+#include <cstdlib>
+#include <memory>
+#include <new>
+
 namespace flowscope::dnnl_util {
 
 dnnl::engine& engine() {
@@ -11,6 +15,23 @@ dnnl::engine& engine() {
 dnnl::stream& stream() {
   thread_local dnnl::stream s(engine());
   return s;
+}
+
+void bindThreadScratchpad(dnnl::memory& scratchpad) {
+  struct Buffer {
+    std::unique_ptr<std::byte[], void (*)(std::byte*)> data{nullptr, [](std::byte* p) { std::free(p); }};
+    size_t size = 0;
+  };
+  thread_local Buffer buffer;
+  const size_t size = scratchpad.get_desc().get_size();
+  if (size > buffer.size) {
+    const size_t rounded = (size + 63) / 64 * 64;
+    auto* grown = static_cast<std::byte*>(std::aligned_alloc(64, rounded));
+    if (!grown) throw std::bad_alloc();
+    buffer.data.reset(grown);
+    buffer.size = rounded;
+  }
+  scratchpad.set_data_handle(size ? buffer.data.get() : nullptr);
 }
 
 dnnl::memory::data_type dataType(DType dtype) {

@@ -10,12 +10,15 @@
 
 namespace flowscope::dnnl_util {
 
-// Every primitive we keep runs with its own scratchpad (scratchpad_mode::user, a dnnl::memory of
-// pd.scratchpad_desc() passed as DNNL_ARG_SCRATCHPAD): with oneDNN's default per-thread one, MobileNetV2's first
-// convolution (im2col over a plain NCHW input) read a null scratchpad when the inter-op executor ran it on a worker
-// thread in a later run.
 dnnl::engine& engine();
 dnnl::stream& stream();
+
+/// Every primitive we keep takes its scratchpad from us (scratchpad_mode::user; a dnnl::memory of
+/// pd.scratchpad_desc() made with a null handle, passed as DNNL_ARG_SCRATCHPAD): with oneDNN's own per-thread one,
+/// MobileNetV2's first convolution (im2col over a plain NCHW input) read a null scratchpad when the inter-op executor
+/// ran it on a worker thread in a later run. This points `scratchpad` at the calling thread's buffer, grown to its
+/// size there: the primitives a thread runs one after another share one warm buffer, as with oneDNN's.
+void bindThreadScratchpad(dnnl::memory& scratchpad);
 
 /// oneDNN's data type for a dtype; undef when oneDNN cannot take it.
 dnnl::memory::data_type dataType(DType dtype);

@@ -92,6 +92,7 @@ class MatMulKernel : public OpKernel {
       p.bias.set_data_handle(const_cast<float*>(ctx.inputs[2].data<float>()));
       args.emplace(DNNL_ARG_BIAS, p.bias);
     }
+    dnnl_util::bindThreadScratchpad(p.scratchpad);
     p.primitive.execute(dnnl_util::stream(), args);
     dnnl_util::stream().wait();
     return Status::ok();
@@ -117,7 +118,7 @@ class MatMulKernel : public OpKernel {
       p = DnnlMatMulPrimitive{};
       p.m = m, p.k = k, p.n = n, p.withBias = withBias, p.packed = packed;
       p.primitive = dnnl::matmul(pd);
-      p.scratchpad = dnnl::memory(pd.scratchpad_desc(), engine());
+      p.scratchpad = dnnl::memory(pd.scratchpad_desc(), engine(), nullptr);
       p.src = dnnl::memory(srcDesc, engine(), nullptr);
       p.bias = dnnl::memory(biasDesc, engine(), nullptr);
       p.dst = dnnl::memory(dstDesc, engine(), nullptr);

@@ -62,6 +62,7 @@ class ConvKernel : public OpKernel {
       m_bias.set_data_handle(const_cast<float*>(b->data<float>()));
       args.emplace(DNNL_ARG_BIAS, m_bias);
     }
+    dnnl_util::bindThreadScratchpad(m_scratchpad);
     m_primitive.execute(dnnl_util::stream(), args);
     dnnl_util::stream().wait();
     ctx.outputs[0] = std::move(out);
@@ -105,7 +106,7 @@ class ConvKernel : public OpKernel {
     try {
       dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
       m_primitive = dnnl::convolution_forward(pd);
-      m_scratchpad = dnnl::memory(pd.scratchpad_desc(), engine());
+      m_scratchpad = dnnl::memory(pd.scratchpad_desc(), engine(), nullptr);
       m_src = dnnl::memory(srcDesc, engine(), nullptr);
       m_dst = dnnl::memory(dstDesc, engine(), nullptr);
       m_bias = dnnl::memory(biasDesc, engine(), nullptr);

@@ -82,6 +82,7 @@ class PointwiseDepthwiseKernel : public OpKernel {
     p.dst.set_data_handle(out.data<float>());
     p.pwBias.set_data_handle(const_cast<float*>(pwBias.data<float>()));
     p.dwBias.set_data_handle(const_cast<float*>(dwBias.data<float>()));
+    dnnl_util::bindThreadScratchpad(p.scratchpad);
     p.primitive.execute(dnnl_util::stream(), {{DNNL_ARG_SRC, p.blocked.sourceFor(p.src)},
                                               {DNNL_ARG_WEIGHTS, p.pwWeights},
                                               {DNNL_ARG_BIAS, p.pwBias},
@@ -164,7 +165,7 @@ class PointwiseDepthwiseKernel : public OpKernel {
       dnnl::convolution_forward::primitive_desc pd(opDesc, attr, engine());
       if (pd.dst_desc().dims() != dstDesc.dims()) return false;  // oneDNN's pads give another size
       p.primitive = dnnl::convolution_forward(pd);
-      p.scratchpad = dnnl::memory(pd.scratchpad_desc(), engine());
+      p.scratchpad = dnnl::memory(pd.scratchpad_desc(), engine(), nullptr);
       p.src = dnnl::memory(srcDesc, engine(), nullptr);
       p.dst = dnnl::memory(dstDesc, engine(), nullptr);
       p.blocked.prepare(p.src, p.dst, pd.src_desc(), pd.dst_desc());
