@@ -12,6 +12,7 @@ NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph) {
   times.events.assign(graph.size(), 0.0);
   const double perRun = 1e-9 / times.runs;
   for (const NodeEvent& e : profile.events()) {
+    if (e.depth > 0) continue;  // a call node's body: inside that node's event, which counts it
     const double seconds = static_cast<double>(e.durationNs()) * perRun;
     if (int64_t node = graph.find(e.name); node >= 0) {
       const auto i = static_cast<size_t>(node);

@@ -13,6 +13,7 @@
 #include "ops/shape_inference.h"
 #include "profile/chrome_trace.h"
 #include "profile/flops.h"
+#include "profile/node_times.h"
 #include "workflow/run_request.h"
 
 using namespace flowscope;
@@ -207,6 +208,16 @@ class TestExecutor : public QObject {
     auto reread = fromChromeTraceJson(toChromeTraceJson(made));
     QVERIFY(reread.hasValue());
     QCOMPARE(reread->events()[1].depth, 1);
+    Graph graph;  // on the canvas the While holds its body's time: node time is the top level's, not more
+    for (const char* name : {"loop", "after"}) {
+      Node node;
+      node.name = name;
+      node.op = "NoOp";
+      graph.addNode(std::move(node));
+    }
+    const NodeTimes times = nodeTimes(made, graph);
+    QCOMPARE(times.seconds[0] * 1e9, 100.0);
+    QCOMPARE((times.matchedSeconds + times.unmatchedSeconds) * 1e9, 110.0);
 
     const std::string mlir = "tensorflow-tensorflow/tensorflow/compiler/mlir/tensorflow/tests/graphdef2mlir/";
     if (!haveCorpus()) QSKIP("../shared/graphs is not beside the checkout");
