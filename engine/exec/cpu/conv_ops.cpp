@@ -7,6 +7,7 @@
 // A fused Add (the remapper's residual fusion) is oneDNN's sum post-op, before the activation.
 #include <algorithm>
 #include <memory>
+#include <string_view>
 
 #include "exec/cpu/conv_window.h"
 #include "exec/cpu/cpu_kernels.h"
@@ -40,29 +41,47 @@ bool winogradShape(const Window& w) {
   return w.kh == 3 && w.kw == 3 && w.sh == 1 && w.sw == 1 && w.dh == 1 && w.dw == 1 && w.oh * w.ow >= 14 * 14;
 }
 
+// oneDNN has two Winograd kernels: F(2x2, 3x3), first in its list, and F(4x4, 3x3), which does a quarter less work
+// here when its weights are in cache. Those are 36/9 of the direct ones and come from memory on every run of a model
+// larger than the caches, so it is taken where they are at most 1 MiB (64 x 64 channels), and not with a fused Add:
+// its sum post-op runs as a slow pass of its own (ResNet-18's 56x56 layers: 1.5 ms against F(2x2, 3x3)'s 0.7 ms).
+bool preferFourByFour(const dnnl::memory::desc& weights, bool withSum) {
+  const auto d = weights.dims();
+  return !withSum && d[0] * d[1] * 36 * int64_t{sizeof(float)} <= (int64_t{1} << 20);
+}
+
 // The primitive descriptor: Winograd on oneDNN's chosen layouts when asked and available, else direct on ours.
 dnnl::convolution_forward::primitive_desc convolutionDesc(bool winograd, const dnnl::memory::desc& src,
                                                           const dnnl::memory::desc& weights,
                                                           const dnnl::memory::desc* bias, const dnnl::memory::desc& dst,
-                                                          const Window& w, const dnnl::primitive_attr& attr) {
+                                                          const Window& w, const dnnl::primitive_attr& attr,
+                                                          bool withSum) {
   dnnl::memory::dims strides{w.sh, w.sw}, dilates{w.dh - 1, w.dw - 1}, padL{w.padTop, w.padLeft},
       padR{w.padBottom, w.padRight};
-  auto make = [&](dnnl::algorithm algo, const dnnl::memory::desc& s, const dnnl::memory::desc& d) {
+  auto opDesc = [&](dnnl::algorithm algo, const dnnl::memory::desc& s, const dnnl::memory::desc& d) {
     const auto kind = dnnl::prop_kind::forward_inference;
-    auto desc = bias ? dnnl::convolution_forward::desc(kind, algo, s, weights, *bias, d, strides, dilates, padL, padR)
-                     : dnnl::convolution_forward::desc(kind, algo, s, weights, d, strides, dilates, padL, padR);
-    return dnnl::convolution_forward::primitive_desc(desc, attr, dnnl_util::engine());
+    return bias ? dnnl::convolution_forward::desc(kind, algo, s, weights, *bias, d, strides, dilates, padL, padR)
+                : dnnl::convolution_forward::desc(kind, algo, s, weights, d, strides, dilates, padL, padR);
   };
   if (winograd && winogradShape(w)) {
     try {
       auto any = [](const dnnl::memory::desc& m) {
         return dnnl::memory::desc(m.dims(), m.data_type(), dnnl::memory::format_tag::any);
       };
-      return make(dnnl::algorithm::convolution_winograd, any(src), any(dst));
+      // The implementation iterator reads the op descriptor: it must outlive the next_impl() calls.
+      const auto desc = opDesc(dnnl::algorithm::convolution_winograd, any(src), any(dst));
+      dnnl::convolution_forward::primitive_desc pd(desc, attr, dnnl_util::engine());
+      if (!preferFourByFour(weights, withSum)) return pd;
+      const dnnl::convolution_forward::primitive_desc first(desc, attr, dnnl_util::engine());
+      do {
+        if (std::string_view(pd.impl_info_str()).find("wino_4x3") != std::string_view::npos) return pd;
+      } while (pd.next_impl());
+      return first;
     } catch (const dnnl::error&) {  // no Winograd kernel for this shape or machine: direct
     }
   }
-  return make(dnnl::algorithm::convolution_direct, src, dst);
+  return dnnl::convolution_forward::primitive_desc(opDesc(dnnl::algorithm::convolution_direct, src, dst), attr,
+                                                   dnnl_util::engine());
 }
 
 class ConvKernel : public OpKernel {
@@ -188,7 +207,7 @@ class ConvKernel : public OpKernel {
     }
     try {
       auto pd = convolutionDesc(m_winograd && !m_depthwise, srcDesc, anyWeights, withBias ? &biasDesc : nullptr,
-                                dstDesc, w, attr);
+                                dstDesc, w, attr, m_fused.addend);
       p = ConvPrimitive{};
       p.input = x.shape();
       p.filter = f.shape();
