@@ -1,14 +1,17 @@
 // Conv2D, DepthwiseConv2dNative and their fused forms on oneDNN (NHWC activations, HWIO filters; bias and
-// activation as post-ops, weights reordered once into oneDNN's preferred layout and cached), plus pooling.
+// activation as post-ops, weights reordered once into oneDNN's preferred layout and cached).
 // A node with `_winograd` set (the ONNX channels-last pass sets it on 3x3 stride-1 convolutions) runs as oneDNN's
 // Winograd convolution where oneDNN has one for the shape (F(2x2, 3x3) or F(4x4, 3x3)): up to twice as fast as the
-// direct one here, on its blocked layout, with the activations reordered into it and back around the call.
+// direct one here, on its blocked layout: the activations are reordered into it and back around the call, unless
+// the CPU placement keeps them blocked (blocked_layout.h: a 5-D input, kBlockedOutputAttr for the output).
 // Square 3x3 and 5x5 depthwise windows run on depthwise_nhwc's AVX-512 kernel where the machine has it.
 // A fused Add (the remapper's residual fusion) is oneDNN's sum post-op, before the activation.
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string_view>
 
+#include "exec/cpu/blocked_layout.h"
 #include "exec/cpu/conv_window.h"
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/depthwise_nhwc.h"
@@ -22,8 +25,14 @@ namespace {
 
 std::vector<int64_t> nhwcStrides(int64_t c, int64_t h, int64_t w) { return {h * w * c, 1, w * c, c}; }
 
+// The layouts of one run's tensors: NHWC, or blocked (blocked_layout.h) where the placement chose it.
+struct ConvLayouts {
+  bool input = false, output = false, addend = false;
+  bool operator==(const ConvLayouts&) const = default;
+};
+
 struct ConvPrimitive {
-  Shape input, filter;
+  Shape input, filter;  // input: NHWC dims
   bool withBias = false;
   dnnl::convolution_forward primitive;
   dnnl::memory src, dst, bias;
@@ -32,14 +41,12 @@ struct ConvPrimitive {
   dnnl::memory userWeights;  // our HWIO view
   dnnl::reorder weightReorder;
   Tensor reorderedFrom;          // the filter tensor `weights` was made from (kept alive so its address is stable)
-  dnnl_util::BlockedIo blocked;  // Winograd: src and dst go through oneDNN's blocked layout
+  dnnl_util::BlockedIo blocked;  // where the primitive's src and dst layouts are not the tensors'
+  ConvLayouts layouts;
+  dnnl::memory addend;  // a sum post-op's addend in a layout other than the output's: reordered in
+  dnnl::reorder addendReorder;
+  bool addendCopies = false;  // the addend is in the primitive's destination layout already
 };
-
-// Winograd's transformed weights are larger than the direct ones (16/9); below 14x14 outputs, reading them costs
-// more than the arithmetic saved (ResNet-18's 7x7 layers, whose weights come from memory, run as fast direct).
-bool winogradShape(const Window& w) {
-  return w.kh == 3 && w.kw == 3 && w.sh == 1 && w.sw == 1 && w.dh == 1 && w.dw == 1 && w.oh * w.ow >= 14 * 14;
-}
 
 // oneDNN has two Winograd kernels: F(2x2, 3x3), first in its list, and F(4x4, 3x3), which does a quarter less work
 // here when its weights are in cache. Those are 36/9 of the direct ones and come from memory on every run of a model
@@ -63,7 +70,7 @@ dnnl::convolution_forward::primitive_desc convolutionDesc(bool winograd, const d
     return bias ? dnnl::convolution_forward::desc(kind, algo, s, weights, *bias, d, strides, dilates, padL, padR)
                 : dnnl::convolution_forward::desc(kind, algo, s, weights, d, strides, dilates, padL, padR);
   };
-  if (winograd && winogradShape(w)) {
+  if (winograd && winogradWindow(w)) {
     try {
       auto any = [](const dnnl::memory::desc& m) {
         return dnnl::memory::desc(m.dims(), m.data_type(), dnnl::memory::format_tag::any);
@@ -86,38 +93,45 @@ dnnl::convolution_forward::primitive_desc convolutionDesc(bool winograd, const d
 
 class ConvKernel : public OpKernel {
  public:
-  ConvKernel(bool depthwise, FusedSpec fused, bool winograd)
-      : m_depthwise(depthwise), m_winograd(winograd), m_fused(std::move(fused)) {}
+  ConvKernel(bool depthwise, FusedSpec fused, bool winograd, bool blockedOutput)
+      : m_depthwise(depthwise), m_winograd(winograd), m_blockedOutput(blockedOutput), m_fused(std::move(fused)) {}
 
   Status compute(KernelContext& ctx) override {
     const Tensor& x = ctx.inputs[0];
     const Tensor& f = ctx.inputs[1];
-    if (x.shape().rank() != 4 || f.shape().rank() != 4)
+    const Shape in = logicalNhwc(x.shape());
+    if (in.rank() != 4 || f.shape().rank() != 4)
       return ctx.error("expects a 4-D input and filter, got " + x.shape().toString() + " and " + f.shape().toString());
     if (x.dtype() != DType::kFloat || f.dtype() != DType::kFloat)
       return ctx.error("the CPU backend runs convolutions in float32, got " + std::string(dtypeName(x.dtype())));
-    const int64_t c = x.shape().dim(3);
+    const int64_t c = in.dim(3);
     if (f.shape().dim(2) != c)
       return ctx.error("input depth " + std::to_string(c) + " does not match filter " + f.shape().toString());
-    FS_ASSIGN_OR_RETURN(Window w, windowFor(ctx.node, x.shape(), f.shape().dim(0), f.shape().dim(1)));
+    FS_ASSIGN_OR_RETURN(Window w, windowFor(ctx.node, in, f.shape().dim(0), f.shape().dim(1)));
     const int64_t oc = m_depthwise ? c * f.shape().dim(3) : f.shape().dim(3);
-    const Shape outShape{x.shape().dim(0), w.oh, w.ow, oc};
+    const Shape logicalOut{in.dim(0), w.oh, w.ow, oc};
+    ConvLayouts layouts{isBlocked(x.shape()), m_blockedOutput && oc % kChannelBlock == 0, false};
+    const Shape outShape = layouts.output ? blockedShape(logicalOut) : logicalOut;
     const bool dnnlBias = m_fused.bias && !m_fused.batchNorm && !m_fused.prelu;
     if (dnnlBias && (ctx.inputs.size() < 3 || ctx.inputs[2].numElements() != oc))
       return ctx.error("bias must have " + std::to_string(oc) + " values");
     const Tensor* addend = nullptr;
     if (m_fused.addend) {
-      auto a = fusedAddend(m_fused, ctx.inputs, 2, outShape);
+      const size_t index = 2 + m_fused.addendArg;
+      layouts.addend = index < ctx.inputs.size() && isBlocked(ctx.inputs[index].shape());
+      auto a = fusedAddend(m_fused, ctx.inputs, 2, layouts.addend ? blockedShape(logicalOut) : logicalOut);
       if (!a) return ctx.error(a.status().message());
       addend = *a;
     }
+    if ((layouts.input || layouts.output || layouts.addend) && (m_fused.batchNorm || m_fused.prelu || m_depthwise))
+      return ctx.error("a blocked layout reaches a convolution that runs on NHWC only");
     const bool sumPostOp = addend && dnnlBias;  // else the epilogue after a batch norm adds it
-    Tensor out = outputFor(outShape, sumPostOp ? addend : nullptr);
+    Tensor out = outputFor(outShape, sumPostOp && layouts.addend == layouts.output ? addend : nullptr);
     if (m_depthwise && !addend && runOwnDepthwise(ctx, x, f, w, dnnlBias, out)) {
       ctx.outputs[0] = std::move(out);
       return Status::ok();
     }
-    FS_RETURN_IF_ERROR(prepare(x, f, w, oc, dnnlBias));
+    FS_RETURN_IF_ERROR(prepare(in, f, w, oc, dnnlBias, layouts));
     ConvPrimitive& p = m_cache;
     if (!p.reorderedFrom.isValid() || p.reorderedFrom.bytes().data() != f.bytes().data()) {
       p.userWeights.set_data_handle(const_cast<float*>(f.data<float>()));
@@ -126,7 +140,7 @@ class ConvKernel : public OpKernel {
     }
     p.src.set_data_handle(const_cast<float*>(x.data<float>()));
     p.dst.set_data_handle(out.data<float>());
-    if (sumPostOp) p.blocked.loadDestination(p.dst);
+    if (sumPostOp) loadAddend(*addend, layouts);
     std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.blocked.sourceFor(p.src)},
                                                {DNNL_ARG_WEIGHTS, p.weights},
                                                {DNNL_ARG_DST, p.blocked.destinationFor(p.dst)},
@@ -148,14 +162,32 @@ class ConvKernel : public OpKernel {
   }
 
  private:
-  // The output: with a fused Add run as oneDNN's sum post-op it starts as the addend, and is the addend's own buffer
-  // when this node holds its only reference (it is the addend's last reader), as TensorFlow forwards it.
+  // The output: with a fused Add run as oneDNN's sum post-op in the output's layout it starts as the addend, and is
+  // the addend's own buffer when this node holds its only reference (it is the addend's last reader), as
+  // TensorFlow forwards it.
   static Tensor outputFor(const Shape& shape, const Tensor* sumAddend) {
     if (!sumAddend) return Tensor::uninitialized(DType::kFloat, shape);
     if (sumAddend->ownsBufferAlone()) return *sumAddend;
     Tensor out = Tensor::uninitialized(DType::kFloat, shape);
     std::copy_n(sumAddend->data<float>(), shape.numElements(), out.data<float>());
     return out;
+  }
+
+  // The sum post-op's addend into the memory the primitive writes: there already when the output started as it,
+  // else reordered from its own layout.
+  void loadAddend(const Tensor& addend, const ConvLayouts& layouts) {
+    ConvPrimitive& p = m_cache;
+    if (layouts.addend == layouts.output) {
+      p.blocked.loadDestination(p.dst);
+      return;
+    }
+    dnnl::memory target = p.blocked.destinationFor(p.dst);
+    if (p.addendCopies) {  // already in the primitive's layout (a reorder would copy it element by element)
+      std::memcpy(target.get_data_handle(), addend.data<float>(), addend.byteSize());
+      return;
+    }
+    p.addend.set_data_handle(const_cast<float*>(addend.data<float>()));
+    p.addendReorder.execute(dnnl_util::stream(), p.addend, target);
   }
 
   // Square, undilated depthwise windows with channel multiplier 1 and a ReLU / ReLU6 or no activation run on
@@ -176,58 +208,75 @@ class ConvKernel : public OpKernel {
     return true;
   }
 
-  Status prepare(const Tensor& x, const Tensor& f, const Window& w, int64_t oc, bool withBias) {
-    ConvPrimitive& p = m_cache;
-    if (p.input == x.shape() && p.filter == f.shape() && p.withBias == withBias && p.src) return Status::ok();
-    using namespace dnnl_util;
-    const int64_t n = x.shape().dim(0), h = x.shape().dim(1), wd = x.shape().dim(2), c = x.shape().dim(3);
-    const int64_t kh = f.shape().dim(0), kw = f.shape().dim(1);
-    auto srcDesc = desc({n, c, h, wd}, DType::kFloat, nhwcStrides(c, h, wd));
-    auto dstDesc = desc({n, oc, w.oh, w.ow}, DType::kFloat, nhwcStrides(oc, w.oh, w.ow));
-    dnnl::memory::desc userWeightDesc;
-    std::vector<int64_t> weightDims;
+  // The weights in our HWIO layout, and the dims oneDNN knows them by.
+  std::pair<dnnl::memory::desc, dnnl::memory::dims> weightDescs(const Shape& f, int64_t c, int64_t oc) const {
+    const int64_t kh = f.dim(0), kw = f.dim(1);
     if (m_depthwise) {  // filter [kh, kw, C, M] -> groups C, outputs M, inputs 1
-      const int64_t mult = f.shape().dim(3);
-      weightDims = {c, mult, 1, kh, kw};
-      userWeightDesc = desc(weightDims, DType::kFloat, {mult, 1, 1, kw * c * mult, c * mult});
-    } else {  // filter [kh, kw, I, O]
-      weightDims = {oc, c, kh, kw};
-      userWeightDesc = desc(weightDims, DType::kFloat, {1, oc, kw * c * oc, c * oc});
+      const int64_t mult = f.dim(3);
+      return {dnnl_util::desc({c, mult, 1, kh, kw}, DType::kFloat, {mult, 1, 1, kw * c * mult, c * mult}),
+              {c, mult, 1, kh, kw}};
     }
-    dnnl::memory::desc anyWeights(dnnl::memory::dims(weightDims.begin(), weightDims.end()),
-                                  dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
-    auto biasDesc = dense({oc}, DType::kFloat);
+    return {dnnl_util::desc({oc, c, kh, kw}, DType::kFloat, {1, oc, kw * c * oc, c * oc}), {oc, c, kh, kw}};
+  }
+
+  dnnl::primitive_attr attributes() const {
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops ops;
     if (!m_fused.batchNorm && !m_fused.prelu) {
       if (m_fused.addend) ops.append_sum(1.0f);
-      activationPostOp(m_fused.activation, m_fused.leakyAlpha, &ops);
+      dnnl_util::activationPostOp(m_fused.activation, m_fused.leakyAlpha, &ops);
       if (ops.len() > 0) attr.set_post_ops(ops);
     }
+    return attr;
+  }
+
+  // The primitive for input `in` (NHWC dims), made on the first run with these shapes and layouts. The tensors'
+  // layouts are `layouts`; the primitive's are NHWC for a direct convolution, oneDNN's choice for a Winograd one.
+  Status prepare(const Shape& in, const Tensor& f, const Window& w, int64_t oc, bool withBias,
+                 const ConvLayouts& layouts) {
+    ConvPrimitive& p = m_cache;
+    if (p.input == in && p.filter == f.shape() && p.withBias == withBias && p.layouts == layouts && p.src)
+      return Status::ok();
+    using namespace dnnl_util;
+    const int64_t n = in.dim(0), h = in.dim(1), wd = in.dim(2), c = in.dim(3);
+    auto srcDesc = desc({n, c, h, wd}, DType::kFloat, nhwcStrides(c, h, wd));
+    auto dstDesc = desc({n, oc, w.oh, w.ow}, DType::kFloat, nhwcStrides(oc, w.oh, w.ow));
+    const auto [userWeightDesc, weightDims] = weightDescs(f.shape(), c, oc);
+    const dnnl::memory::desc anyWeights(weightDims, dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
+    auto biasDesc = dense({oc}, DType::kFloat);
+    auto tensorDesc = [](const dnnl::memory::desc& nhwc, bool blocked) {
+      return blocked ? dnnl::memory::desc(nhwc.dims(), nhwc.data_type(), dnnl::memory::format_tag::nChw16c) : nhwc;
+    };
     try {
       auto pd = convolutionDesc(m_winograd && !m_depthwise, srcDesc, anyWeights, withBias ? &biasDesc : nullptr,
-                                dstDesc, w, attr, m_fused.addend);
+                                dstDesc, w, attributes(), m_fused.addend);
       p = ConvPrimitive{};
-      p.input = x.shape();
+      p.input = in;
       p.filter = f.shape();
       p.withBias = withBias;
+      p.layouts = layouts;
       p.primitive = dnnl::convolution_forward(pd);
       p.scratchpad = dnnl::memory(pd.scratchpad_desc(), engine(), nullptr);
-      p.src = dnnl::memory(srcDesc, engine(), nullptr);
-      p.dst = dnnl::memory(dstDesc, engine(), nullptr);
+      p.src = dnnl::memory(tensorDesc(srcDesc, layouts.input), engine(), nullptr);
+      p.dst = dnnl::memory(tensorDesc(dstDesc, layouts.output), engine(), nullptr);
       p.bias = dnnl::memory(biasDesc, engine(), nullptr);
       p.userWeights = dnnl::memory(userWeightDesc, engine(), nullptr);
       p.weights = dnnl::memory(pd.weights_desc(), engine());
       p.weightReorder = dnnl::reorder(p.userWeights, p.weights);
       p.blocked.prepare(p.src, p.dst, pd.src_desc(), pd.dst_desc());
+      if (m_fused.addend && layouts.addend != layouts.output) {
+        p.addend = dnnl::memory(tensorDesc(dstDesc, layouts.addend), engine(), nullptr);
+        p.addendCopies = p.addend.get_desc() == pd.dst_desc();
+        if (!p.addendCopies) p.addendReorder = dnnl::reorder({engine(), p.addend.get_desc(), engine(), pd.dst_desc()});
+      }
     } catch (const dnnl::error& e) {
       return internalError(std::string("oneDNN could not create the convolution: ") + e.what());
     }
     return Status::ok();
   }
 
-  bool m_depthwise, m_winograd;
+  bool m_depthwise, m_winograd, m_blockedOutput;
   FusedSpec m_fused;
   ConvPrimitive m_cache;
 };
@@ -236,53 +285,10 @@ template <bool Depthwise>
 Expected<std::unique_ptr<OpKernel>> makeConv(const Node& node) {
   FS_ASSIGN_OR_RETURN(FusedSpec fused, parseFusedOps(node));
   const AttrValue* winograd = node.attr("_winograd");
-  const bool wino = winograd && winograd->kind() == AttrValue::Kind::kBool && winograd->b();
-  return std::unique_ptr<OpKernel>(std::make_unique<ConvKernel>(Depthwise, fused, wino));
+  const AttrValue* blocked = node.attr(kBlockedOutputAttr);
+  auto on = [](const AttrValue* v) { return v && v->kind() == AttrValue::Kind::kBool && v->b(); };
+  return std::unique_ptr<OpKernel>(std::make_unique<ConvKernel>(Depthwise, fused, on(winograd), on(blocked)));
 }
-
-class PoolKernel : public OpKernel {
- public:
-  explicit PoolKernel(bool max) : m_max(max) {}
-
-  Status compute(KernelContext& ctx) override {
-    const Tensor& x = ctx.inputs[0];
-    if (x.shape().rank() != 4 || x.dtype() != DType::kFloat)
-      return ctx.error("expects a 4-D float32 input, got " + std::string(dtypeName(x.dtype())) + " " +
-                       x.shape().toString());
-    auto ksize = attrInts(ctx.node, "ksize");
-    if (ksize.size() != 4 || ksize[0] != 1 || ksize[3] != 1)
-      return ctx.error("pooling over batch or depth is not supported");
-    FS_ASSIGN_OR_RETURN(Window w, windowFor(ctx.node, x.shape(), ksize[1], ksize[2]));
-    const int64_t n = x.shape().dim(0), h = x.shape().dim(1), wd = x.shape().dim(2), c = x.shape().dim(3);
-    Tensor out = Tensor::uninitialized(DType::kFloat, Shape{n, w.oh, w.ow, c});
-    if (m_input != x.shape()) {
-      using namespace dnnl_util;
-      auto srcDesc = desc({n, c, h, wd}, DType::kFloat, nhwcStrides(c, h, wd));
-      auto dstDesc = desc({n, c, w.oh, w.ow}, DType::kFloat, nhwcStrides(c, w.oh, w.ow));
-      dnnl::pooling_forward::desc opDesc(
-          dnnl::prop_kind::forward_inference,
-          m_max ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding, srcDesc, dstDesc,
-          {w.sh, w.sw}, {w.kh, w.kw}, {w.padTop, w.padLeft}, {w.padBottom, w.padRight});
-      dnnl::pooling_forward::primitive_desc pd(opDesc, engine());
-      m_primitive = dnnl::pooling_forward(pd);
-      m_src = dnnl::memory(srcDesc, engine(), nullptr);
-      m_dst = dnnl::memory(dstDesc, engine(), nullptr);
-      m_input = x.shape();
-    }
-    m_src.set_data_handle(const_cast<float*>(x.data<float>()));
-    m_dst.set_data_handle(out.data<float>());
-    m_primitive.execute(dnnl_util::stream(), {{DNNL_ARG_SRC, m_src}, {DNNL_ARG_DST, m_dst}});
-    dnnl_util::stream().wait();
-    ctx.outputs[0] = std::move(out);
-    return Status::ok();
-  }
-
- private:
-  bool m_max;
-  Shape m_input = Shape::unknownRank();
-  dnnl::pooling_forward m_primitive;
-  dnnl::memory m_src, m_dst;
-};
 
 // Transposed convolution (the gradient of Conv2D with respect to its input), in plain C++: rare in inference
 // graphs, so clarity wins over speed here.
@@ -330,12 +336,6 @@ void registerConvKernels(KernelTable& r) {
   r.add("DepthwiseConv2dNative", makeConv<true>);
   r.add("_FusedDepthwiseConv2dNative", makeConv<true>);
   r.add("FusedDepthwiseConv2dNative", makeConv<true>);
-  r.add("MaxPool", [](const Node&) -> Expected<std::unique_ptr<OpKernel>> {
-    return std::unique_ptr<OpKernel>(std::make_unique<PoolKernel>(true));
-  });
-  r.add("AvgPool", [](const Node&) -> Expected<std::unique_ptr<OpKernel>> {
-    return std::unique_ptr<OpKernel>(std::make_unique<PoolKernel>(false));
-  });
 }
 
 }  // namespace flowscope

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "exec/backend_registration.h"
+#include "exec/cpu/blocked_layout.h"
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/cpu_roofline.h"
 #include "exec/cpu/pointwise_depthwise.h"
@@ -55,11 +56,13 @@ class CpuBackend : public Backend {
     return (*factory)(node);
   }
 
-  // The graph as given, with 1x1 + depthwise pairs fused (pointwise_depthwise.h).
+  // The graph as given, with 1x1 + depthwise pairs fused (pointwise_depthwise.h) and chains of Winograd
+  // convolutions on the blocked layout (blocked_layout.h).
   Expected<Placement> place(const Graph& graph, const PlacementRequest& request) override {
     Placement placement;
     placement.graph = graph;
     fusePointwiseDepthwise(placement, request);
+    placeBlockedLayouts(placement, request);
     return placement;
   }
 

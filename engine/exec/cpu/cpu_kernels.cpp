@@ -23,6 +23,7 @@ KernelTable buildCpuKernelTable() {
   registerReductionKernels(table);
   registerMatMulKernels(table);
   registerConvKernels(table);
+  registerPoolKernels(table);
   registerNnKernels(table);
   registerImageKernels(table);
   registerDetectionKernels(table);

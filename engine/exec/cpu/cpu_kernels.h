@@ -22,6 +22,7 @@ void registerGatherKernels(KernelTable& registry);
 void registerReductionKernels(KernelTable& registry);
 void registerMatMulKernels(KernelTable& registry);
 void registerConvKernels(KernelTable& registry);
+void registerPoolKernels(KernelTable& registry);
 void registerNnKernels(KernelTable& registry);
 void registerImageKernels(KernelTable& registry);
 void registerDetectionKernels(KernelTable& registry);

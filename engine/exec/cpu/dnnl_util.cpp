@@ -66,27 +66,31 @@ dnnl::memory::desc dense(const std::vector<int64_t>& dims, DType dtype) {
 
 void BlockedIo::prepare(const dnnl::memory& userSrc, const dnnl::memory& userDst, const dnnl::memory::desc& srcDesc,
                         const dnnl::memory::desc& dstDesc) {
-  used = srcDesc != userSrc.get_desc() || dstDesc != userDst.get_desc();
-  if (!used) return;
-  src = dnnl::memory(srcDesc, engine());
-  dst = dnnl::memory(dstDesc, engine());
-  toBlocked = dnnl::reorder(userSrc, src);
-  fromBlocked = dnnl::reorder(dst, userDst);
-  toBlockedDestination = dnnl::reorder(userDst, dst);
+  srcUsed = srcDesc != userSrc.get_desc();
+  dstUsed = dstDesc != userDst.get_desc();
+  if (srcUsed) {
+    src = dnnl::memory(srcDesc, engine());
+    toBlocked = dnnl::reorder(userSrc, src);
+  }
+  if (dstUsed) {
+    dst = dnnl::memory(dstDesc, engine());
+    fromBlocked = dnnl::reorder(dst, userDst);
+    toBlockedDestination = dnnl::reorder(userDst, dst);
+  }
 }
 
 const dnnl::memory& BlockedIo::sourceFor(dnnl::memory& userSrc) {
-  if (!used) return userSrc;
+  if (!srcUsed) return userSrc;
   toBlocked.execute(stream(), userSrc, src);
   return src;
 }
 
 void BlockedIo::loadDestination(dnnl::memory& userDst) {
-  if (used) toBlockedDestination.execute(stream(), userDst, dst);
+  if (dstUsed) toBlockedDestination.execute(stream(), userDst, dst);
 }
 
 void BlockedIo::finish(dnnl::memory& userDst) {
-  if (used) fromBlocked.execute(stream(), dst, userDst);
+  if (dstUsed) fromBlocked.execute(stream(), dst, userDst);
 }
 
 bool activationPostOp(const std::string& a, float leakyAlpha, dnnl::post_ops* ops) {

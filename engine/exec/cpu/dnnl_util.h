@@ -27,10 +27,10 @@ dnnl::memory::desc desc(const std::vector<int64_t>& dims, DType dtype, const std
 /// Row-major (dense) descriptor.
 dnnl::memory::desc dense(const std::vector<int64_t>& dims, DType dtype);
 
-/// A primitive's activations in the layouts it chose, where those differ from ours (NHWC): reordered into them
-/// before it runs and back after.
+/// A primitive's activations in the layouts it chose, where those differ from the tensors' (NHWC, or the CPU
+/// placement's blocked one): reordered into them before it runs and back after, each side on its own.
 struct BlockedIo {
-  bool used = false;
+  bool srcUsed = false, dstUsed = false;
   dnnl::memory src, dst;  // in the primitive's layouts
   dnnl::reorder toBlocked, fromBlocked, toBlockedDestination;
 
@@ -39,7 +39,7 @@ struct BlockedIo {
                const dnnl::memory::desc& dst);
   /// The memories the primitive reads and writes: the user's, or the blocked ones (userSrc reordered in first).
   const dnnl::memory& sourceFor(dnnl::memory& userSrc);
-  const dnnl::memory& destinationFor(const dnnl::memory& userDst) const { return used ? dst : userDst; }
+  const dnnl::memory& destinationFor(const dnnl::memory& userDst) const { return dstUsed ? dst : userDst; }
   /// Before a primitive with a sum post-op: what userDst holds, reordered into the blocked destination if used.
   void loadDestination(dnnl::memory& userDst);
   /// After the primitive: its output reordered into userDst where it wrote a blocked one.
