@@ -1,7 +1,10 @@
-// The matrix-vector product in AVX-512 (compiled for it alone, chosen at run time). Four independent sums at a time
-// hide the FMA latency; the weights stream through once.
+// The matrix-vector product in AVX-512, or in AVX2 where the machine has no AVX-512 (each compiled for its
+// instructions alone, chosen at run time). Independent sums hide the FMA latency; the weights stream through once.
 //   B transposed ([n, k]): four dot products of a with rows of B, reduced across lanes at the end.
 //   B plain ([k, n]): 64 columns of out at a time, each row of B adding a[p] times its 64 values.
+// The order of the sums depends on k and n only, never on where the operands lie in memory, so a model's runs
+// repeat bit for bit (oneDNN's GEMM, which peels to the operands' alignment, gave MobileNetV2's classifier outputs
+// that moved in the last bit from run to run on an AVX2 machine).
 #include "exec/cpu/gemv.h"
 
 #include <algorithm>
@@ -67,19 +70,84 @@ FS_AVX512 void sixtyFourColumns(const float* a, const float* b, int64_t k, int64
   _mm512_mask_storeu_ps(out + j0 + 48, m3, s3);
 }
 
+// The same two blocks in AVX2: 8 lanes, the tails masked (a masked-off lane is never read).
+FS_AVX2 inline __m256i laneMask8(int64_t remaining) {
+  const int lanes = static_cast<int>(std::clamp<int64_t>(remaining, 0, 8));
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(lanes), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+FS_AVX2 inline float laneSum8(__m256 v) {
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, v);
+  float sum = 0;
+  for (float x : lanes) sum += x;
+  return sum;
+}
+
+FS_AVX2 void fourDotsAvx2(const float* a, const float* b, int64_t k, int64_t j0, int64_t rows, float* out) {
+  const float* r0 = b + j0 * k;
+  const float* r1 = rows > 1 ? r0 + k : r0;
+  const float* r2 = rows > 2 ? r0 + 2 * k : r0;
+  const float* r3 = rows > 3 ? r0 + 3 * k : r0;
+  __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+  for (int64_t p = 0; p < k; p += 8) {
+    const __m256i m = laneMask8(k - p);
+    const __m256 av = _mm256_maskload_ps(a + p, m);
+    s0 = _mm256_fmadd_ps(av, _mm256_maskload_ps(r0 + p, m), s0);
+    s1 = _mm256_fmadd_ps(av, _mm256_maskload_ps(r1 + p, m), s1);
+    s2 = _mm256_fmadd_ps(av, _mm256_maskload_ps(r2 + p, m), s2);
+    s3 = _mm256_fmadd_ps(av, _mm256_maskload_ps(r3 + p, m), s3);
+  }
+  const float sums[4] = {laneSum8(s0), laneSum8(s1), laneSum8(s2), laneSum8(s3)};
+  std::copy(sums, sums + rows, out + j0);
+}
+
+// Eight named sums: GCC 12 keeps an array of vectors in memory even when every index is a constant.
+FS_AVX2 void sixtyFourColumnsAvx2(const float* a, const float* b, int64_t k, int64_t n, int64_t j0, float* out) {
+  const __m256i m0 = laneMask8(n - j0), m1 = laneMask8(n - j0 - 8), m2 = laneMask8(n - j0 - 16),
+                m3 = laneMask8(n - j0 - 24), m4 = laneMask8(n - j0 - 32), m5 = laneMask8(n - j0 - 40),
+                m6 = laneMask8(n - j0 - 48), m7 = laneMask8(n - j0 - 56);
+  __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+  for (int64_t p = 0; p < k; ++p) {
+    const __m256 av = _mm256_set1_ps(a[p]);
+    const float* row = b + p * n + j0;
+    s0 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row, m0), s0);
+    s1 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 8, m1), s1);
+    s2 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 16, m2), s2);
+    s3 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 24, m3), s3);
+    s4 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 32, m4), s4);
+    s5 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 40, m5), s5);
+    s6 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 48, m6), s6);
+    s7 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 56, m7), s7);
+  }
+  _mm256_maskstore_ps(out + j0, m0, s0);
+  _mm256_maskstore_ps(out + j0 + 8, m1, s1);
+  _mm256_maskstore_ps(out + j0 + 16, m2, s2);
+  _mm256_maskstore_ps(out + j0 + 24, m3, s3);
+  _mm256_maskstore_ps(out + j0 + 32, m4, s4);
+  _mm256_maskstore_ps(out + j0 + 40, m5, s5);
+  _mm256_maskstore_ps(out + j0 + 48, m6, s6);
+  _mm256_maskstore_ps(out + j0 + 56, m7, s7);
+}
+
 }  // namespace
 
-bool gemvRowRuns() { return cpuHasAvx512(); }
+bool gemvRowRuns() { return cpuHasAvx512() || cpuHasAvx2Fma(); }
 
 void gemvRow(const float* a, const float* b, bool bTransposed, int64_t k, int64_t n, float* out) {
   const int64_t width = bTransposed ? 4 : 64;  // output columns per block
+  const bool wide = cpuHasAvx512();
   parallelFor((n + width - 1) / width, k * width, [&](int64_t begin, int64_t end) {
     for (int64_t block = begin; block < end; ++block) {
       const int64_t j0 = block * width;
-      if (bTransposed)
+      if (bTransposed && wide)
         fourDots(a, b, k, j0, std::min<int64_t>(4, n - j0), out);
-      else
+      else if (bTransposed)
+        fourDotsAvx2(a, b, k, j0, std::min<int64_t>(4, n - j0), out);
+      else if (wide)
         sixtyFourColumns(a, b, k, n, j0, out);
+      else
+        sixtyFourColumnsAvx2(a, b, k, n, j0, out);
     }
   });
 }

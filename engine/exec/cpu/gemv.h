@@ -7,7 +7,7 @@
 
 namespace flowscope {
 
-/// True when gemvRow runs on this machine (AVX-512; elsewhere oneDNN's GEMM does).
+/// True when gemvRow runs on this machine (AVX-512, or AVX2 with FMA; elsewhere oneDNN's GEMM does).
 bool gemvRowRuns();
 
 /// out[j] = sum_p a[p] * B(p, j) for j < n, with B(p, j) = b[p * n + j], or b[j * k + p] when bTransposed (the

@@ -1,7 +1,7 @@
 // MatMul, _FusedMatMul (bias + activation as oneDNN post-ops) and BatchMatMul. Large float32 products go to
 // oneDNN with a per-kernel primitive cache; small ones and other dtypes use a plain vectorizable loop, because
 // a oneDNN call costs more than the arithmetic of a 10x10 product. A product of one row is a matrix-vector product
-// (gemv.h) where the machine has AVX-512.
+// (gemv.h) where the machine has AVX-512 or AVX2.
 #include <memory>
 
 #include "exec/cpu/cpu_kernels.h"
