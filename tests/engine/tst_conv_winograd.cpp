@@ -1,11 +1,13 @@
 // 3x3 stride-1 convolutions marked `_winograd` (the ONNX channels-last pass marks them) against the direct Conv2D:
 // oneDNN's F(4x4, 3x3) kernel where the transformed weights are small, its F(2x2, 3x3) one where they are not, the
 // direct one below 14x14 outputs, on sizes that are not a multiple of any tile; and a chain of them that the CPU
-// placement keeps in oneDNN's blocked layout (blocked_layout.h).
+// placement keeps in oneDNN's blocked layout (blocked_layout.h). On machines without AVX-512 the marked ones run on
+// our own F(4x4, 3x3) (winograd_nhwc.h), also tested on its own against the definition wherever AVX2 is.
 #include <QtTest>
 
 #include "exec/backend.h"
 #include "exec/cpu/blocked_layout.h"
+#include "exec/cpu/winograd_nhwc.h"
 #include "exec/model_runner.h"
 #include "kernel_test_util.h"
 #include "onnx_test_util.h"
@@ -87,6 +89,28 @@ bool blockedOutput(const Graph& graph, const std::string& node) {
   return v && v->b();
 }
 
+// out = clamp(conv(x, filter) + bias + addend) by the definition, in double; clamp to [0, hi] when hi > 0.
+std::vector<double> definition(const WinogradShape& s, const Tensor& x, const Tensor& f, const Tensor& bias,
+                               const Tensor& addend, double hi) {
+  std::vector<double> out;
+  for (int64_t b = 0; b < s.n; ++b)
+    for (int64_t y = 0; y < s.oh; ++y)
+      for (int64_t xo = 0; xo < s.ow; ++xo)
+        for (int64_t k = 0; k < s.k; ++k) {
+          double sum = bias.elementAsDouble(k) + addend.elementAsDouble(((b * s.oh + y) * s.ow + xo) * s.k + k);
+          for (int64_t i = 0; i < 3; ++i)
+            for (int64_t j = 0; j < 3; ++j) {
+              const int64_t iy = y + i - s.padTop, ix = xo + j - s.padLeft;
+              if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w) continue;
+              for (int64_t c = 0; c < s.c; ++c)
+                sum += x.elementAsDouble(((b * s.h + iy) * s.w + ix) * s.c + c) *
+                       f.elementAsDouble(((i * 3 + j) * s.c + c) * s.k + k);
+            }
+          out.push_back(hi > 0 ? std::clamp(sum, 0.0, hi) : sum);
+        }
+  return out;
+}
+
 }  // namespace
 
 class TestConvWinograd : public QObject {
@@ -125,6 +149,52 @@ class TestConvWinograd : public QObject {
     QCOMPARE(got.shape(), want.shape());
     const double error = testing::relativeError(got, want);
     QVERIFY2(error < 1e-5, std::to_string(error).c_str());
+  }
+
+  // Our own F(4x4, 3x3) on its own: batches that fill several chunks of tiles and leave a tail, pads on every side,
+  // outputs that are not a multiple of 4, the addend and ReLU6 in the output transform; the transformed weights
+  // follow a new filter at a new address; a NaN input comes out as 0 through ReLU6, as the C++ epilogue makes it.
+  void ownWinogradMatchesTheDefinition_data() {
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("h");
+    QTest::addColumn<int>("c");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<int>("pad");
+    QTest::newRow("1 image, 16 -> 24, 19x19, same") << 1 << 19 << 16 << 24 << 1;
+    QTest::newRow("10 images of 36 tiles: a chunk of 8, a tail of 2") << 10 << 22 << 8 << 8 << 1;
+    QTest::newRow("17 images of 16 tiles: 16 + a tail of 1") << 17 << 14 << 8 << 16 << 1;
+    QTest::newRow("valid, 9x9 -> 7x7") << 2 << 9 << 32 << 8 << 0;
+  }
+
+  void ownWinogradMatchesTheDefinition() {
+    QFETCH(int, n);
+    QFETCH(int, h);
+    QFETCH(int, c);
+    QFETCH(int, k);
+    QFETCH(int, pad);
+    const WinogradShape shape{n, h, h, c, k, pad, pad, h + 2 * pad - 2, h + 2 * pad - 2};
+    if (!winogradNhwcRuns(shape)) QSKIP("no AVX2 with FMA on this machine");
+    const Tensor x = testing::randomOf(DType::kFloat, Shape{n, h, h, c}, 1);
+    const Tensor bias = testing::randomOf(DType::kFloat, Shape{k}, 3);
+    const Tensor addend = testing::randomOf(DType::kFloat, Shape{n, shape.oh, shape.ow, k}, 4);
+    WinogradNhwc conv;
+    // A second filter, at another address (both stay alive, as the kernel keeps its filter): transformed again.
+    const Tensor filters[] = {testing::randomOf(DType::kFloat, Shape{3, 3, c, k}, 2, -0.5, 0.5),
+                              testing::randomOf(DType::kFloat, Shape{3, 3, c, k}, 5, -0.5, 0.5)};
+    for (const Tensor& filter : filters) {
+      QVERIFY(conv.prepare(shape, filter.data<float>()).isOk());
+      Tensor out = Tensor::uninitialized(DType::kFloat, Shape{n, shape.oh, shape.ow, k});
+      conv.run(x.data<float>(), {bias.data<float>(), addend.data<float>(), true, 0.0f, 6.0f}, out.data<float>());
+      const std::vector<double> want = definition(shape, x, filter, bias, addend, 6.0);
+      double worst = 0;
+      for (size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::abs(out.data<float>()[i] - want[i]));
+      QVERIFY2(worst < 1e-4, std::to_string(worst).c_str());
+    }
+    Tensor nan = x.clone();
+    nan.data<float>()[0] = std::numeric_limits<float>::quiet_NaN();
+    Tensor out = Tensor::uninitialized(DType::kFloat, Shape{n, shape.oh, shape.ow, k});
+    conv.run(nan.data<float>(), {nullptr, nullptr, true, 0.0f, 6.0f}, out.data<float>());
+    QCOMPARE(out.data<float>()[0], 0.0f);
   }
 
   // Where Winograd runs blocked, the pool's output and the chain's middle tensors stay blocked: each has more

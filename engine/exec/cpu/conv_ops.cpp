@@ -4,10 +4,13 @@
 // Winograd convolution where oneDNN has one for the shape (F(2x2, 3x3) or F(4x4, 3x3)): up to twice as fast as the
 // direct one here, on its blocked layout: the activations are reordered into it and back around the call, unless
 // the CPU placement keeps them blocked (blocked_layout.h: a 5-D input, kBlockedOutputAttr for the output).
+// Where oneDNN has no Winograd kernel (it needs AVX-512), they run on our own F(4x4, 3x3) (winograd_nhwc.h) on NHWC.
 // Square 3x3 and 5x5 depthwise windows run on depthwise_nhwc's AVX-512 kernel where the machine has it.
 // A fused Add (the remapper's residual fusion) is oneDNN's sum post-op, before the activation.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string_view>
 
@@ -17,6 +20,7 @@
 #include "exec/cpu/depthwise_nhwc.h"
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/fused_epilogue.h"
+#include "exec/cpu/winograd_nhwc.h"
 #include "exec/kernel_util.h"
 #include "ops/shape_functions.h"
 
@@ -125,6 +129,8 @@ class ConvKernel : public OpKernel {
     }
     if ((layouts.input || layouts.output || layouts.addend) && (m_fused.batchNorm || m_fused.prelu || m_depthwise))
       return ctx.error("a blocked layout reaches a convolution that runs on NHWC only");
+    FS_ASSIGN_OR_RETURN(bool ownWinograd, runOwnWinograd(ctx, x, f, w, oc, addend, dnnlBias, layouts));
+    if (ownWinograd) return Status::ok();
     const bool sumPostOp = addend && dnnlBias;  // else the epilogue after a batch norm adds it
     Tensor out = outputFor(outShape, sumPostOp && layouts.addend == layouts.output ? addend : nullptr);
     if (m_depthwise && !addend && runOwnDepthwise(ctx, x, f, w, dnnlBias, out)) {
@@ -208,6 +214,40 @@ class ConvKernel : public OpKernel {
     return true;
   }
 
+  // A convolution marked `_winograd` where oneDNN has no Winograd kernel: our own F(4x4, 3x3) on NHWC, with its
+  // bias, a fused Add and ReLU / ReLU6 in the output transform. False: oneDNN runs it (FLOWSCOPE_OWN_WINOGRAD=0
+  // makes that so everywhere, for comparisons).
+  Expected<bool> runOwnWinograd(KernelContext& ctx, const Tensor& x, const Tensor& f, const Window& w, int64_t oc,
+                                const Tensor* addend, bool withBias, const ConvLayouts& layouts) {
+    static const bool enabled = [] {
+      const char* setting = std::getenv("FLOWSCOPE_OWN_WINOGRAD");
+      return !setting || std::string_view(setting) != "0";
+    }();
+    const std::string& act = m_fused.activation;
+    if (!enabled || !m_winograd || m_depthwise || !winogradWindow(w) || winogradRunsBlocked() || m_fused.batchNorm ||
+        m_fused.prelu || layouts.input || layouts.output || layouts.addend ||
+        (!act.empty() && act != "Relu" && act != "Relu6"))
+      return false;
+    const Shape& in = x.shape();
+    const WinogradShape shape{in.dim(0), in.dim(1), in.dim(2), in.dim(3), oc, w.padTop, w.padLeft, w.oh, w.ow};
+    if (!winogradNhwcRuns(shape)) return false;
+    if (!m_ownWinograd) m_ownWinograd = std::make_unique<WinogradNhwc>();
+    Status prepared = m_ownWinograd->prepare(shape, f.data<float>());
+    if (!prepared.isOk()) return ctx.error(prepared.message());
+    m_winogradFilter = f;  // keeps the address the transformed weights were made from its own
+    const Shape outShape{shape.n, shape.oh, shape.ow, oc};
+    Tensor out = addend && addend->ownsBufferAlone() ? *addend : Tensor::uninitialized(DType::kFloat, outShape);
+    WinogradEpilogue epilogue;
+    epilogue.bias = withBias ? ctx.inputs[2].data<float>() : nullptr;
+    epilogue.addend = addend ? addend->data<float>() : nullptr;
+    epilogue.clamp = !act.empty();
+    epilogue.lo = 0;
+    epilogue.hi = act == "Relu6" ? 6.0f : std::numeric_limits<float>::infinity();
+    m_ownWinograd->run(x.data<float>(), epilogue, out.data<float>());
+    ctx.outputs[0] = std::move(out);
+    return true;
+  }
+
   // The weights in our HWIO layout, and the dims oneDNN knows them by.
   std::pair<dnnl::memory::desc, dnnl::memory::dims> weightDescs(const Shape& f, int64_t c, int64_t oc) const {
     const int64_t kh = f.dim(0), kw = f.dim(1);
@@ -279,6 +319,8 @@ class ConvKernel : public OpKernel {
   bool m_depthwise, m_winograd, m_blockedOutput;
   FusedSpec m_fused;
   ConvPrimitive m_cache;
+  std::unique_ptr<WinogradNhwc> m_ownWinograd;
+  Tensor m_winogradFilter;
 };
 
 template <bool Depthwise>
