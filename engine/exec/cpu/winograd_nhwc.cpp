@@ -1,15 +1,13 @@
-// Winograd F(4x4, 3x3) on NHWC: the transforms in AVX2 (8 channels at a time), the 36 products in oneDNN's batched
-// matmul. B^T, G and A^T are Lavin and Gray's for the points 0, 1, -1, 2, -2 and infinity.
+// Winograd F(4x4, 3x3) on NHWC: the transforms in AVX2 (8 channels at a time), the 36 products on weights packed once
+// (winograd_products.h). B^T, G and A^T are Lavin and Gray's for the points 0, 1, -1, 2, -2 and infinity.
 #include "exec/cpu/winograd_nhwc.h"
-
-#include <dnnl.hpp>
 
 #include <algorithm>
 #include <vector>
 
 #include "base/thread_pool.h"
 #include "exec/cpu/cpu_features.h"
-#include "exec/cpu/dnnl_util.h"
+#include "exec/cpu/winograd_products.h"
 
 namespace flowscope {
 
@@ -110,15 +108,15 @@ FS_AVX2 void inputTile(const WinogradShape& s, const float* in, const TilePlace&
   }
 }
 
-// Tile t's output from row t of the 36 matrices M [T, K]: A^T m A, plus the epilogue, the pixels inside the image.
-FS_AVX2 void outputTile(const WinogradShape& s, const float* m, const TilePlace& at, int64_t t, int64_t tiles,
-                        const WinogradEpilogue& e, float* out) {
+// Tile t's output from row t of the 36 matrices M [T, ldm]: A^T m A, plus the epilogue, the pixels inside the image.
+FS_AVX2 void outputTile(const WinogradShape& s, const float* m, int64_t ldm, const TilePlace& at, int64_t t,
+                        int64_t tiles, const WinogradEpilogue& e, float* out) {
   const int64_t rows = std::min(kTile, s.oh - at.oy0), cols = std::min(kTile, s.ow - at.ox0);
   alignas(32) float half[kAlpha][kTile][kLanes];  // m A, [row][column]
   for (int64_t k0 = 0; k0 < s.k; k0 += kLanes) {
     __m256 x[kAlpha], y[kTile];
     for (int64_t i = 0; i < kAlpha; ++i) {
-      for (int64_t j = 0; j < kAlpha; ++j) x[j] = _mm256_loadu_ps(m + ((i * kAlpha + j) * tiles + t) * s.k + k0);
+      for (int64_t j = 0; j < kAlpha; ++j) x[j] = _mm256_loadu_ps(m + ((i * kAlpha + j) * tiles + t) * ldm + k0);
       outputTransform(x, y);
       for (int64_t q = 0; q < kTile; ++q) _mm256_store_ps(half[i][q], y[q]);
     }
@@ -140,28 +138,13 @@ FS_AVX2 void outputTile(const WinogradShape& s, const float* m, const TilePlace&
 
 #endif
 
-// The batched matmul of one chunk: 36 products [T, C] x [C, K].
-struct ChunkProduct {
-  int64_t tiles = 0;
-  dnnl::matmul primitive;
-  dnnl::memory v, u, m, scratchpad;
-};
-
-ChunkProduct makeProduct(int64_t tiles, int64_t c, int64_t k) {
-  using dnnl_util::dense;
-  const auto vDesc = dense({kPoints, tiles, c}, DType::kFloat), uDesc = dense({kPoints, c, k}, DType::kFloat),
-             mDesc = dense({kPoints, tiles, k}, DType::kFloat);
-  dnnl::primitive_attr attr;
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(vDesc, uDesc, mDesc), attr, dnnl_util::engine());
-  ChunkProduct p;
-  p.tiles = tiles;
-  p.primitive = dnnl::matmul(pd);
-  p.v = dnnl::memory(vDesc, dnnl_util::engine(), nullptr);
-  p.u = dnnl::memory(uDesc, dnnl_util::engine(), nullptr);
-  p.m = dnnl::memory(mDesc, dnnl_util::engine(), nullptr);
-  p.scratchpad = dnnl::memory(pd.scratchpad_desc(), dnnl_util::engine(), nullptr);
-  return p;
+// The calling thread's buffer for a chunk's tiles and products, grown to `floats`: every Winograd convolution a thread
+// runs shares it, so it stays in the caches (a buffer per node was 23 MB for ResNet-18, and evicted the weights of the
+// direct layers after them).
+float* threadScratch(int64_t floats) {
+  thread_local std::vector<float> buffer;
+  if (static_cast<int64_t>(buffer.size()) < floats) buffer.resize(floats);
+  return buffer.data();
 }
 
 }  // namespace
@@ -169,9 +152,9 @@ ChunkProduct makeProduct(int64_t tiles, int64_t c, int64_t k) {
 struct WinogradNhwc::State {
   WinogradShape shape;
   const float* filter = nullptr;
-  std::vector<float> u, v, m;  // transformed weights; one chunk's transformed tiles and products
-  int64_t imagesPerChunk = 1;
-  ChunkProduct full, tail;  // chunks of imagesPerChunk images, and the last one when fewer are left
+  std::vector<float> packed;     // the transformed weights in panels (winograd_products.h)
+  int64_t imagesPerChunk = 1;    // the last chunk may have fewer
+  int64_t vSize = 0, mSize = 0;  // one chunk's transformed tiles [36][T][C] and products [36][T][panels * 16]
 };
 
 WinogradNhwc::WinogradNhwc() = default;
@@ -189,17 +172,13 @@ Status WinogradNhwc::prepare(const WinogradShape& shape, const float* filter) {
   state->filter = filter;
   const int64_t perImage = tilesAlong(shape.oh) * tilesAlong(shape.ow);
   state->imagesPerChunk = std::clamp<int64_t>((kMinChunkTiles + perImage - 1) / perImage, 1, shape.n);
-  const int64_t chunkTiles = state->imagesPerChunk * perImage, tailImages = shape.n % state->imagesPerChunk;
-  try {
-    state->full = makeProduct(chunkTiles, shape.c, shape.k);
-    if (tailImages) state->tail = makeProduct(tailImages * perImage, shape.c, shape.k);
-  } catch (const dnnl::error& e) {
-    return internalError(std::string("oneDNN could not create the Winograd products: ") + e.what());
-  }
-  state->u.resize(kPoints * shape.c * shape.k);
-  state->v.resize(kPoints * chunkTiles * shape.c);
-  state->m.resize(kPoints * chunkTiles * shape.k);
-  transformWeights(filter, shape.c, shape.k, state->u.data());
+  const int64_t chunkTiles = state->imagesPerChunk * perImage, panels = winogradPanels(shape.k);
+  std::vector<float> u(kPoints * shape.c * shape.k);
+  transformWeights(filter, shape.c, shape.k, u.data());
+  state->packed.resize(kPoints * panels * kWinogradPanel * shape.c);
+  packWinogradWeights(u.data(), kPoints, shape.c, shape.k, state->packed.data());
+  state->vSize = kPoints * chunkTiles * shape.c;
+  state->mSize = kPoints * chunkTiles * panels * kWinogradPanel;
   m_state = std::move(state);
   return Status::ok();
 }
@@ -208,23 +187,18 @@ void WinogradNhwc::run(const float* in, const WinogradEpilogue& epilogue, float*
 #if defined(__x86_64__)
   State& st = *m_state;
   const WinogradShape& s = st.shape;
+  const int64_t perImage = tilesAlong(s.oh) * tilesAlong(s.ow), panels = winogradPanels(s.k);
+  float* v = threadScratch(st.vSize + st.mSize);
+  float* m = v + st.vSize;
   for (int64_t first = 0; first < s.n; first += st.imagesPerChunk) {
-    ChunkProduct& product = s.n - first >= st.imagesPerChunk ? st.full : st.tail;
-    const int64_t tiles = product.tiles;
+    const int64_t tiles = std::min(st.imagesPerChunk, s.n - first) * perImage;
     parallelFor(tiles, kPoints * s.c * 4, [&](int64_t begin, int64_t end) {
-      for (int64_t t = begin; t < end; ++t) inputTile(s, in, placeOf(s, first, t), t, tiles, st.v.data());
+      for (int64_t t = begin; t < end; ++t) inputTile(s, in, placeOf(s, first, t), t, tiles, v);
     });
-    product.v.set_data_handle(st.v.data());
-    product.u.set_data_handle(st.u.data());
-    product.m.set_data_handle(st.m.data());
-    dnnl_util::bindThreadScratchpad(product.scratchpad);
-    product.primitive.execute(dnnl_util::stream(), {{DNNL_ARG_SRC, product.v},
-                                                    {DNNL_ARG_WEIGHTS, product.u},
-                                                    {DNNL_ARG_DST, product.m},
-                                                    {DNNL_ARG_SCRATCHPAD, product.scratchpad}});
-    dnnl_util::stream().wait();
+    winogradProducts(v, st.packed.data(), kPoints, tiles, s.c, panels, m);
     parallelFor(tiles, kPoints * s.k * 4, [&](int64_t begin, int64_t end) {
-      for (int64_t t = begin; t < end; ++t) outputTile(s, st.m.data(), placeOf(s, first, t), t, tiles, epilogue, out);
+      for (int64_t t = begin; t < end; ++t)
+        outputTile(s, m, panels * kWinogradPanel, placeOf(s, first, t), t, tiles, epilogue, out);
     });
   }
 #else

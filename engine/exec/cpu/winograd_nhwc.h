@@ -4,7 +4,7 @@
 // slower than ONNX Runtime's. Each 4x4 output tile costs 36 products per channel pair instead of 144:
 //   - the weights are transformed once, U = G g G^T: 36 matrices [C, K];
 //   - each 6x6 input tile, B^T d B, gives row t of 36 matrices V [T, C] (T tiles), vectorized over channels;
-//   - 36 matrix products M = V U in one batched oneDNN matmul;
+//   - 36 matrix products M = V U on U packed once (winograd_products.h);
 //   - each tile's output, A^T m A, with the bias, a residual addend and ReLU / ReLU6 fused, written NHWC.
 // Images go through in chunks of at least 256 tiles, so the transformed tiles stay in the caches.
 #pragma once
@@ -36,7 +36,7 @@ struct WinogradEpilogue {
 /// True when WinogradNhwc runs this shape here: AVX2 with FMA, channels in multiples of 8.
 bool winogradNhwcRuns(const WinogradShape& shape);
 
-/// One convolution's Winograd state: the transformed weights, the batched matmul and its buffers.
+/// One convolution's Winograd state: the transformed weights and the buffers of one chunk.
 class WinogradNhwc {
  public:
   WinogradNhwc();
@@ -45,7 +45,7 @@ class WinogradNhwc {
   WinogradNhwc& operator=(const WinogradNhwc&) = delete;
 
   /// Ready for `shape` with the HWIO filter `filter` [3, 3, C, K]: the weights are transformed again only when the
-  /// shape or the filter's address changed since the last call. An error when oneDNN cannot make the matmul.
+  /// shape or the filter's address changed since the last call (the caller keeps the filter alive).
   Status prepare(const WinogradShape& shape, const float* filter);
   /// out (NHWC [N, OH, OW, K]) = the convolution of `in` (NHWC) with the prepared filter, then `epilogue`.
   void run(const float* in, const WinogradEpilogue& epilogue, float* out);
