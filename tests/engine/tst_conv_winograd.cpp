@@ -127,7 +127,7 @@ class TestConvWinograd : public QObject {
     QTest::newRow("F(4x4): 16 -> 24, 19x17 odd") << 19 << 17 << 16 << 24 << "SAME";
     QTest::newRow("F(4x4): 64 -> 64, 21x21 valid") << 21 << 21 << 64 << 64 << "VALID";
     QTest::newRow("F(2x2): 128 -> 128, 28x28") << 28 << 28 << 128 << 128 << "SAME";
-    QTest::newRow("direct below 14x14: 32 -> 32, 9x9") << 9 << 9 << 32 << 32 << "SAME";
+    QTest::newRow("below 14x14, direct or our F(2x2): 32 -> 32, 9x9") << 9 << 9 << 32 << 32 << "SAME";
   }
 
   void winogradMatchesDirect() {
@@ -151,19 +151,22 @@ class TestConvWinograd : public QObject {
     QVERIFY2(error < 1e-5, std::to_string(error).c_str());
   }
 
-  // Our own F(4x4, 3x3) on its own: batches that fill several chunks of tiles and leave a tail, pads on every side,
-  // outputs that are not a multiple of 4, the addend and ReLU6 in the output transform; the transformed weights
-  // follow a new filter at a new address; a NaN input comes out as 0 through ReLU6, as the C++ epilogue makes it.
+  // Our own F(4x4, 3x3) and F(2x2, 3x3) on their own: batches that fill several chunks of tiles and leave a tail, pads
+  // on every side, outputs that are not a multiple of 4, the addend and ReLU6 in the output transform; the transformed
+  // weights follow a new filter at a new address; a NaN input comes out as 0 through ReLU6, as the C++ epilogue makes
+  // it.
   void ownWinogradMatchesTheDefinition_data() {
     QTest::addColumn<int>("n");
     QTest::addColumn<int>("h");
     QTest::addColumn<int>("c");
     QTest::addColumn<int>("k");
     QTest::addColumn<int>("pad");
-    QTest::newRow("1 image, 16 -> 24, 19x19, same") << 1 << 19 << 16 << 24 << 1;
-    QTest::newRow("10 images of 36 tiles: a chunk of 8, a tail of 2") << 10 << 22 << 8 << 8 << 1;
-    QTest::newRow("17 images of 16 tiles: 16 + a tail of 1") << 17 << 14 << 8 << 16 << 1;
-    QTest::newRow("valid, 9x9 -> 7x7") << 2 << 9 << 32 << 8 << 0;
+    QTest::addColumn<int>("tile");
+    QTest::newRow("F(4x4): 1 image, 16 -> 24, 19x19, same") << 1 << 19 << 16 << 24 << 1 << 4;
+    QTest::newRow("F(4x4): 10 images of 36 tiles: a chunk of 8, a tail of 2") << 10 << 22 << 8 << 8 << 1 << 4;
+    QTest::newRow("F(4x4): 17 images of 16 tiles: 16 + a tail of 1") << 17 << 14 << 8 << 16 << 1 << 4;
+    QTest::newRow("F(2x2) below 14x14: valid, 9x9 -> 7x7") << 2 << 9 << 32 << 8 << 0 << 2;
+    QTest::newRow("F(2x2): 40 images of 16 tiles: 16, 16, a tail of 8") << 40 << 7 << 16 << 16 << 1 << 2;
   }
 
   void ownWinogradMatchesTheDefinition() {
@@ -172,6 +175,7 @@ class TestConvWinograd : public QObject {
     QFETCH(int, c);
     QFETCH(int, k);
     QFETCH(int, pad);
+    QFETCH(int, tile);
     const WinogradShape shape{n, h, h, c, k, pad, pad, h + 2 * pad - 2, h + 2 * pad - 2};
     if (!winogradNhwcRuns(shape)) QSKIP("no AVX2 with FMA on this machine");
     const Tensor x = testing::randomOf(DType::kFloat, Shape{n, h, h, c}, 1);
@@ -183,6 +187,7 @@ class TestConvWinograd : public QObject {
                               testing::randomOf(DType::kFloat, Shape{3, 3, c, k}, 5, -0.5, 0.5)};
     for (const Tensor& filter : filters) {
       QVERIFY(conv.prepare(shape, filter.data<float>()).isOk());
+      QCOMPARE(conv.tile(), tile);
       Tensor out = Tensor::uninitialized(DType::kFloat, Shape{n, shape.oh, shape.ow, k});
       conv.run(x.data<float>(), {bias.data<float>(), addend.data<float>(), true, 0.0f, 6.0f}, out.data<float>());
       const std::vector<double> want = definition(shape, x, filter, bias, addend, 6.0);

@@ -4,7 +4,8 @@
 // Winograd convolution where oneDNN has one for the shape (F(2x2, 3x3) or F(4x4, 3x3)): up to twice as fast as the
 // direct one here, on its blocked layout: the activations are reordered into it and back around the call, unless
 // the CPU placement keeps them blocked (blocked_layout.h: a 5-D input, kBlockedOutputAttr for the output).
-// Where oneDNN has no Winograd kernel (it needs AVX-512), they run on our own F(4x4, 3x3) (winograd_nhwc.h) on NHWC.
+// Where oneDNN has no Winograd kernel (it needs AVX-512), they run on our own F(4x4, 3x3) (winograd_nhwc.h) on NHWC,
+// F(2x2, 3x3) below 14x14 outputs.
 // Square 3x3 and 5x5 depthwise windows run on depthwise_nhwc's AVX-512 kernel where the machine has it.
 // A fused Add (the remapper's residual fusion) is oneDNN's sum post-op, before the activation.
 #include <algorithm>
@@ -224,7 +225,7 @@ class ConvKernel : public OpKernel {
       return !setting || std::string_view(setting) != "0";
     }();
     const std::string& act = m_fused.activation;
-    if (!enabled || !m_winograd || m_depthwise || !winogradWindow(w) || winogradRunsBlocked() || m_fused.batchNorm ||
+    if (!enabled || !m_winograd || m_depthwise || !winograd3x3(w) || winogradRunsBlocked() || m_fused.batchNorm ||
         m_fused.prelu || layouts.input || layouts.output || layouts.addend ||
         (!act.empty() && act != "Relu" && act != "Relu6"))
       return false;

@@ -1,10 +1,11 @@
 // Winograd F(4x4, 3x3) convolution on channels-last float32 (Lavin and Gray, "Fast Algorithms for Convolutional
 // Neural Networks"), for machines where oneDNN 2.6 has none: its Winograd kernels need AVX-512, so on an AVX2 machine
 // (AMD Zen, Intel before Skylake-SP) ResNet's 3x3 stride-1 layers ran direct, at most at the FMA peak, a quarter
-// slower than ONNX Runtime's. Each 4x4 output tile costs 36 products per channel pair instead of 144:
-//   - the weights are transformed once, U = G g G^T: 36 matrices [C, K];
-//   - each 6x6 input tile, B^T d B, gives row t of 36 matrices V [T, C] (T tiles), vectorized over channels;
-//   - 36 matrix products M = V U on U packed once (winograd_products.h);
+// slower than ONNX Runtime's. Each 4x4 output tile costs 36 products per channel pair instead of 144 (below 14x14
+// outputs, F(2x2, 3x3): 16 instead of 36, on weights less than half the size):
+//   - the weights are transformed once, U = G g G^T: 36 matrices [C, K] (16 for F(2x2, 3x3));
+//   - each 6x6 (4x4) input tile, B^T d B, gives row t of the matrices V [T, C] (T tiles), vectorized over channels;
+//   - the matrix products M = V U on U packed once (winograd_products.h);
 //   - each tile's output, A^T m A, with the bias, a residual addend and ReLU / ReLU6 fused, written NHWC.
 // Images go through in chunks of at least 256 tiles, so the transformed tiles stay in the caches.
 #pragma once
@@ -49,6 +50,8 @@ class WinogradNhwc {
   Status prepare(const WinogradShape& shape, const float* filter);
   /// out (NHWC [N, OH, OW, K]) = the convolution of `in` (NHWC) with the prepared filter, then `epilogue`.
   void run(const float* in, const WinogradEpilogue& epilogue, float* out);
+  /// The prepared output tile side: 4 for F(4x4, 3x3), 2 for F(2x2, 3x3); 0 before prepare.
+  int64_t tile() const;
 
  private:
   struct State;
