@@ -90,7 +90,15 @@ FS_AVX2 void fourDotsAvx2(const float* a, const float* b, int64_t k, int64_t j0,
   const float* r2 = rows > 2 ? r0 + 2 * k : r0;
   const float* r3 = rows > 3 ? r0 + 3 * k : r0;
   __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
-  for (int64_t p = 0; p < k; p += 8) {
+  int64_t p = 0;
+  for (; p + 8 <= k; p += 8) {  // plain loads; the tail masked
+    const __m256 av = _mm256_loadu_ps(a + p);
+    s0 = _mm256_fmadd_ps(av, _mm256_loadu_ps(r0 + p), s0);
+    s1 = _mm256_fmadd_ps(av, _mm256_loadu_ps(r1 + p), s1);
+    s2 = _mm256_fmadd_ps(av, _mm256_loadu_ps(r2 + p), s2);
+    s3 = _mm256_fmadd_ps(av, _mm256_loadu_ps(r3 + p), s3);
+  }
+  if (p < k) {
     const __m256i m = laneMask8(k - p);
     const __m256 av = _mm256_maskload_ps(a + p, m);
     s0 = _mm256_fmadd_ps(av, _mm256_maskload_ps(r0 + p, m), s0);
@@ -102,7 +110,23 @@ FS_AVX2 void fourDotsAvx2(const float* a, const float* b, int64_t k, int64_t j0,
   std::copy(sums, sums + rows, out + j0);
 }
 
-// Eight named sums: GCC 12 keeps an array of vectors in memory even when every index is a constant.
+template <bool Masked>
+FS_AVX2 inline __m256 load8(const float* p, __m256i mask) {
+  if constexpr (Masked) return _mm256_maskload_ps(p, mask);
+  return _mm256_loadu_ps(p);  // a masked load costs several times a plain one on some machines (Zen)
+}
+
+template <bool Masked>
+FS_AVX2 inline void store8(float* p, __m256i mask, __m256 v) {
+  if constexpr (Masked)
+    _mm256_maskstore_ps(p, mask, v);
+  else
+    _mm256_storeu_ps(p, v);
+}
+
+// Eight named sums: GCC 12 keeps an array of vectors in memory even when every index is a constant. Masked: the
+// block is the last one, with fewer than 64 columns.
+template <bool Masked>
 FS_AVX2 void sixtyFourColumnsAvx2(const float* a, const float* b, int64_t k, int64_t n, int64_t j0, float* out) {
   const __m256i m0 = laneMask8(n - j0), m1 = laneMask8(n - j0 - 8), m2 = laneMask8(n - j0 - 16),
                 m3 = laneMask8(n - j0 - 24), m4 = laneMask8(n - j0 - 32), m5 = laneMask8(n - j0 - 40),
@@ -111,23 +135,23 @@ FS_AVX2 void sixtyFourColumnsAvx2(const float* a, const float* b, int64_t k, int
   for (int64_t p = 0; p < k; ++p) {
     const __m256 av = _mm256_set1_ps(a[p]);
     const float* row = b + p * n + j0;
-    s0 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row, m0), s0);
-    s1 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 8, m1), s1);
-    s2 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 16, m2), s2);
-    s3 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 24, m3), s3);
-    s4 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 32, m4), s4);
-    s5 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 40, m5), s5);
-    s6 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 48, m6), s6);
-    s7 = _mm256_fmadd_ps(av, _mm256_maskload_ps(row + 56, m7), s7);
+    s0 = _mm256_fmadd_ps(av, load8<Masked>(row, m0), s0);
+    s1 = _mm256_fmadd_ps(av, load8<Masked>(row + 8, m1), s1);
+    s2 = _mm256_fmadd_ps(av, load8<Masked>(row + 16, m2), s2);
+    s3 = _mm256_fmadd_ps(av, load8<Masked>(row + 24, m3), s3);
+    s4 = _mm256_fmadd_ps(av, load8<Masked>(row + 32, m4), s4);
+    s5 = _mm256_fmadd_ps(av, load8<Masked>(row + 40, m5), s5);
+    s6 = _mm256_fmadd_ps(av, load8<Masked>(row + 48, m6), s6);
+    s7 = _mm256_fmadd_ps(av, load8<Masked>(row + 56, m7), s7);
   }
-  _mm256_maskstore_ps(out + j0, m0, s0);
-  _mm256_maskstore_ps(out + j0 + 8, m1, s1);
-  _mm256_maskstore_ps(out + j0 + 16, m2, s2);
-  _mm256_maskstore_ps(out + j0 + 24, m3, s3);
-  _mm256_maskstore_ps(out + j0 + 32, m4, s4);
-  _mm256_maskstore_ps(out + j0 + 40, m5, s5);
-  _mm256_maskstore_ps(out + j0 + 48, m6, s6);
-  _mm256_maskstore_ps(out + j0 + 56, m7, s7);
+  store8<Masked>(out + j0, m0, s0);
+  store8<Masked>(out + j0 + 8, m1, s1);
+  store8<Masked>(out + j0 + 16, m2, s2);
+  store8<Masked>(out + j0 + 24, m3, s3);
+  store8<Masked>(out + j0 + 32, m4, s4);
+  store8<Masked>(out + j0 + 40, m5, s5);
+  store8<Masked>(out + j0 + 48, m6, s6);
+  store8<Masked>(out + j0 + 56, m7, s7);
 }
 
 }  // namespace
@@ -146,8 +170,10 @@ void gemvRow(const float* a, const float* b, bool bTransposed, int64_t k, int64_
         fourDotsAvx2(a, b, k, j0, std::min<int64_t>(4, n - j0), out);
       else if (wide)
         sixtyFourColumns(a, b, k, n, j0, out);
+      else if (n - j0 >= 64)
+        sixtyFourColumnsAvx2<false>(a, b, k, n, j0, out);
       else
-        sixtyFourColumnsAvx2(a, b, k, n, j0, out);
+        sixtyFourColumnsAvx2<true>(a, b, k, n, j0, out);
     }
   });
 }
