@@ -1,9 +1,11 @@
-// MaxPool and AvgPool on oneDNN, over NHWC tensors or blocked ones (blocked_layout.h: a 5-D input is pooled in its
-// own layout; kBlockedOutputAttr asks for a blocked output, reordered into where the input's layout differs).
+// MaxPool and AvgPool: NHWC to NHWC on our own loop (pool_nhwc.h); where a side is blocked (blocked_layout.h: a 5-D
+// input is pooled in its own layout; kBlockedOutputAttr asks for a blocked output, reordered into where the input's
+// layout differs) on oneDNN.
 #include "exec/cpu/blocked_layout.h"
 #include "exec/cpu/conv_window.h"
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/dnnl_util.h"
+#include "exec/cpu/pool_nhwc.h"
 #include "exec/kernel_util.h"
 
 namespace flowscope {
@@ -32,6 +34,11 @@ class PoolKernel : public OpKernel {
     const Shape logicalOut{n, w.oh, w.ow, c};
     const bool blockedOut = m_blockedOutput && c % kChannelBlock == 0;
     Tensor out = Tensor::uninitialized(DType::kFloat, blockedOut ? blockedShape(logicalOut) : logicalOut);
+    if (!blockedOut && !isBlocked(x.shape())) {
+      poolNhwc(m_max, x.data<float>(), n, in.dim(1), in.dim(2), c, w, out.data<float>());
+      ctx.outputs[0] = std::move(out);
+      return Status::ok();
+    }
     if (m_input != x.shape() || m_output != out.shape()) {
       try {
         prepare(in, isBlocked(x.shape()), w, blockedOut);

@@ -1,0 +1,109 @@
+// Pooling on NHWC: an output row at a time, each pixel's channels summed (or maxed) over the window's pixels, 16
+// channels at a time in registers.
+#include "exec/cpu/pool_nhwc.h"
+
+#include <algorithm>
+#include <limits>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "base/thread_pool.h"
+
+namespace flowscope {
+namespace {
+
+struct PoolRow {
+  bool max;
+  const float* in;
+  int64_t h, width, c;
+  const Window& w;
+};
+
+constexpr int64_t kBlock = 16;  // channels held in registers at a time
+
+// The window's pixels: rows [yBegin, yEnd) and columns [xBegin, xEnd), stepped by the dilations.
+struct WindowSpan {
+  int64_t yBegin, yEnd, xBegin, xEnd;
+  int64_t count(const Window& w) const {
+    return ((yEnd - yBegin + w.dh - 1) / w.dh) * ((xEnd - xBegin + w.dw - 1) / w.dw);
+  }
+};
+
+// One channel c of the window into out[c].
+void poolChannel(const PoolRow& r, const float* image, int64_t c, const WindowSpan& s, float* out) {
+  float acc = r.max ? std::numeric_limits<float>::lowest() : 0.0f;
+  for (int64_t y = s.yBegin; y < s.yEnd; y += r.w.dh)
+    for (int64_t x = s.xBegin; x < s.xEnd; x += r.w.dw) {
+      const float v = image[(y * r.width + x) * r.c + c];
+      acc = r.max ? std::max(acc, v) : acc + v;
+    }
+  out[c] = acc;
+}
+
+#if defined(__x86_64__)
+// Channels [c0, c0 + 16) in four SSE registers (the x86-64 baseline). max(v, acc) keeps acc where v is NaN, as
+// std::max(acc, v) does.
+template <bool Max>
+void poolBlock(const PoolRow& r, const float* image, int64_t c0, const WindowSpan& s, float* out) {
+  const __m128 init = _mm_set1_ps(Max ? std::numeric_limits<float>::lowest() : 0.0f);
+  __m128 a0 = init, a1 = init, a2 = init, a3 = init;
+  for (int64_t y = s.yBegin; y < s.yEnd; y += r.w.dh)
+    for (int64_t x = s.xBegin; x < s.xEnd; x += r.w.dw) {
+      const float* p = image + (y * r.width + x) * r.c + c0;
+      if constexpr (Max) {
+        a0 = _mm_max_ps(_mm_loadu_ps(p), a0);
+        a1 = _mm_max_ps(_mm_loadu_ps(p + 4), a1);
+        a2 = _mm_max_ps(_mm_loadu_ps(p + 8), a2);
+        a3 = _mm_max_ps(_mm_loadu_ps(p + 12), a3);
+      } else {
+        a0 = _mm_add_ps(_mm_loadu_ps(p), a0);
+        a1 = _mm_add_ps(_mm_loadu_ps(p + 4), a1);
+        a2 = _mm_add_ps(_mm_loadu_ps(p + 8), a2);
+        a3 = _mm_add_ps(_mm_loadu_ps(p + 12), a3);
+      }
+    }
+  _mm_storeu_ps(out + c0, a0);
+  _mm_storeu_ps(out + c0 + 4, a1);
+  _mm_storeu_ps(out + c0 + 8, a2);
+  _mm_storeu_ps(out + c0 + 12, a3);
+}
+#endif
+
+// Output pixel (oy, ox) of batch item b into `out` (c values), 16 channels at a time where the machine has SSE.
+void poolPixel(const PoolRow& r, int64_t b, int64_t oy, int64_t ox, float* out) {
+  const Window& w = r.w;
+  const int64_t y0 = oy * w.sh - w.padTop, x0 = ox * w.sw - w.padLeft;
+  const WindowSpan s{
+      y0 + (std::max<int64_t>(-y0, 0) + w.dh - 1) / w.dh * w.dh, std::min(y0 + (w.kh - 1) * w.dh + 1, r.h),
+      x0 + (std::max<int64_t>(-x0, 0) + w.dw - 1) / w.dw * w.dw, std::min(x0 + (w.kw - 1) * w.dw + 1, r.width)};
+  const float* image = r.in + b * r.h * r.width * r.c;
+  int64_t c0 = 0;
+#if defined(__x86_64__)
+  for (; c0 + kBlock <= r.c; c0 += kBlock) {
+    if (r.max)
+      poolBlock<true>(r, image, c0, s, out);
+    else
+      poolBlock<false>(r, image, c0, s, out);
+  }
+#endif
+  for (; c0 < r.c; ++c0) poolChannel(r, image, c0, s, out);
+  const int64_t count = s.count(w);
+  if (!r.max && count > 0) {
+    const float scale = 1.0f / static_cast<float>(count);
+    for (int64_t i = 0; i < r.c; ++i) out[i] *= scale;
+  }
+}
+
+}  // namespace
+
+void poolNhwc(bool max, const float* in, int64_t n, int64_t h, int64_t width, int64_t c, const Window& w, float* out) {
+  const PoolRow row{max, in, h, width, c, w};
+  parallelFor(n * w.oh, w.ow * c * w.kh * w.kw, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r)
+      for (int64_t ox = 0; ox < w.ow; ++ox) poolPixel(row, r / w.oh, r % w.oh, ox, out + (r * w.ow + ox) * c);
+  });
+}
+
+}  // namespace flowscope

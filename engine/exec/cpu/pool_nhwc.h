@@ -1,0 +1,16 @@
+// Max and average pooling on channels-last float32 in plain, vectorizable C++: each window adds whole pixels (their
+// channels are contiguous). oneDNN 2.6's AVX2 pooling on NHWC took 1.9-2.5 ms for ResNet-18's 3x3 stride-2 max pool
+// (112x112x64) on a Zen 3 core, a tenth of the memory's speed.
+#pragma once
+
+#include <cstdint>
+
+#include "exec/cpu/conv_window.h"
+
+namespace flowscope {
+
+/// out [n, w.oh, w.ow, c] = the max, or the mean, of each window of in [n, h, width, c]; padding is left out of
+/// both (TensorFlow's MaxPool and AvgPool): a window wholly in the padding gives the lowest float, or 0.
+void poolNhwc(bool max, const float* in, int64_t n, int64_t h, int64_t width, int64_t c, const Window& w, float* out);
+
+}  // namespace flowscope
