@@ -36,7 +36,7 @@ Status Backend::run(OpKernel& kernel, KernelContext& ctx) {
   event.backend = name();
   event.thread = profile.threadId();
   bytesMoved(ctx.node, ctx.inputs, ctx.outputs, &event.bytesIn, &event.bytesOut);
-  event.flops = estimateFlops(ctx.node, ctx.inputs, ctx.outputs);
+  event.flops = ctx.flops >= 0 ? ctx.flops : estimateFlops(ctx.node, ctx.inputs, ctx.outputs);
   event.run = exec->run;
   event.depth = exec->callDepth;
   profile.add(std::move(event));

@@ -20,6 +20,9 @@ struct KernelContext {
   std::vector<Tensor>& inputs;
   std::vector<Tensor>& outputs;  ///< sized to the node's output count before compute()
   ExecContext* exec = nullptr;   ///< resources, functions, randomness; null in plain eager calls of pure ops
+  /// The FLOPs the kernel did, where its algorithm's arithmetic is not the op's (a Winograd convolution does a
+  /// quarter of the direct one's): the profiler holds the kernel to the roofline for these. -1: the op's estimate.
+  int64_t flops = -1;
 
   const Tensor& input(size_t i) const { return inputs[i]; }
   /// An InvalidArgument naming the node and op: "node 'x' (op Add): <what>".

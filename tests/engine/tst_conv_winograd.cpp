@@ -7,7 +7,9 @@
 
 #include "exec/backend.h"
 #include "exec/cpu/blocked_layout.h"
+#include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/winograd_nhwc.h"
+#include "exec/kernel_table.h"
 #include "exec/model_runner.h"
 #include "kernel_test_util.h"
 #include "onnx_test_util.h"
@@ -200,6 +202,38 @@ class TestConvWinograd : public QObject {
     Tensor out = Tensor::uninitialized(DType::kFloat, Shape{n, shape.oh, shape.ow, k});
     conv.run(nan.data<float>(), {nullptr, nullptr, true, 0.0f, 6.0f}, out.data<float>());
     QCOMPARE(out.data<float>()[0], 0.0f);
+  }
+
+  // A convolution that runs as Winograd tells the profiler the arithmetic it did (KernelContext::flops): its products
+  // and transforms, a quarter to a half of the direct count, so the roofline holds it to what it computed. A direct
+  // one leaves the op's estimate.
+  void winogradReportsItsOwnArithmetic() {
+    const WinogradShape shape{1, 28, 28, 32, 32, 1, 1, 28, 28};
+    const Tensor x = testing::randomOf(DType::kFloat, Shape{1, 28, 28, 32}, 1);
+    const Tensor filter = testing::randomOf(DType::kFloat, Shape{3, 3, 32, 32}, 2);
+    const Tensor bias = testing::randomOf(DType::kFloat, Shape{32}, 3);
+    for (bool winograd : {true, false}) {
+      Node node;
+      node.name = "conv";
+      node.op = "_FusedConv2D";
+      node.attrs = convAttrs("SAME");
+      node.attrs["fused_ops"] = stringList({"BiasAdd", "Relu"});
+      node.attrs["num_args"] = AttrValue::fromInt(1);
+      if (winograd) node.attrs["_winograd"] = AttrValue::fromBool(true);
+      auto kernel = (*cpuKernelTable().find(node.op))(node);
+      QVERIFY(kernel.hasValue());
+      std::vector<Tensor> inputs{x, filter, bias}, outputs(1);
+      KernelContext ctx{node, inputs, outputs};
+      QVERIFY((*kernel)->compute(ctx).isOk());
+      const bool ranWinograd = winograd && (winogradRunsBlocked() || winogradNhwcRuns(shape));
+      if (!ranWinograd) {
+        QCOMPARE(ctx.flops, int64_t{-1});
+        continue;
+      }
+      const int64_t direct = 2 * 28 * 28 * 32 * 9 * 32;
+      QVERIFY2(ctx.flops > direct / 5 && ctx.flops < direct / 2, std::to_string(ctx.flops).c_str());
+      if (winogradNhwcRuns(shape) && !winogradRunsBlocked()) QCOMPARE(ctx.flops, winogradFlops(shape, 4));
+    }
   }
 
   // Where Winograd runs blocked, the pool's output and the chain's middle tensors stay blocked: each has more

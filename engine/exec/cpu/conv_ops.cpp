@@ -51,6 +51,7 @@ struct ConvPrimitive {
   dnnl::memory addend;  // a sum post-op's addend in a layout other than the output's: reordered in
   dnnl::reorder addendReorder;
   bool addendCopies = false;  // the addend is in the primitive's destination layout already
+  int64_t winogradTile = 0;   // 4 or 2 where oneDNN chose a Winograd kernel, F(4x4, 3x3) or F(2x2, 3x3)
 };
 
 // oneDNN has two Winograd kernels: F(2x2, 3x3), first in its list, and F(4x4, 3x3), which does a quarter less work
@@ -164,6 +165,9 @@ class ConvKernel : public OpKernel {
       Status s = applyEpilogue(m_fused, ctx.inputs, 2, out, false);
       if (!s.isOk()) return ctx.error(s.message());
     }
+    if (p.winogradTile)
+      ctx.flops =
+          winogradFlops({in.dim(0), in.dim(1), in.dim(2), c, oc, w.padTop, w.padLeft, w.oh, w.ow}, p.winogradTile);
     ctx.outputs[0] = std::move(out);
     return Status::ok();
   }
@@ -245,6 +249,7 @@ class ConvKernel : public OpKernel {
     epilogue.lo = 0;
     epilogue.hi = act == "Relu6" ? 6.0f : std::numeric_limits<float>::infinity();
     m_ownWinograd->run(x.data<float>(), epilogue, out.data<float>());
+    ctx.flops = winogradFlops(shape, m_ownWinograd->tile());
     ctx.outputs[0] = std::move(out);
     return true;
   }
@@ -298,6 +303,9 @@ class ConvKernel : public OpKernel {
       p.withBias = withBias;
       p.layouts = layouts;
       p.primitive = dnnl::convolution_forward(pd);
+      const std::string_view impl = pd.impl_info_str();
+      if (impl.find("wino") != std::string_view::npos)
+        p.winogradTile = impl.find("2x3") != std::string_view::npos ? 2 : 4;
       p.scratchpad = dnnl::memory(pd.scratchpad_desc(), engine(), nullptr);
       p.src = dnnl::memory(tensorDesc(srcDesc, layouts.input), engine(), nullptr);
       p.dst = dnnl::memory(tensorDesc(dstDesc, layouts.output), engine(), nullptr);

@@ -28,6 +28,7 @@ class AdaptedKernel : public OpKernel {
     }
     KernelContext inner{m_node, m_tf.adapt ? adapted : ctx.inputs, ctx.outputs, ctx.exec};
     Status s = m_inner->compute(inner);
+    ctx.flops = inner.flops;
     if (s.isOk()) return s;
     std::string message = s.message();
     const std::string tfLabel = nodeLabel(m_node);

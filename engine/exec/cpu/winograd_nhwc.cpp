@@ -149,6 +149,13 @@ float* threadScratch(int64_t floats) {
   return buffer.data();
 }
 
+template <typename V>
+int64_t flopsOf(const WinogradShape& s) {
+  const int64_t tiles = s.n * tilesAlong(s.oh, V::kTile) * tilesAlong(s.ow, V::kTile);
+  return 2 * kPoints<V> * tiles * s.c * s.k + tiles * s.c * 2 * V::kAlpha * V::kInputFlops +
+         tiles * s.k * (V::kAlpha + V::kTile) * V::kOutputFlops;
+}
+
 }  // namespace
 
 struct WinogradNhwc::State {
@@ -166,6 +173,10 @@ WinogradNhwc::~WinogradNhwc() = default;
 bool winogradNhwcRuns(const WinogradShape& shape) {
   return cpuHasAvx2Fma() && shape.c > 0 && shape.k > 0 && shape.c % kLanes == 0 && shape.k % kLanes == 0 &&
          shape.oh > 0 && shape.ow > 0;
+}
+
+int64_t winogradFlops(const WinogradShape& shape, int64_t tile) {
+  return tile == F4x4::kTile ? flopsOf<F4x4>(shape) : flopsOf<F2x2>(shape);
 }
 
 Status WinogradNhwc::prepare(const WinogradShape& shape, const float* filter) {

@@ -37,6 +37,11 @@ struct WinogradEpilogue {
 /// True when WinogradNhwc runs this shape here: AVX2 with FMA, channels in multiples of 8.
 bool winogradNhwcRuns(const WinogradShape& shape);
 
+/// The arithmetic of a Winograd convolution of `shape` with output tiles of `tile` (4: F(4x4, 3x3), 2: F(2x2, 3x3)):
+/// its products and its input and output transforms, for the profiler's roofline (the direct count is 2.25 to 4
+/// times more, so a Winograd layer would show above the FMA peak).
+int64_t winogradFlops(const WinogradShape& shape, int64_t tile);
+
 /// One convolution's Winograd state: the transformed weights and the buffers of one chunk.
 class WinogradNhwc {
  public:

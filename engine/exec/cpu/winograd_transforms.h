@@ -10,8 +10,9 @@
 namespace flowscope::winograd {
 
 struct F4x4 {
-  static constexpr int64_t kTile = 4;   // output tile side
-  static constexpr int64_t kAlpha = 6;  // input tile side
+  static constexpr int64_t kTile = 4;                            // output tile side
+  static constexpr int64_t kAlpha = 6;                           // input tile side
+  static constexpr int64_t kInputFlops = 24, kOutputFlops = 13;  // of one input / output transform below
   static constexpr double G[kAlpha][3] = {{1.0 / 4, 0, 0},
                                           {-1.0 / 6, -1.0 / 6, -1.0 / 6},
                                           {-1.0 / 6, 1.0 / 6, -1.0 / 6},
@@ -45,6 +46,7 @@ struct F4x4 {
 struct F2x2 {
   static constexpr int64_t kTile = 2;
   static constexpr int64_t kAlpha = 4;
+  static constexpr int64_t kInputFlops = 4, kOutputFlops = 4;
   static constexpr double G[kAlpha][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
 #if defined(__x86_64__)
   FS_AVX2 static void input(const __m256* d, __m256* t) {
