@@ -219,9 +219,9 @@ class ConvKernel : public OpKernel {
     return true;
   }
 
-  // A convolution marked `_winograd` where oneDNN has no Winograd kernel: our own F(4x4, 3x3) on NHWC, with its
-  // bias, a fused Add and ReLU / ReLU6 in the output transform. False: oneDNN runs it (FLOWSCOPE_OWN_WINOGRAD=0
-  // makes that so everywhere, for comparisons).
+  // A convolution marked `_winograd` where oneDNN has no Winograd kernel: our own F(4x4, 3x3), or F(2x2, 3x3) below
+  // 14x14 outputs, on NHWC, with its bias, a fused Add and ReLU / ReLU6 in the output transform. False: oneDNN runs it
+  // (FLOWSCOPE_OWN_WINOGRAD=0 makes that so everywhere, for comparisons).
   Expected<bool> runOwnWinograd(KernelContext& ctx, const Tensor& x, const Tensor& f, const Window& w, int64_t oc,
                                 const Tensor* addend, bool withBias, const ConvLayouts& layouts) {
     static const bool enabled = [] {

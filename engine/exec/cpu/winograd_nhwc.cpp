@@ -112,11 +112,11 @@ FS_AVX2 void outputTile(const WinogradShape& s, const float* m, int64_t ldm, con
       for (int64_t i = 0; i < kAlpha; ++i) x[i] = _mm256_load_ps(half[i][q]);
       V::output(x, y);
       for (int64_t p = 0; p < rows; ++p) {
-        const int64_t at_ = ((at.image * s.oh + at.oy0 + p) * s.ow + at.ox0 + q) * s.k + k0;
+        const int64_t pixel = ((at.image * s.oh + at.oy0 + p) * s.ow + at.ox0 + q) * s.k + k0;
         __m256 value = _mm256_add_ps(y[p], bias);
-        if (e.addend) value = _mm256_add_ps(value, _mm256_loadu_ps(e.addend + at_));
+        if (e.addend) value = _mm256_add_ps(value, _mm256_loadu_ps(e.addend + pixel));
         if (e.clamp) value = _mm256_min_ps(_mm256_max_ps(value, lo), hi);  // max(NaN, lo) is lo
-        _mm256_storeu_ps(out + at_, value);
+        _mm256_storeu_ps(out + pixel, value);
       }
     }
   }
