@@ -164,10 +164,11 @@ class TestConvWinograd : public QObject {
     QTest::addColumn<int>("k");
     QTest::addColumn<int>("pad");
     QTest::addColumn<int>("tile");
-    QTest::newRow("F(4x4): 1 image, 16 -> 24, 19x19, same") << 1 << 19 << 16 << 24 << 1 << 4;
-    QTest::newRow("F(4x4): 10 images of 36 tiles: a chunk of 8, a tail of 2") << 10 << 22 << 8 << 8 << 1 << 4;
-    QTest::newRow("F(4x4): 17 images of 16 tiles: 16 + a tail of 1") << 17 << 14 << 8 << 16 << 1 << 4;
-    QTest::newRow("F(2x2) below 14x14: valid, 9x9 -> 7x7") << 2 << 9 << 32 << 8 << 0 << 2;
+    QTest::newRow("F(4x4): 1 image, 16 -> 24, 29x29, same") << 1 << 29 << 16 << 24 << 1 << 4;
+    QTest::newRow("F(4x4): 10 images of 64 tiles: chunks of 4, a tail of 2") << 10 << 30 << 8 << 8 << 1 << 4;
+    QTest::newRow("F(2x2) below 28x28: 17 images of 49 tiles: 6, 6, a tail of 5") << 17 << 14 << 8 << 16 << 1 << 2;
+    QTest::newRow("F(2x2): 1 image, 27x27 outputs, same") << 1 << 27 << 8 << 8 << 1 << 2;
+    QTest::newRow("F(2x2): valid, 9x9 -> 7x7") << 2 << 9 << 32 << 8 << 0 << 2;
     QTest::newRow("F(2x2): 40 images of 16 tiles: 16, 16, a tail of 8") << 40 << 7 << 16 << 16 << 1 << 2;
   }
 

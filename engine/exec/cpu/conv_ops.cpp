@@ -5,7 +5,7 @@
 // direct one here, on its blocked layout: the activations are reordered into it and back around the call, unless
 // the CPU placement keeps them blocked (blocked_layout.h: a 5-D input, kBlockedOutputAttr for the output).
 // Where oneDNN has no Winograd kernel (it needs AVX-512), they run on our own F(4x4, 3x3) (winograd_nhwc.h) on NHWC,
-// F(2x2, 3x3) below 14x14 outputs.
+// F(2x2, 3x3) below 28x28 outputs.
 // Square 3x3 and 5x5 depthwise windows run on depthwise_nhwc's AVX-512 kernel where the machine has it.
 // A fused Add (the remapper's residual fusion) is oneDNN's sum post-op, before the activation.
 #include <algorithm>
@@ -220,7 +220,7 @@ class ConvKernel : public OpKernel {
   }
 
   // A convolution marked `_winograd` where oneDNN has no Winograd kernel: our own F(4x4, 3x3), or F(2x2, 3x3) below
-  // 14x14 outputs, on NHWC, with its bias, a fused Add and ReLU / ReLU6 in the output transform. False: oneDNN runs it
+  // 28x28 outputs, on NHWC, with its bias, a fused Add and ReLU / ReLU6 in the output transform. False: oneDNN runs it
   // (FLOWSCOPE_OWN_WINOGRAD=0 makes that so everywhere, for comparisons).
   Expected<bool> runOwnWinograd(KernelContext& ctx, const Tensor& x, const Tensor& f, const Window& w, int64_t oc,
                                 const Tensor* addend, bool withBias, const ConvLayouts& layouts) {

@@ -1,7 +1,7 @@
 // Winograd F(4x4, 3x3) convolution on channels-last float32 (Lavin and Gray, "Fast Algorithms for Convolutional
 // Neural Networks"), for machines where oneDNN 2.6 has none: its Winograd kernels need AVX-512, so on an AVX2 machine
 // (AMD Zen, Intel before Skylake-SP) ResNet's 3x3 stride-1 layers ran direct, at most at the FMA peak, a quarter
-// slower than ONNX Runtime's. Each 4x4 output tile costs 36 products per channel pair instead of 144 (below 14x14
+// slower than ONNX Runtime's. Each 4x4 output tile costs 36 products per channel pair instead of 144 (below 28x28
 // outputs, F(2x2, 3x3): 16 instead of 36, on weights less than half the size):
 //   - the weights are transformed once, U = G g G^T: 36 matrices [C, K] (16 for F(2x2, 3x3));
 //   - each 6x6 (4x4) input tile, B^T d B, gives row t of the matrices V [T, C] (T tiles), vectorized over channels;
