@@ -17,8 +17,9 @@ case "$mode" in
   *) echo "build.sh: unknown mode '$mode' (asan or tsan)" >&2; exit 2 ;;
 esac
 build="$root/build-$mode"
-# -O1 and line tables only, as the sanitizers' documentation advises: reports still name every frame's line, and the
-# tree compiles in two thirds of -O3 -g's time (CI builds three trees). Build type None: these flags alone.
+# -O1 and line tables only, as the sanitizers' documentation advises: reports still name every frame's line, and a
+# kernel compiles in two thirds of -O3 -g's time (reduction_ops: 38.6 s against 55.8); most files here are header
+# parsing, so the ASan tree as a whole gains less. Build type None: these flags alone.
 flags="$flags -O1 -gline-tables-only -DNDEBUG -fno-omit-frame-pointer"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None \
   -DFLOWSCOPE_BUILD_TESTS=ON -DFLOWSCOPE_PYTHON=OFF -DFLOWSCOPE_VULKAN=ON "${extra[@]}" \

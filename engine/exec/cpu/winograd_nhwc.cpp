@@ -28,7 +28,7 @@ int64_t tilesAlong(int64_t outputs, int64_t tile) { return (outputs + tile - 1) 
 // Below 28x28 outputs F(2x2, 3x3): F(4x4, 3x3)'s few tiles (16 on 14x14) fill the products' 6-row blocks poorly and
 // overhang the image, and its transformed weights (36/9 of the filter's, 37.7 MB for a 512-channel layer) come from
 // memory on every run, where F(2x2, 3x3)'s are 16/9. ResNet-18's 14x14 layers took 15% less time with it at 1 thread
-// and about the same at 2 (alternating runs, AMD Zen 3); its 7x7 ones half the direct time.
+// and about the same at 2 (alternating runs, AMD Zen 3); its 7x7 ones 0.74-0.88 of the direct time.
 int64_t tileFor(const WinogradShape& s) { return s.oh * s.ow >= 28 * 28 ? F4x4::kTile : F2x2::kTile; }
 
 // U[p][ci][ko] = (G g G^T)[p] for the 3x3 filter g of input channel ci and output channel ko (HWIO), in double.
