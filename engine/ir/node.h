@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/attr_value.h"
@@ -42,7 +43,7 @@ struct Node {
   AttrMap attrs;
   std::shared_ptr<const NodeDebugInfo> debugInfo;  ///< null when the node has none
 
-  const AttrValue* attr(const std::string& key) const {
+  const AttrValue* attr(std::string_view key) const {
     auto it = attrs.find(key);
     return it == attrs.end() ? nullptr : &it->second;
   }

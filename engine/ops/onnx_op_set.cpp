@@ -59,4 +59,19 @@ std::vector<int> onnxFormalPositions(const Node& node) {
   return positions;
 }
 
+int onnxInputIndex(const Node& node, int position) {
+  int index = position;
+  if (const AttrValue* v = node.attr(kOnnxAbsentInputsAttr); v && v->kind() == AttrValue::Kind::kList) {
+    const std::vector<int64_t>& absent = v->list().i;
+    for (size_t i = 0; i < absent.size(); ++i) {
+      if (absent[i] == position) return -1;
+      const bool repeated = std::find(absent.begin(), absent.begin() + static_cast<ptrdiff_t>(i), absent[i]) !=
+                            absent.begin() + static_cast<ptrdiff_t>(i);
+      if (absent[i] >= 0 && absent[i] < position && !repeated) --index;
+    }
+  }
+  const size_t formal = node.inputs.size() - onnxCaptureCount(node);
+  return index >= 0 && static_cast<size_t>(index) < formal ? index : -1;
+}
+
 }  // namespace flowscope

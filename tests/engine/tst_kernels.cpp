@@ -1,5 +1,7 @@
 // CPU kernels against straightforward reference implementations: dtypes, broadcasting, edge cases
 // (empty tensors, size-1 dims, negative axes) and TensorFlow's division, rounding and padding rules.
+#include <algorithm>
+#include <limits>
 #include <set>
 
 #include "engine/kernel_test_util.h"
@@ -145,6 +147,25 @@ class TestKernels : public QObject {
     QVERIFY(
         closeTo(run1("Pow", {tensorOf(DType::kInt32, Shape{2}, {3, -2}), tensorOf(DType::kInt32, Shape{2}, {4, 3})}),
                 Shape{2}, {81, -8}));
+  }
+
+  // A scalar exponent of 2, 0.5 or 1 skips std::pow: the results must still be pow's, signed zeros, infinities and
+  // NaN included (x * x and sqrt are correctly rounded, so they may only beat pow's last bit).
+  void powWithSimpleExponents() {
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<float> xs = {3.0f, -1.5f, 0.0f, -0.0f, 1e-30f, 7.1e22f, inf, -inf, nan, 2.0f, 0.3f, -4.0f};
+    for (float y : {2.0f, 0.5f, 1.0f, 3.0f}) {
+      Tensor x(DType::kFloat, Shape{static_cast<int64_t>(xs.size())});
+      std::copy(xs.begin(), xs.end(), x.data<float>());
+      const Tensor out = run1("Pow", {x, Tensor::scalar<float>(DType::kFloat, y)});
+      for (size_t i = 0; i < xs.size(); ++i) {
+        const float got = out.data<float>()[i], want = std::pow(xs[i], y);
+        const bool same = std::isnan(want) ? std::isnan(got) : got == want && std::signbit(got) == std::signbit(want);
+        const bool withinAnUlp = std::isfinite(want) && std::fabs(got - want) <= std::fabs(want) * 1.2e-7f;
+        QVERIFY2(same || withinAnUlp,
+                 qPrintable(QString("%1 ^ %2: got %3, pow gives %4").arg(xs[i]).arg(y).arg(got).arg(want)));
+      }
+    }
   }
 
   void broadcastErrors() {

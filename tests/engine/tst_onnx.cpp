@@ -9,6 +9,7 @@
 #include "io/npy.h"
 #include "io/onnx_writer.h"
 #include "ir/hash.h"
+#include "ops/onnx_op_set.h"
 
 using namespace flowscope;
 using namespace flowscope::testing;
@@ -191,6 +192,29 @@ class TestOnnx : public QObject {
     expectLoadError(path,
                     "'missing' names no value of the graph (no node output, graph input or initializer here "
                     "or in an enclosing graph)");
+  }
+
+  // The one-position lookup kernels use agrees with the full list of formal positions: absent inputs (repeated
+  // and unsorted too) are skipped, captured trailing inputs are no formal input.
+  void formalInputIndexMatchesPositions() {
+    const std::vector<std::vector<int64_t>> absentLists = {{}, {1}, {0, 2}, {3, 1, 1}, {-1, 5}};
+    for (const auto& absent : absentLists)
+      for (int64_t captures : {0, 1}) {
+        Node node;
+        node.inputs.resize(4);
+        if (!absent.empty()) {
+          AttrList list;
+          list.i = absent;
+          node.attrs[kOnnxAbsentInputsAttr] = AttrValue::fromList(list);
+        }
+        if (captures) node.attrs[kOnnxCapturesAttr] = AttrValue::fromInt(captures);
+        const std::vector<int> positions = onnxFormalPositions(node);
+        for (int position = 0; position < 8; ++position) {
+          const auto at = std::find(positions.begin(), positions.end(), position);
+          const int expected = at == positions.end() ? -1 : static_cast<int>(at - positions.begin());
+          QCOMPARE(onnxInputIndex(node, position), expected);
+        }
+      }
   }
 
   // Scan: the state carried through slices of x taken along axis 1 in reverse, an outer value captured by the body,

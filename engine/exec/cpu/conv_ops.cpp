@@ -113,7 +113,7 @@ class ConvKernel : public OpKernel {
     const int64_t c = in.dim(3);
     if (f.shape().dim(2) != c)
       return ctx.error("input depth " + std::to_string(c) + " does not match filter " + f.shape().toString());
-    FS_ASSIGN_OR_RETURN(Window w, windowFor(ctx.node, in, f.shape().dim(0), f.shape().dim(1)));
+    FS_ASSIGN_OR_RETURN(Window w, window(ctx.node, in, f.shape().dim(0), f.shape().dim(1)));
     const int64_t oc = m_depthwise ? c * f.shape().dim(3) : f.shape().dim(3);
     const Shape logicalOut{in.dim(0), w.oh, w.ow, oc};
     ConvLayouts layouts{isBlocked(x.shape()), m_blockedOutput && oc % kChannelBlock == 0, false};
@@ -149,16 +149,16 @@ class ConvKernel : public OpKernel {
     p.src.set_data_handle(const_cast<float*>(x.data<float>()));
     p.dst.set_data_handle(out.data<float>());
     if (sumPostOp) loadAddend(*addend, layouts);
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.blocked.sourceFor(p.src)},
-                                               {DNNL_ARG_WEIGHTS, p.weights},
-                                               {DNNL_ARG_DST, p.blocked.destinationFor(p.dst)},
-                                               {DNNL_ARG_SCRATCHPAD, p.scratchpad}};
+    dnnl_util::ExecArgs args{{DNNL_ARG_SRC, p.blocked.sourceFor(p.src)},
+                             {DNNL_ARG_WEIGHTS, p.weights},
+                             {DNNL_ARG_DST, p.blocked.destinationFor(p.dst)},
+                             {DNNL_ARG_SCRATCHPAD, p.scratchpad}};
     if (dnnlBias) {
       p.bias.set_data_handle(const_cast<float*>(ctx.inputs[2].data<float>()));
-      args.emplace(DNNL_ARG_BIAS, p.bias);
+      args.add(DNNL_ARG_BIAS, p.bias);
     }
     dnnl_util::bindThreadScratchpad(p.scratchpad);
-    p.primitive.execute(dnnl_util::stream(), args);
+    args.run(p.primitive);
     p.blocked.finish(p.dst);
     dnnl_util::stream().wait();
     if (m_fused.batchNorm || m_fused.prelu) {
@@ -173,6 +173,15 @@ class ConvKernel : public OpKernel {
   }
 
  private:
+  // windowFor reads five attrs and works out the padding: once per input shape, not on every run.
+  Expected<Window> window(const Node& node, const Shape& in, int64_t kh, int64_t kw) {
+    if (in != m_windowInput || kh != m_window.kh || kw != m_window.kw) {
+      FS_ASSIGN_OR_RETURN(m_window, windowFor(node, in, kh, kw));
+      m_windowInput = in;
+    }
+    return m_window;
+  }
+
   // The output: with a fused Add run as oneDNN's sum post-op in the output's layout it starts as the addend, and is
   // the addend's own buffer when this node holds its only reference (it is the addend's last reader), as
   // TensorFlow forwards it.
@@ -198,7 +207,7 @@ class ConvKernel : public OpKernel {
       return;
     }
     p.addend.set_data_handle(const_cast<float*>(addend.data<float>()));
-    p.addendReorder.execute(dnnl_util::stream(), p.addend, target);
+    dnnl_util::reorder(p.addendReorder, p.addend, target);
   }
 
   // Square, undilated depthwise windows with channel multiplier 1 and a ReLU / ReLU6 or no activation run on
@@ -328,6 +337,8 @@ class ConvKernel : public OpKernel {
   bool m_depthwise, m_winograd, m_blockedOutput;
   FusedSpec m_fused;
   ConvPrimitive m_cache;
+  Shape m_windowInput = Shape::unknownRank();  ///< the input m_window is for
+  Window m_window;
   std::unique_ptr<WinogradNhwc> m_ownWinograd;
   Tensor m_winogradFilter;
 };

@@ -64,6 +64,23 @@ dnnl::memory::desc dense(const std::vector<int64_t>& dims, DType dtype) {
   return desc(dims, dtype, strides);
 }
 
+ExecArgs::ExecArgs(std::initializer_list<Arg> args) {
+  for (const Arg& a : args) m_args.at(static_cast<size_t>(m_count++)) = a.arg;
+}
+
+void ExecArgs::add(int which, const dnnl::memory& memory) {
+  m_args.at(static_cast<size_t>(m_count++)) = {which, memory.get()};
+}
+
+void ExecArgs::run(const dnnl::primitive& primitive) const {
+  dnnl::error::wrap_c_api(dnnl_primitive_execute(primitive.get(), stream().get(), m_count, m_args.data()),
+                          "could not execute a primitive");
+}
+
+void reorder(const dnnl::reorder& primitive, const dnnl::memory& from, const dnnl::memory& to) {
+  ExecArgs{{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}.run(primitive);
+}
+
 void BlockedIo::prepare(const dnnl::memory& userSrc, const dnnl::memory& userDst, const dnnl::memory::desc& srcDesc,
                         const dnnl::memory::desc& dstDesc) {
   srcUsed = srcDesc != userSrc.get_desc();
@@ -81,16 +98,16 @@ void BlockedIo::prepare(const dnnl::memory& userSrc, const dnnl::memory& userDst
 
 const dnnl::memory& BlockedIo::sourceFor(dnnl::memory& userSrc) {
   if (!srcUsed) return userSrc;
-  toBlocked.execute(stream(), userSrc, src);
+  reorder(toBlocked, userSrc, src);
   return src;
 }
 
 void BlockedIo::loadDestination(dnnl::memory& userDst) {
-  if (dstUsed) toBlockedDestination.execute(stream(), userDst, dst);
+  if (dstUsed) reorder(toBlockedDestination, userDst, dst);
 }
 
 void BlockedIo::finish(dnnl::memory& userDst) {
-  if (dstUsed) fromBlocked.execute(stream(), dst, userDst);
+  if (dstUsed) reorder(fromBlocked, dst, userDst);
 }
 
 bool activationPostOp(const std::string& a, float leakyAlpha, dnnl::post_ops* ops) {

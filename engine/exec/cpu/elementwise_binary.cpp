@@ -2,6 +2,7 @@
 // integer division (Div/TruncateDiv truncate, FloorDiv/FloorMod round toward -inf) and error on x / 0.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #include "exec/cpu/broadcast.h"
@@ -144,8 +145,32 @@ constexpr int64_t elementCost() {
   return Op == BinOp::kPow || Op == BinOp::kAtan2 || Op == BinOp::kFloorMod || Op == BinOp::kTruncMod ? 16 : 1;
 }
 
+// x^2, x^1 and x^0.5 without std::pow (14 ns an element here; Silero VAD's magnitude spectrum squares with it):
+// x * x and sqrt are correctly rounded, so never less exact than pow. sqrt(-0) is -0 and sqrt(-inf) NaN where
+// pow gives +0 and +inf, hence the + 0 and the -inf case.
+template <typename T>
+bool powWithSimpleExponent(const T* x, T y, T* out, int64_t n) {
+  if (y == T(2)) {
+    parallelFor(n, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) out[i] = x[i] * x[i];
+    });
+  } else if (y == T(0.5)) {
+    constexpr T kInf = std::numeric_limits<T>::infinity();
+    parallelFor(n, 4, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) out[i] = x[i] == -kInf ? kInf : std::sqrt(x[i]) + T(0);
+    });
+  } else if (y == T(1)) {
+    std::copy(x, x + n, out);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 template <BinOp Op, typename T, typename Out>
 void run(const T* a, const T* b, Out* out, const Shape& sa, const Shape& sb, int64_t n, const BroadcastPlan* plan) {
+  if constexpr (Op == BinOp::kPow && std::is_floating_point_v<T>)
+    if (!plan && sb.numElements() == 1 && sa.numElements() == n && powWithSimpleExponent(a, b[0], out, n)) return;
   if (!plan) {
     const int64_t na = sa.numElements(), nb = sb.numElements();
     parallelFor(n, elementCost<Op>(), [&](int64_t begin, int64_t end) {

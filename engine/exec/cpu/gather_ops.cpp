@@ -1,4 +1,4 @@
-// Index kernels: GatherV2 / Gather (with bounds errors, as eager TensorFlow raises them), GatherNd,
+// Index kernels: GatherV2 / Gather (with bounds errors, as eager TensorFlow raises them) and ONNX's Gather, GatherNd,
 // ScatterNd and SparseToDense.
 #include <cstring>
 
@@ -11,20 +11,20 @@ namespace {
 
 size_t elementBytes(const Tensor& t) { return static_cast<size_t>(dtypeSize(t.dtype())); }
 
-Status gather(KernelContext& ctx) {
+// Rows of params along `axis` picked by the indices (input 1); ONNX's Gather also counts negative ones from the end.
+Status gatherAlong(KernelContext& ctx, int64_t axis, bool negativeFromEnd) {
   const Tensor& params = ctx.inputs[0];
   const Tensor& indices = ctx.inputs[1];
-  int64_t axis = 0;
-  if (ctx.node.op == "GatherV2" && !scalarInt(ctx.inputs[2], &axis)) return ctx.error("axis must be a scalar");
   if (!normalizeAxis(axis, params.shape().rank(), &axis)) return ctx.error("axis out of range");
-  if (attrInt(ctx.node, "batch_dims", 0) != 0) return ctx.error("batch_dims != 0 is not supported");
   if (params.isStringLike()) return ctx.error("string params are not supported");
   std::vector<int64_t> idx = intValues(indices);
   const int64_t limit = params.shape().dim(static_cast<int>(axis));
-  for (size_t i = 0; i < idx.size(); ++i)
+  for (size_t i = 0; i < idx.size(); ++i) {
+    if (negativeFromEnd && idx[i] < 0 && idx[i] >= -limit) idx[i] += limit;
     if (idx[i] < 0 || idx[i] >= limit)
-      return ctx.error("indices[" + std::to_string(i) + "] = " + std::to_string(idx[i]) + " is not in [0, " +
-                       std::to_string(limit) + ")");
+      return ctx.error("indices[" + std::to_string(i) + "] = " + std::to_string(idx[i]) + " is not in [" +
+                       std::to_string(negativeFromEnd ? -limit : 0) + ", " + std::to_string(limit) + ")");
+  }
   std::vector<int64_t> dims(params.shape().dims().begin(), params.shape().dims().begin() + axis);
   dims.insert(dims.end(), indices.shape().dims().begin(), indices.shape().dims().end());
   dims.insert(dims.end(), params.shape().dims().begin() + axis + 1, params.shape().dims().end());
@@ -45,6 +45,20 @@ Status gather(KernelContext& ctx) {
   });
   ctx.outputs[0] = std::move(out);
   return Status::ok();
+}
+
+Status gather(KernelContext& ctx) {
+  int64_t axis = 0;
+  if (ctx.node.op == "GatherV2" && !scalarInt(ctx.inputs[2], &axis)) return ctx.error("axis must be a scalar");
+  if (attrInt(ctx.node, "batch_dims", 0) != 0) return ctx.error("batch_dims != 0 is not supported");
+  return gatherAlong(ctx, axis, false);
+}
+
+// ONNX's Gather: the axis an attr, with no adapter building index and axis tensors on every call (Silero VAD runs
+// five on a few values each).
+Status onnxGather(KernelContext& ctx) {
+  if (ctx.inputs.size() < 2) return ctx.error("needs data and indices");
+  return gatherAlong(ctx, attrInt(ctx.node, "axis", 0), true);
 }
 
 Status gatherNd(KernelContext& ctx) {
@@ -145,6 +159,7 @@ Status sparseToDense(KernelContext& ctx) {
 void registerGatherKernels(KernelTable& r) {
   r.addFn("GatherV2", gather);
   r.addFn("Gather", gather);
+  r.addFn("onnx::Gather", onnxGather);
   r.addFn("GatherNd", gatherNd);
   r.addFn("ScatterNd", scatterNd);
   r.addFn("SparseToDense", sparseToDense);

@@ -84,16 +84,16 @@ class MatMulKernel : public OpKernel {
     p.src.set_data_handle(const_cast<float*>(a.data<float>()));
     if (!p.packed) p.weights.set_data_handle(const_cast<float*>(b.data<float>()));
     p.dst.set_data_handle(out.data<float>());
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.src},
-                                               {DNNL_ARG_WEIGHTS, p.weights},
-                                               {DNNL_ARG_DST, p.dst},
-                                               {DNNL_ARG_SCRATCHPAD, p.scratchpad}};
+    dnnl_util::ExecArgs args{{DNNL_ARG_SRC, p.src},
+                             {DNNL_ARG_WEIGHTS, p.weights},
+                             {DNNL_ARG_DST, p.dst},
+                             {DNNL_ARG_SCRATCHPAD, p.scratchpad}};
     if (withBias) {
       p.bias.set_data_handle(const_cast<float*>(ctx.inputs[2].data<float>()));
-      args.emplace(DNNL_ARG_BIAS, p.bias);
+      args.add(DNNL_ARG_BIAS, p.bias);
     }
     dnnl_util::bindThreadScratchpad(p.scratchpad);
-    p.primitive.execute(dnnl_util::stream(), args);
+    args.run(p.primitive);
     dnnl_util::stream().wait();
     return Status::ok();
   }

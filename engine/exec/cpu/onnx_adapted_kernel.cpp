@@ -70,10 +70,8 @@ KernelFactory sameAs(const std::string& tfOp, AttrMap attrs) {
 }
 
 const Tensor* onnxInput(const KernelContext& ctx, int position) {
-  std::vector<int> positions = onnxFormalPositions(ctx.node);
-  for (size_t k = 0; k < positions.size(); ++k)
-    if (positions[k] == position) return k < ctx.inputs.size() ? &ctx.inputs[k] : nullptr;
-  return nullptr;
+  const int k = onnxInputIndex(ctx.node, position);
+  return k >= 0 && static_cast<size_t>(k) < ctx.inputs.size() ? &ctx.inputs[static_cast<size_t>(k)] : nullptr;
 }
 
 Tensor int64Vector(const std::vector<int64_t>& values) {

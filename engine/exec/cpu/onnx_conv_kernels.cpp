@@ -54,16 +54,16 @@ class ConvKernel : public OpKernel {
     }
     m_src.set_data_handle(const_cast<float*>(x.data<float>()));
     m_dst.set_data_handle(out.data<float>());
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, m_src},
-                                               {DNNL_ARG_WEIGHTS, m_weightMem},
-                                               {DNNL_ARG_DST, m_dst},
-                                               {DNNL_ARG_SCRATCHPAD, m_scratchpad}};
+    dnnl_util::ExecArgs args{{DNNL_ARG_SRC, m_src},
+                             {DNNL_ARG_WEIGHTS, m_weightMem},
+                             {DNNL_ARG_DST, m_dst},
+                             {DNNL_ARG_SCRATCHPAD, m_scratchpad}};
     if (b) {
       m_bias.set_data_handle(const_cast<float*>(b->data<float>()));
-      args.emplace(DNNL_ARG_BIAS, m_bias);
+      args.add(DNNL_ARG_BIAS, m_bias);
     }
     dnnl_util::bindThreadScratchpad(m_scratchpad);
-    m_primitive.execute(dnnl_util::stream(), args);
+    args.run(m_primitive);
     dnnl_util::stream().wait();
     ctx.outputs[0] = std::move(out);
     return Status::ok();
@@ -146,7 +146,7 @@ class PoolKernel : public OpKernel {
     Tensor out = Tensor::uninitialized(DType::kFloat, m_output);
     m_src.set_data_handle(const_cast<float*>(x.data<float>()));
     m_dst.set_data_handle(out.data<float>());
-    m_primitive.execute(dnnl_util::stream(), {{DNNL_ARG_SRC, m_src}, {DNNL_ARG_DST, m_dst}});
+    dnnl_util::ExecArgs{{DNNL_ARG_SRC, m_src}, {DNNL_ARG_DST, m_dst}}.run(m_primitive);
     dnnl_util::stream().wait();
     ctx.outputs[0] = std::move(out);
     return Status::ok();

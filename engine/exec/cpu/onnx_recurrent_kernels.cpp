@@ -6,6 +6,7 @@
 
 #include <dnnl.h>
 
+#include "exec/cpu/fast_math.h"
 #include "exec/cpu/onnx_kernels.h"
 
 namespace flowscope {
@@ -73,10 +74,10 @@ void lstmDirection(const KernelContext& ctx, const RnnShapes& s, int64_t d, bool
         float& cell = c[n * hs + j];
         const float gi = sigmoid(clipped(gx[j] + gh[j] + (p ? p[j] * cell : 0)));
         const float gf = sigmoid(clipped(gx[2 * hs + j] + gh[2 * hs + j] + (p ? p[2 * hs + j] * cell : 0)));
-        const float gc = std::tanh(clipped(gx[3 * hs + j] + gh[3 * hs + j]));
+        const float gc = tanhFloat(clipped(gx[3 * hs + j] + gh[3 * hs + j]));
         cell = gf * cell + gi * gc;
         const float go = sigmoid(clipped(gx[hs + j] + gh[hs + j] + (p ? p[hs + j] * cell : 0)));
-        h[n * hs + j] = go * std::tanh(cell);
+        h[n * hs + j] = go * tanhFloat(cell);
       }
     std::memcpy(y + (t * s.dirs + d) * s.batch * hs, h, static_cast<size_t>(s.batch * hs) * sizeof(float));
   }
@@ -144,7 +145,7 @@ void gruDirection(const KernelContext& ctx, const RnnShapes& s, int64_t d, bool 
     for (int64_t n = 0; n < s.batch; ++n)
       for (int64_t j = 0; j < hs; ++j) {
         const auto i = static_cast<size_t>(n * hs + j);
-        const float cand = std::tanh(xw[static_cast<size_t>((t * s.batch + n) * g3 + 2 * hs + j)] + hc[i]);
+        const float cand = tanhFloat(xw[static_cast<size_t>((t * s.batch + n) * g3 + 2 * hs + j)] + hc[i]);
         h[n * hs + j] = (1 - z[i]) * cand + z[i] * h[n * hs + j];
       }
     std::memcpy(y + (t * s.dirs + d) * s.batch * hs, h, bh * sizeof(float));

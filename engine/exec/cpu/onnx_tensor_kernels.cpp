@@ -1,4 +1,4 @@
-// ONNX ops that move elements: Transpose, Concat, Split, Slice, Gather, Expand, Tile, Pad, Range, Dropout. Where
+// ONNX ops that move elements: Transpose, Concat, Split, Slice, Expand, Tile, Pad, Range, Dropout. Where
 // TensorFlow's kernel moves them the same way, the ONNX attributes become its inputs.
 #include <algorithm>
 #include <cstring>
@@ -6,6 +6,7 @@
 #include "exec/cpu/broadcast.h"
 #include "exec/cpu/move_by_size.h"
 #include "exec/cpu/onnx_kernels.h"
+#include "exec/cpu/strided_copy.h"
 #include "ops/onnx_op_set.h"
 
 namespace flowscope {
@@ -33,24 +34,6 @@ Expected<TfEquivalent> concatMapping(const Node& node) {
     if (in.empty()) in.push_back(ctx.inputs[0]);
     in.push_back(scalarOf(DType::kInt64, static_cast<double>(axis)));
     return in;
-  };
-  return tf;
-}
-
-// Gather: ONNX indices may be negative (counted from the end).
-Expected<TfEquivalent> gatherMapping(const Node& node) {
-  const int64_t axis = attrInt(node, "axis", 0);
-  TfEquivalent tf{"GatherV2", {}, nullptr};
-  tf.adapt = [axis](const KernelContext& ctx) -> Expected<std::vector<Tensor>> {
-    const Tensor& data = ctx.inputs[0];
-    int64_t a = 0;
-    if (!normalizeAxis(axis, data.shape().rank(), &a)) return invalidArgument("axis out of range");
-    const int64_t limit = data.shape().dim(static_cast<int>(a));
-    std::vector<int64_t> idx = intValues(ctx.inputs[1]);
-    for (int64_t& i : idx)
-      if (i < 0) i += limit;
-    Tensor indices = int64Vector(idx).reshaped(ctx.inputs[1].shape());
-    return std::vector<Tensor>{data, indices, scalarOf(DType::kInt64, static_cast<double>(a))};
   };
   return tf;
 }
@@ -186,32 +169,20 @@ Status slice(KernelContext& ctx) {
   const SliceDims& d = *dims;
   Tensor out = Tensor::uninitialized(x.dtype(), Shape(d.count));
   const int rank = x.shape().rank();
-  const std::vector<int64_t> strides = stridesOf(x.shape());
   if (out.numElements() == 0 || rank == 0) {
     if (rank == 0) out = x;
     ctx.outputs[0] = std::move(out);
     return Status::ok();
   }
+  std::vector<int64_t> strides = stridesOf(x.shape());
+  int64_t offset = 0;
+  for (size_t k = 0; k < strides.size(); ++k) {
+    offset += d.start[k] * strides[k];
+    strides[k] *= d.step[k];
+  }
   FS_RETURN_IF_ERROR(moveBySize(ctx, x, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T* in = x.data<T>();
-    T* o = out.data<T>();
-    const int64_t inner = d.count.back(), innerStep = d.step.back() * strides.back();
-    const int64_t rows = out.numElements() / inner;
-    std::vector<int64_t> coord(static_cast<size_t>(rank), 0);
-    for (int64_t r = 0; r < rows; ++r) {
-      int64_t src = 0;
-      for (int k = 0; k < rank; ++k) {
-        const auto ku = static_cast<size_t>(k);
-        src += (d.start[ku] + coord[ku] * d.step[ku]) * strides[ku];
-      }
-      for (int64_t j = 0; j < inner; ++j) o[r * inner + j] = in[src + j * innerStep];
-      for (int k = rank - 2; k >= 0; --k) {
-        const auto ku = static_cast<size_t>(k);
-        if (++coord[ku] < d.count[ku]) break;
-        coord[ku] = 0;
-      }
-    }
+    stridedCopy(x.data<T>(), offset, strides, d.count, out.data<T>());  // a contiguous slice is one memcpy
   }));
   ctx.outputs[0] = std::move(out);
   return Status::ok();
@@ -233,7 +204,6 @@ Status dropout(KernelContext& ctx) {
 void registerOnnxTensorKernels(KernelTable& r) {
   r.add("onnx::Transpose", adaptedKernel(transposeMapping));
   r.add("onnx::Concat", adaptedKernel(concatMapping));
-  r.add("onnx::Gather", adaptedKernel(gatherMapping));
   r.add("onnx::Split", adaptedKernel(splitMapping));
   r.add("onnx::Expand", adaptedKernel(expandMapping));
   r.add("onnx::Tile", adaptedKernel(tileMapping));

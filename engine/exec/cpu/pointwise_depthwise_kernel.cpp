@@ -83,13 +83,14 @@ class PointwiseDepthwiseKernel : public OpKernel {
     p.pwBias.set_data_handle(const_cast<float*>(pwBias.data<float>()));
     p.dwBias.set_data_handle(const_cast<float*>(dwBias.data<float>()));
     dnnl_util::bindThreadScratchpad(p.scratchpad);
-    p.primitive.execute(dnnl_util::stream(), {{DNNL_ARG_SRC, p.blocked.sourceFor(p.src)},
-                                              {DNNL_ARG_WEIGHTS, p.pwWeights},
-                                              {DNNL_ARG_BIAS, p.pwBias},
-                                              {DNNL_ARG_DST, p.blocked.destinationFor(p.dst)},
-                                              {DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_WEIGHTS, p.dwWeights},
-                                              {DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_BIAS, p.dwBias},
-                                              {DNNL_ARG_SCRATCHPAD, p.scratchpad}});
+    dnnl_util::ExecArgs{{DNNL_ARG_SRC, p.blocked.sourceFor(p.src)},
+                        {DNNL_ARG_WEIGHTS, p.pwWeights},
+                        {DNNL_ARG_BIAS, p.pwBias},
+                        {DNNL_ARG_DST, p.blocked.destinationFor(p.dst)},
+                        {DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_WEIGHTS, p.dwWeights},
+                        {DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_BIAS, p.dwBias},
+                        {DNNL_ARG_SCRATCHPAD, p.scratchpad}}
+        .run(p.primitive);
     p.blocked.finish(p.dst);
     dnnl_util::stream().wait();
     ctx.outputs[0] = std::move(out);

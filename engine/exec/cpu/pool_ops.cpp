@@ -50,7 +50,7 @@ class PoolKernel : public OpKernel {
     }
     m_src.set_data_handle(const_cast<float*>(x.data<float>()));
     m_dst.set_data_handle(out.data<float>());
-    m_primitive.execute(dnnl_util::stream(), {{DNNL_ARG_SRC, m_src}, {DNNL_ARG_DST, m_io.destinationFor(m_dst)}});
+    dnnl_util::ExecArgs{{DNNL_ARG_SRC, m_src}, {DNNL_ARG_DST, m_io.destinationFor(m_dst)}}.run(m_primitive);
     m_io.finish(m_dst);
     dnnl_util::stream().wait();
     ctx.outputs[0] = std::move(out);
