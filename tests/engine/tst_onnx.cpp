@@ -194,6 +194,50 @@ class TestOnnx : public QObject {
                     "or in an enclosing graph)");
   }
 
+  // GatherElements counts negative indices from the end and names the node and the range of a bad index; so does
+  // GatherND for the dim it addresses.
+  void gatherKernelsTakeNegativeIndicesAndNameBadOnes() {
+    QTemporaryDir dir;
+    onnx::ModelProto m = onnxModel();
+    auto* g = m.mutable_graph();
+    addValue(g->mutable_input(), "x", {2, 3});
+    addValue(g->mutable_input(), "i", {2, 2}, onnx::TensorProto::INT64);
+    addValue(g->mutable_output(), "e", {2, 2});
+    addValue(g->mutable_output(), "n", {2});
+    auto* elements = addNode(g, "GatherElements", {"x", "i"}, {"e"}, "elements");
+    auto* axis = elements->add_attribute();
+    axis->set_name("axis");
+    axis->set_type(onnx::AttributeProto::INT);
+    axis->set_i(1);
+    addNode(g, "GatherND", {"x", "i"}, {"n"}, "nd");
+    const std::string path = dir.filePath("gather.onnx").toStdString();
+    writeBytes(path, m.SerializeAsString());
+    ModelRunner runner(loadForTest(path));
+    Tensor x(DType::kFloat, Shape{2, 3});
+    for (int k = 0; k < 6; ++k) x.data<float>()[k] = static_cast<float>(10 * k);
+    Tensor i(DType::kInt64, Shape{2, 2});
+    const int64_t picks[] = {-1, 0, 1, -2};
+    std::copy(picks, picks + 4, i.data<int64_t>());
+    auto out = runner.run({{"x:0", x}, {"i:0", i}}, {"elements:0", "nd:0"});
+    QVERIFY2(out.hasValue(), out.status().message().c_str());
+    const float elementsWant[] = {20, 0, 40, 40},
+                ndWant[] = {30, 40};  // x[0][2] x[0][0] x[1][1] x[1][1]; x[1][0] x[1][1]
+    for (int k = 0; k < 4; ++k) QCOMPARE((*out)[0].data<float>()[k], elementsWant[k]);
+    for (int k = 0; k < 2; ++k) QCOMPARE((*out)[1].data<float>()[k], ndWant[k]);
+    i.data<int64_t>()[2] = 3;
+    auto bad = runner.run({{"x:0", x}, {"i:0", i}}, {"elements:0"});
+    QVERIFY(!bad.hasValue());
+    const std::string message = bad.status().message();
+    QVERIFY2(message.find("elements") != std::string::npos && message.find("GatherElements") != std::string::npos &&
+                 message.find("index 3 is not in [-3, 3)") != std::string::npos,
+             message.c_str());
+    i.data<int64_t>()[2] = -3;
+    bad = runner.run({{"x:0", x}, {"i:0", i}}, {"nd:0"});
+    QVERIFY(!bad.hasValue());
+    QVERIFY2(bad.status().message().find("index -3 is not in [-2, 2) of data dim 0") != std::string::npos,
+             bad.status().message().c_str());
+  }
+
   // The one-position lookup kernels use agrees with the full list of formal positions: absent inputs (repeated
   // and unsorted too) are skipped, captured trailing inputs are no formal input.
   void formalInputIndexMatchesPositions() {

@@ -102,6 +102,7 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxElementwiseKernels(table);
   registerOnnxShapeKernels(table);
   registerOnnxTensorKernels(table);
+  registerOnnxGatherKernels(table);
   registerOnnxNnKernels(table);
   registerOnnxConvKernels(table);
   registerOnnxResizeKernels(table);
