@@ -45,17 +45,10 @@ size_t onnxCaptureCount(const Node& node) {
 }
 
 std::vector<int> onnxFormalPositions(const Node& node) {
-  std::vector<int64_t> absent;
-  if (const AttrValue* v = node.attr(kOnnxAbsentInputsAttr); v && v->kind() == AttrValue::Kind::kList)
-    absent = v->list().i;
-  std::sort(absent.begin(), absent.end());
-  const size_t formal = node.inputs.size() - onnxCaptureCount(node);
-  std::vector<int> positions;
-  int position = 0;
-  for (size_t k = 0; k < formal; ++k) {
-    while (std::binary_search(absent.begin(), absent.end(), position)) ++position;
-    positions.push_back(position++);
-  }
+  std::vector<int> positions(node.inputs.size() - onnxCaptureCount(node));
+  size_t found = 0;
+  for (int position = 0; found < positions.size(); ++position)
+    if (const int k = onnxInputIndex(node, position); k >= 0) positions[static_cast<size_t>(k)] = position, ++found;
   return positions;
 }
 

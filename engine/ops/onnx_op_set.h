@@ -74,8 +74,8 @@ int64_t onnxOpset(const Node& node, int64_t fallback = 1);
 /// The formal input positions of a node's data inputs: position k of the file for each entry of node.inputs, so
 /// that kernels see which optional inputs are present. Captured outer values are not formal inputs.
 std::vector<int> onnxFormalPositions(const Node& node);
-/// The entry of node.inputs that holds formal input `position`, or -1 when the file left it out: what
-/// onnxFormalPositions says for one position, without building the list (kernels ask on every call).
+/// The entry of node.inputs that holds formal input `position`, or -1 when the file left it out (or there is no such
+/// input): one position of onnxFormalPositions, without building the list (kernels ask on every call).
 int onnxInputIndex(const Node& node, int position);
 /// Trailing inputs that are captured outer values (the `_onnx_captures` attr).
 size_t onnxCaptureCount(const Node& node);

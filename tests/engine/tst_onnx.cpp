@@ -238,11 +238,15 @@ class TestOnnx : public QObject {
              bad.status().message().c_str());
   }
 
-  // The one-position lookup kernels use agrees with the full list of formal positions: absent inputs (repeated
-  // and unsorted too) are skipped, captured trailing inputs are no formal input.
+  // Formal positions skip absent inputs (repeated and unsorted too, negative ones ignored); captured trailing
+  // inputs are no formal input. The one-position lookup kernels use agrees with the list.
   void formalInputIndexMatchesPositions() {
-    const std::vector<std::vector<int64_t>> absentLists = {{}, {1}, {0, 2}, {3, 1, 1}, {-1, 5}};
-    for (const auto& absent : absentLists)
+    const std::vector<std::pair<std::vector<int64_t>, std::vector<int>>> cases = {{{}, {0, 1, 2, 3}},
+                                                                                  {{1}, {0, 2, 3, 4}},
+                                                                                  {{0, 2}, {1, 3, 4, 5}},
+                                                                                  {{3, 1, 1}, {0, 2, 4, 5}},
+                                                                                  {{-1, 5}, {0, 1, 2, 3}}};
+    for (const auto& [absent, all] : cases)
       for (int64_t captures : {0, 1}) {
         Node node;
         node.inputs.resize(4);
@@ -252,7 +256,8 @@ class TestOnnx : public QObject {
           node.attrs[kOnnxAbsentInputsAttr] = AttrValue::fromList(list);
         }
         if (captures) node.attrs[kOnnxCapturesAttr] = AttrValue::fromInt(captures);
-        const std::vector<int> positions = onnxFormalPositions(node);
+        const std::vector<int> positions(all.begin(), all.end() - captures);
+        QCOMPARE(onnxFormalPositions(node), positions);
         for (int position = 0; position < 8; ++position) {
           const auto at = std::find(positions.begin(), positions.end(), position);
           const int expected = at == positions.end() ? -1 : static_cast<int>(at - positions.begin());

@@ -102,7 +102,6 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxElementwiseKernels(table);
   registerOnnxShapeKernels(table);
   registerOnnxTensorKernels(table);
-  registerOnnxGatherKernels(table);
   registerOnnxNnKernels(table);
   registerOnnxConvKernels(table);
   registerOnnxResizeKernels(table);

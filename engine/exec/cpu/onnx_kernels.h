@@ -15,7 +15,6 @@ namespace flowscope {
 void registerOnnxElementwiseKernels(KernelTable& table);
 void registerOnnxShapeKernels(KernelTable& table);
 void registerOnnxTensorKernels(KernelTable& table);
-void registerOnnxGatherKernels(KernelTable& table);
 void registerOnnxNnKernels(KernelTable& table);
 void registerOnnxConvKernels(KernelTable& table);
 void registerOnnxQuantKernels(KernelTable& table);
