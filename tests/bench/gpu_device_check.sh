@@ -34,7 +34,7 @@ fi
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv
   "$unpacked/bin/flowscope" devices
 } 2>&1 | tee "$out/devices.txt"
-timeout 300 "$unpacked/bin/tst_vulkan" >"$out/tst_vulkan.txt" 2>&1
+timeout 120 "$unpacked/bin/tst_vulkan" >"$out/tst_vulkan.txt" 2>&1
 echo "tst_vulkan: exit $?"
 grep -E "^(FAIL|Totals)" "$out/tst_vulkan.txt"
 mkdir -p "$root/build/bench/gpu"

@@ -8,8 +8,9 @@
 namespace flowscope::vk {
 namespace {
 
-constexpr uint32_t kFragment = 16, kMaxSubgroup = 64, kInvocations = 256;
-constexpr uint32_t kSharedBytes = 64 * 32 * 2 * 2 + 64 * 64 * 4;  // gemm_coopmat.glsl's fp16 slices and fp32 tile
+constexpr uint32_t kFragment = 16, kSubgroup = 32, kInvocations = 256;
+// gemm_coopmat.glsl's padded fp16 slices of A (128 x 40) and B (32 x 136) and its eight fp32 fragments on their way out
+constexpr uint32_t kSharedBytes = (128 * 40 + 32 * 136) * 2 + 8 * 16 * 16 * 4;
 
 bool hasFp16Fragments(VkInstance instance, VkPhysicalDevice device) {
   auto properties = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV>(
@@ -62,9 +63,9 @@ CooperativeMatrixSupport probeCooperativeMatrix(VkInstance instance, VkPhysicalD
   properties.pNext = &subgroup;
   vkGetPhysicalDeviceProperties2(device, &properties);
   const VkPhysicalDeviceLimits& limits = properties.properties.limits;
-  if (subgroup.subgroupSize > kMaxSubgroup || limits.maxComputeWorkGroupInvocations < kInvocations ||
+  if (subgroup.subgroupSize != kSubgroup || limits.maxComputeWorkGroupInvocations < kInvocations ||
       limits.maxComputeSharedMemorySize < kSharedBytes)
-    return {false, "subgroups wider than 64 or too little shared memory"};
+    return {false, "subgroups other than 32 wide, or too little shared memory"};
   enable->extensions = needed;
   enable->matrix.cooperativeMatrix = VK_TRUE;
   enable->float16.shaderFloat16 = VK_TRUE;

@@ -40,8 +40,11 @@ inline Dispatch make(ShaderId shader, std::vector<Operand> buffers, std::initial
 
 /// The GEMM shader for the node's precision: the cooperative-matrix core at fp16 where the device has one, else the
 /// fp32 core (which rounds the operands to the precision as it stages them).
+inline bool onMatrixUnits(const NodeView& v) {
+  return v.gemm.precision == Precision::kFp16 && v.gemm.cooperativeMatrix;
+}
 inline ShaderId gemmShader(const NodeView& v, ShaderId fp32Core, ShaderId matrixUnits) {
-  return v.gemm.precision == Precision::kFp16 && v.gemm.cooperativeMatrix ? matrixUnits : fp32Core;
+  return onMatrixUnits(v) ? matrixUnits : fp32Core;
 }
 /// The push constant shaders/precision.glsl reads.
 inline uint32_t precisionCode(const NodeView& v) {
@@ -53,10 +56,12 @@ inline Operand out(int i) { return {true, i}; }
 
 inline Status fail(const NodeView& v, const std::string& what) { return invalidArgument(nodeLabel(v.node) + what); }
 
-/// Workgroups of a GEMM on gemm_tile.glsl's core (MatMul, the implicit-GEMM convolution): one per 64x64 tile of the
-/// rows x columns result, per batch; an error naming the node when that takes more than 65535 groups along an axis.
+/// Workgroups of a GEMM (MatMul, the implicit-GEMM convolution) on the core gemmShader picks: one per tile of the
+/// rows x columns result (64x64 on gemm_tile.glsl's fp32 core, 128x128 on the matrix units), per batch; an error
+/// naming the node when that takes more than 65535 groups along an axis.
 inline Status gemmGroups(const NodeView& v, Dispatch& d, int64_t rows, int64_t columns, int64_t batch) {
-  constexpr int64_t kTile = 64, kMaxGroups = 65535;
+  constexpr int64_t kMaxGroups = 65535;
+  const int64_t kTile = onMatrixUnits(v) ? 128 : 64;
   const int64_t rowGroups = (rows + kTile - 1) / kTile, columnGroups = (columns + kTile - 1) / kTile;
   if (rowGroups > kMaxGroups || columnGroups > kMaxGroups || batch > kMaxGroups)
     return fail(v, std::to_string(rows) + " x " + std::to_string(columns) + " (x " + std::to_string(batch) +

@@ -1,6 +1,7 @@
 #version 450
 // NHWC convolution as an implicit GEMM (conv2d_gemm_io.glsl) on the register-blocked fp32 GEMM core.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "conv2d_gemm_io.glsl"
 #include "gemm_tile.glsl"
 

@@ -1,76 +1,101 @@
 // The cooperative-matrix GEMM core (VK_NV_cooperative_matrix): the interface of gemm_tile.glsl (loadA4, loadB4, storeC
 // defined before; gemmTile(M, N, K, aDepthContiguous, bDepthContiguous, operandPrecision)) with the products on the
-// matrix units. Each 256-invocation workgroup computes a 64x64 tile of C from 32-deep slices of A and B, staged in
-// shared memory as fp16 (rounded to nearest, precision.glsl); each subgroup owns some of the tile's sixteen 16x16
-// fragments and sums them in fp32. The finished tile goes out through shared memory so that storeC adds the bias and
-// activation element by element. Needs 16x16x16 fp16 x fp16 + fp32 fragments and subgroups of at most 64 invocations
-// (at least 4 per workgroup); the backend picks this core only where the device reports both.
+// matrix units. Each 256-invocation workgroup (eight subgroups of 32) computes a 128x128 tile of C from 32-deep slices
+// of A and B, staged in shared memory as fp16 (rounded to nearest, precision.glsl), the next slice read into registers
+// while the current one is multiplied. Each subgroup owns a 64x32 block of the tile, 4 x 2 fragments of 16x16 summed in
+// fp32, so that six fragment loads feed eight products. Shared rows are padded by 16 bytes, which spreads the fragment
+// loads of neighbouring rows over the banks. A finished fragment goes out through the subgroup's own 16x16 of shared
+// memory so that storeC adds the bias and activation element by element. Needs 16x16x16 fp16 x fp16 + fp32 fragments
+// and subgroups of 32 invocations; the backend picks this core only where the device reports both.
 #include "precision.glsl"
 layout(local_size_x = 256) in;
 
-const uint kTile = 64u;   // rows and columns of C per workgroup
+const uint kTile = 128u;  // rows and columns of C per workgroup
 const uint kDepth = 32u;  // the K slice staged at a time
 const uint kThreads = 256u;
 const uint kFrag = 16u;
-const uint kFragsPerSide = kTile / kFrag;
-const uint kFrags = kFragsPerSide * kFragsPerSide;
-const uint kMaxFragsPerSubgroup = 4u;
+const uint kRowFrags = 4u, kColFrags = 2u;  // a subgroup's block: 64 rows, 32 columns
+const uint kSubgroupColumns = kTile / (kColFrags * kFrag);  // subgroups side by side: 4 (and 2 down)
+const uint kStrideA = kDepth + 8u, kStrideB = kTile + 8u;  // halves per shared row, padded
 const uint kVectorsPerThread = kTile * kDepth / (4u * kThreads);  // 4-float vectors of each slice one invocation stages
 
-shared float16_t tileA[kTile * kDepth];  // [row][k]
-shared float16_t tileB[kDepth * kTile];  // [k][column]
-shared float tileC[kTile * kTile];       // [row][column]
+shared float16_t tileA[kTile * kStrideA];   // [row][k]
+shared float16_t tileB[kDepth * kStrideB];  // [k][column]
+shared float tileC[kThreads / 32u * kFrag * kFrag];  // one fragment per subgroup on its way out
 
-// Element e of a 64x32 slice as (row or column, k): the index along the operand's contiguous dimension varies fastest.
+// Element e of a 128x32 slice as (row or column, k): the index along the operand's contiguous dimension varies fastest.
 uvec2 sliceElement(uint e, bool depthContiguous) {
   return depthContiguous ? uvec2(e / kDepth, e % kDepth) : uvec2(e % kTile, e / kTile);
 }
 
-void stageSlice(uint batch, uint rowBase, uint colBase, uint k0, bool aDepthContiguous, bool bDepthContiguous) {
-  const uvec2 stepA = aDepthContiguous ? uvec2(0u, 1u) : uvec2(1u, 0u);
-  const uvec2 stepB = bDepthContiguous ? uvec2(0u, 1u) : uvec2(1u, 0u);
-  for (uint i = 0u; i < kVectorsPerThread; ++i) {
+// Reads this invocation's vectors of the slice at k0 from global memory into registers.
+void fetch(uint batch, uint rowBase, uint colBase, uint k0, bool aDepthContiguous, bool bDepthContiguous,
+           out vec4 nextA[kVectorsPerThread], out vec4 nextB[kVectorsPerThread]) {
+  [[unroll]] for (uint i = 0u; i < kVectorsPerThread; ++i) {
     const uint e = 4u * (gl_LocalInvocationIndex + i * kThreads);
     const uvec2 ea = sliceElement(e, aDepthContiguous), eb = sliceElement(e, bDepthContiguous);
-    const vec4 va = loadA4(batch, rowBase + ea.x, k0 + ea.y), vb = loadB4(batch, k0 + eb.y, colBase + eb.x);
-    for (uint j = 0u; j < 4u; ++j) {
+    nextA[i] = loadA4(batch, rowBase + ea.x, k0 + ea.y);
+    nextB[i] = loadB4(batch, k0 + eb.y, colBase + eb.x);
+  }
+}
+
+// Writes what fetch() read into the shared slices as halves.
+void stage(bool aDepthContiguous, bool bDepthContiguous, vec4 nextA[kVectorsPerThread],
+           vec4 nextB[kVectorsPerThread]) {
+  const uvec2 stepA = aDepthContiguous ? uvec2(0u, 1u) : uvec2(1u, 0u);
+  const uvec2 stepB = bDepthContiguous ? uvec2(0u, 1u) : uvec2(1u, 0u);
+  [[unroll]] for (uint i = 0u; i < kVectorsPerThread; ++i) {
+    const uint e = 4u * (gl_LocalInvocationIndex + i * kThreads);
+    const uvec2 ea = sliceElement(e, aDepthContiguous), eb = sliceElement(e, bDepthContiguous);
+    [[unroll]] for (uint j = 0u; j < 4u; ++j) {
       const uvec2 a = ea + j * stepA, b = eb + j * stepB;
-      tileA[a.x * kDepth + a.y] = float16_t(roundToHalf(va[j]));
-      tileB[b.y * kTile + b.x] = float16_t(roundToHalf(vb[j]));
+      tileA[a.x * kStrideA + a.y] = float16_t(roundToHalf(nextA[i][j]));
+      tileB[b.y * kStrideB + b.x] = float16_t(roundToHalf(nextB[i][j]));
     }
   }
 }
 
-// This subgroup's fragment number s (kFrags or more: it has no such fragment).
-uint fragment(uint s) { return gl_SubgroupID + s * gl_NumSubgroups; }
+// Sends fragment (i, j) of this subgroup's block to storeC through the subgroup's 16x16 of shared memory.
+void storeFragment(fcoopmatNV<32, gl_ScopeSubgroup, kFrag, kFrag> sum, uint batch, uvec2 at, uint M, uint N) {
+  const uint scratch = gl_SubgroupID * kFrag * kFrag;
+  coopMatStoreNV(sum, tileC, scratch, kFrag, false);
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();
+  for (uint e = gl_SubgroupInvocationID; e < kFrag * kFrag; e += gl_SubgroupSize) {
+    const uint row = at.x + e / kFrag, col = at.y + e % kFrag;
+    if (row < M && col < N) storeC(batch, row, col, tileC[scratch + e]);
+  }
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();  // every lane has read the fragment before the next one overwrites it
+}
 
 void gemmTile(uint M, uint N, uint K, bool aDepthContiguous, bool bDepthContiguous, uint operandPrecision) {
   const uint rowBase = gl_WorkGroupID.y * kTile, colBase = gl_WorkGroupID.x * kTile, batch = gl_WorkGroupID.z;
-  fcoopmatNV<32, gl_ScopeSubgroup, kFrag, kFrag> sums[kMaxFragsPerSubgroup];
-  for (uint s = 0u; s < kMaxFragsPerSubgroup; ++s) sums[s] = fcoopmatNV<32, gl_ScopeSubgroup, kFrag, kFrag>(0.0);
+  const uint blockRow = (gl_SubgroupID / kSubgroupColumns) * kRowFrags * kFrag;
+  const uint blockCol = (gl_SubgroupID % kSubgroupColumns) * kColFrags * kFrag;
+  fcoopmatNV<32, gl_ScopeSubgroup, kFrag, kFrag> sums[kRowFrags * kColFrags];
+  [[unroll]] for (uint s = 0u; s < kRowFrags * kColFrags; ++s)
+    sums[s] = fcoopmatNV<32, gl_ScopeSubgroup, kFrag, kFrag>(0.0);
+  vec4 nextA[kVectorsPerThread], nextB[kVectorsPerThread];
+  fetch(batch, rowBase, colBase, 0u, aDepthContiguous, bDepthContiguous, nextA, nextB);
   for (uint k0 = 0u; k0 < K; k0 += kDepth) {
-    stageSlice(batch, rowBase, colBase, k0, aDepthContiguous, bDepthContiguous);
+    stage(aDepthContiguous, bDepthContiguous, nextA, nextB);
     barrier();
-    for (uint s = 0u; s < kMaxFragsPerSubgroup; ++s) {
-      const uint f = fragment(s);
-      if (f >= kFrags) continue;  // the same for the whole subgroup
-      for (uint kk = 0u; kk < kDepth; kk += kFrag) {
-        fcoopmatNV<16, gl_ScopeSubgroup, kFrag, kFrag> a, b;
-        coopMatLoadNV(a, tileA, (f / kFragsPerSide) * kFrag * kDepth + kk, kDepth, false);
-        coopMatLoadNV(b, tileB, kk * kTile + (f % kFragsPerSide) * kFrag, kTile, false);
-        sums[s] = coopMatMulAddNV(a, b, sums[s]);
-      }
+    if (k0 + kDepth < K) fetch(batch, rowBase, colBase, k0 + kDepth, aDepthContiguous, bDepthContiguous, nextA, nextB);
+    [[unroll]] for (uint kk = 0u; kk < kDepth; kk += kFrag) {
+      fcoopmatNV<16, gl_ScopeSubgroup, kFrag, kFrag> a[kRowFrags], b[kColFrags];
+      [[unroll]] for (uint i = 0u; i < kRowFrags; ++i)
+        coopMatLoadNV(a[i], tileA, (blockRow + i * kFrag) * kStrideA + kk, kStrideA, false);
+      [[unroll]] for (uint j = 0u; j < kColFrags; ++j)
+        coopMatLoadNV(b[j], tileB, kk * kStrideB + blockCol + j * kFrag, kStrideB, false);
+      [[unroll]] for (uint i = 0u; i < kRowFrags; ++i)
+        [[unroll]] for (uint j = 0u; j < kColFrags; ++j)
+          sums[i * kColFrags + j] = coopMatMulAddNV(a[i], b[j], sums[i * kColFrags + j]);
     }
     barrier();
   }
-  for (uint s = 0u; s < kMaxFragsPerSubgroup; ++s) {
-    const uint f = fragment(s);
-    if (f < kFrags)
-      coopMatStoreNV(sums[s], tileC, (f / kFragsPerSide) * kFrag * kTile + (f % kFragsPerSide) * kFrag, kTile, false);
-  }
-  barrier();
-  for (uint i = 0u; i < kTile * kTile / kThreads; ++i) {
-    const uint e = gl_LocalInvocationIndex + i * kThreads, row = rowBase + e / kTile, col = colBase + e % kTile;
-    if (row < M && col < N) storeC(batch, row, col, tileC[e]);
-  }
+  [[unroll]] for (uint i = 0u; i < kRowFrags; ++i)
+    [[unroll]] for (uint j = 0u; j < kColFrags; ++j)
+      storeFragment(sums[i * kColFrags + j], batch,
+                    uvec2(rowBase + blockRow + i * kFrag, colBase + blockCol + j * kFrag), M, N);
 }
