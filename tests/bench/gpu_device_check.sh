@@ -2,9 +2,9 @@
 # Issue 18's checks on a lent GPU machine (../shared/tools/gpu/README.md says what it has and lacks): it has the GPU,
 # its Vulkan driver and PyTorch, but none of our build's libraries, so those travel as one bundle.
 # Usage, in the checkout's root there: tests/bench/gpu_device_check.sh CARRY OUT [gpu_bench.sh options]
-# CARRY holds
-#   bundle.tar.xz         stripped flowscope and tst_vulkan with their libraries (../shared/tools/gpu/bundle.sh);
-#   graph_descriptors.pb  protoc's descriptor set of our GraphDef (make_graphs.py writes it; that machine has no protoc);
+# CARRY (tests/bench/gpu_carry.sh packs it) holds
+#   bundle.tar.xz         stripped flowscope and tst_vulkan with their libraries;
+#   graph_descriptors.pb  protoc's descriptor set of our GraphDef (that machine has no protoc);
 #   corpus.tar.xz         optional: the corpus files tst_vulkan and the benchmark read, as shared/graphs/...;
 #   source_root           optional: the source folder the bundle was built in, whose compiled-in test data paths
 #                         (SOURCE/tests/data, SOURCE/../shared) are recreated there as links.
