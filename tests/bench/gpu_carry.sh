@@ -44,4 +44,4 @@ rm -f "$carry/corpus.tar.xz"
 tracked=$(git -C "$root" ls-files -z | xargs -0 stat -c %s | awk '{s += $1} END {print s}')
 total=$((tracked + $(du -sb "$root/.git" | cut -f1) + $(du -sb "$carry" | cut -f1)))
 echo "$carry: $(du -sh "$carry" | cut -f1); with the checkout and .git $((total >> 20)) MiB of the 64 that may travel"
-[[ $total -le $((64 << 20)) ]] || echo "over the limit: leave out corpus.tar.xz, or tst_vulkan" >&2
+[[ $total -le $((64 << 20)) ]] || { echo "over the limit: leave out corpus.tar.xz, or tst_vulkan" >&2; exit 1; }

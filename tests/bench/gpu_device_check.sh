@@ -35,9 +35,12 @@ fi
   "$unpacked/bin/flowscope" devices
 } 2>&1 | tee "$out/devices.txt"
 timeout 120 "$unpacked/bin/tst_vulkan" >"$out/tst_vulkan.txt" 2>&1
-echo "tst_vulkan: exit $?"
+tests=$?
+echo "tst_vulkan: exit $tests"
 grep -E "^(FAIL|Totals)" "$out/tst_vulkan.txt"
 mkdir -p "$root/build/bench/gpu"
 cp "$carry/graph_descriptors.pb" "$root/build/bench/gpu/"
 FLOWSCOPE="$unpacked/bin/flowscope" PYTHON="$(command -v python3)" SHARED="$unpacked/shared" \
   "$root/tests/bench/gpu_bench.sh" "$@" 2>&1 | tee "$out/gpu_bench.txt"
+bench=$?
+exit $((tests != 0 || bench != 0))  # a failed parity run fails the check, whatever the benchmark says

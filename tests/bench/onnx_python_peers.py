@@ -45,7 +45,7 @@ def main():
     print(f"{'model':14s} {'threads':>7s} {'Flowscope ms':>12s} {'ORT ms':>9s} {'ratio':>6s}")
     for name, info in manifest.items():
         model = os.path.join(a.models, name + ".onnx")
-        args = open(os.path.join(a.models, name + ".args")).read().split()
+        args = open(os.path.join(a.models, name + ".args")).read().splitlines()  # one argument per line
         feeds = {i["name"]: np.load(os.path.join(a.models, f"{name}.{i['name']}.npy")) for i in info["inputs"]}
         for threads in (int(t) for t in a.threads.split(",")):
             options = ort.SessionOptions()

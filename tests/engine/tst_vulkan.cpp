@@ -589,7 +589,8 @@ class TestVulkan : public QObject {
   void reducedPrecisionRoundsTheOperands_data() {
     QTest::addColumn<QString>("op");
     QTest::addColumn<int>("precision");
-    for (const char* op : {"MatMul", "Conv2D"})
+    // Odd sizes, transposed operands, a batch, and outputs wider than one 128-column tile of the matrix units' core.
+    for (const char* op : {"MatMul", "MatMul/transposed", "BatchMatMulV2", "Conv2D"})
       for (Precision p : {Precision::kFp16, Precision::kBf16})
         QTest::newRow(qPrintable(QString("%1/%2").arg(op, precisionName(p)))) << QString(op) << static_cast<int>(p);
   }
@@ -600,8 +601,14 @@ class TestVulkan : public QObject {
     Case k;
     if (op == "MatMul")
       k.op("MatMul", {k.input("a", {130, 300}), k.input("b", {300, 97})});
+    else if (op == "MatMul/transposed")
+      k.op("MatMul", {k.input("a", {300, 130}), k.input("b", {290, 300})},
+           {{"transpose_a", AttrValue::fromBool(true)}, {"transpose_b", AttrValue::fromBool(true)}});
+    else if (op == "BatchMatMulV2")
+      k.op("BatchMatMulV2", {k.input("a", {3, 70, 40}), k.input("b", {3, 40, 150})},
+           {{"T", AttrValue::fromType(DType::kFloat)}});
     else
-      k.op("Conv2D", {k.input("x", {2, 13, 11, 37}), k.input("w", {3, 3, 37, 70})},
+      k.op("Conv2D", {k.input("x", {2, 13, 11, 37}), k.input("w", {3, 3, 37, 140})},
            {{"strides", ints({1, 1, 1, 1})}, {"padding", AttrValue::fromString("SAME")}});
     auto model = modelOf(k);
     RunnerOptions options = onVulkan();

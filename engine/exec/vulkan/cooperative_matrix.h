@@ -21,7 +21,7 @@ struct CooperativeMatrixEnable {
 };
 
 struct CooperativeMatrixSupport {
-  bool fp16 = false;  ///< 16x16x16 fp16 x fp16 + fp32 fragments, subgroups of at most 64, enough shared memory
+  bool fp16 = false;  ///< 16x16x16 fp16 x fp16 + fp32 fragments, subgroups of exactly 32, enough shared memory
   std::string why;    ///< when not: what the device lacks
 };
 
