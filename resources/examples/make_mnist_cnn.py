@@ -2,7 +2,8 @@
 """Writes mnist_cnn.pbtxt: a small TF1-style frozen convolutional net with name scopes, the bundled example.
 
 Weights are seeded pseudo-random (He-style scale), not trained: the graph exists to be opened, rendered,
-optimized and run. Regenerate: python3 make_mnist_cnn.py && flowscope convert mnist_cnn.pbtxt mnist_cnn.pb && rm mnist_cnn.pbtxt
+optimized and run. Regenerate:
+  python3 make_mnist_cnn.py && flowscope convert mnist_cnn.pbtxt mnist_cnn.pb && rm mnist_cnn.pbtxt
 """
 import math
 import random
@@ -14,7 +15,8 @@ def tensor(name, dims, values):
     shape = " ".join(f"dim {{ size: {d} }}" for d in dims)
     vals = ", ".join(f"{v:.6g}" for v in values)
     return (f'node {{ name: "{name}" op: "Const" attr {{ key: "dtype" value {{ type: DT_FLOAT }} }} '
-            f'attr {{ key: "value" value {{ tensor {{ dtype: DT_FLOAT tensor_shape {{ {shape} }} float_val: [{vals}] }} }} }} }}\n')
+            f'attr {{ key: "value" value {{ tensor {{ dtype: DT_FLOAT tensor_shape {{ {shape} }} '
+            f'float_val: [{vals}] }} }} }} }}\n')
 
 
 def weights(name, dims, fan_in):
@@ -34,12 +36,14 @@ def read(name):
 
 conv = ('attr { key: "strides" value { list { i: [1, 1, 1, 1] } } } attr { key: "padding" value { s: "SAME" } } '
         'attr { key: "data_format" value { s: "NHWC" } } ')
-pool = ('attr { key: "ksize" value { list { i: [1, 2, 2, 1] } } } attr { key: "strides" value { list { i: [1, 2, 2, 1] } } } '
+pool = ('attr { key: "ksize" value { list { i: [1, 2, 2, 1] } } } '
+        'attr { key: "strides" value { list { i: [1, 2, 2, 1] } } } '
         'attr { key: "padding" value { s: "VALID" } } ')
 
 out = ['# Bundled example for Flowscope: a small MNIST-shaped CNN (see make_mnist_cnn.py).\n',
        'node { name: "images" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } '
-       'attr { key: "shape" value { shape { dim { size: -1 } dim { size: 28 } dim { size: 28 } dim { size: 1 } } } } }\n']
+       'attr { key: "shape" value { shape { dim { size: -1 } dim { size: 28 } dim { size: 28 } '
+       'dim { size: 1 } } } } }\n']
 previous = "images"
 for i, (cin, cout) in enumerate([(1, 8), (8, 16)], start=1):
     s = f"conv{i}"
@@ -51,7 +55,8 @@ for i, (cin, cout) in enumerate([(1, 8), (8, 16)], start=1):
             op(f"pool{i}/MaxPool", "MaxPool", [f"{s}/Relu"], pool)]
     previous = f"pool{i}/MaxPool"
 out.append('node { name: "flatten/shape" op: "Const" attr { key: "dtype" value { type: DT_INT32 } } '
-           'attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } } int_val: [-1, 784] } } } }\n')
+           'attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } } '
+           'int_val: [-1, 784] } } } }\n')
 out.append(op("flatten/Reshape", "Reshape", [previous, "flatten/shape"]))
 previous = "flatten/Reshape"
 for s, (fin, fout), act in [("dense", (784, 32), True), ("logits", (32, 10), False)]:

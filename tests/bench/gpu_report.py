@@ -122,7 +122,8 @@ def main(argv):
         fixed = {"fixed": fp32["whole_us"] - fp32["gpu_us"]} if "error" not in fp32 else {"error": 1}
         peer = peers.get(name, {})
         ratio = f"{fp32['gpu_us'] / peer['fp32']:.2f}" if peer and "error" not in fp32 else "-"
-        print(f"{name[-30:]:30s} {cell(cpu, 'whole_us'):>9s} | {cell(fp32, 'whole_us'):>13s} {cell(fp32, 'gpu_us'):>9s} "
+        print(f"{name[-30:]:30s} {cell(cpu, 'whole_us'):>9s} | "
+              f"{cell(fp32, 'whole_us'):>13s} {cell(fp32, 'gpu_us'):>9s} "
               f"{cell(fixed, 'fixed'):>8s} {cell(fp32, 'tflops', peaks[0]):>12s} | {cell(fp16, 'gpu_us'):>11s} "
               f"{cell(fp16, 'tflops', peaks[1]):>12s} | "
               + " ".join(f"{peer[m]:>{w}.1f}" if m in peer else f"{'-':>{w}s}" for m, w in (("fp32", 10), ("tf32", 8),

@@ -71,7 +71,8 @@ def modes(model, example, runs):
         frozen = torch.jit.optimize_for_inference(torch.jit.freeze(torch.jit.script(model)))
         for _ in range(3):
             frozen(example)
-        out["torch_frozen_optimized_us"] = median_seconds(5, lambda: [frozen(example) for _ in range(runs)]) / runs * 1e6
+        frozen_s = median_seconds(5, lambda: [frozen(example) for _ in range(runs)])
+        out["torch_frozen_optimized_us"] = frozen_s / runs * 1e6
     out["torch_best_us"] = min(out.values())
     return out
 
@@ -83,8 +84,9 @@ def bench_mlp(batch, runs):
 
 
 def bench_convnet(runs):
-    model = torch.nn.Sequential(torch.nn.Conv2d(3, 32, 3, padding=1), torch.nn.ReLU(), torch.nn.Conv2d(32, 32, 3, padding=1),
-                                torch.nn.ReLU(), torch.nn.Conv2d(32, 32, 3, padding=1), torch.nn.ReLU())
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 32, 3, padding=1), torch.nn.ReLU(),
+                                torch.nn.Conv2d(32, 32, 3, padding=1), torch.nn.ReLU(),
+                                torch.nn.Conv2d(32, 32, 3, padding=1), torch.nn.ReLU())
     return dict(runs=runs, **modes(model, torch.randn(1, 3, 56, 56), runs))
 
 

@@ -11,6 +11,7 @@ mkdir -p "$out"
 for t in 1 2; do
   "$root/build/tests/bench/flowscope_bench" --threads "$t" "$@" > "$out/flowscope_t$t.json"
   # Debian's OpenBLAS workaround variables slow current NumPy; the peers run without them (tests never do).
-  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 "$root/tests/bench/peers.py" --threads "$t" "$@" > "$out/peers_t$t.json"
+  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 "$root/tests/bench/peers.py" --threads "$t" "$@" \
+    > "$out/peers_t$t.json"
 done
 /usr/bin/python3 "$root/tests/bench/report.py" "$out"

@@ -21,7 +21,8 @@ for target in "${fuzz_targets[@]}"; do
   runs="${fuzz_ci_runs[$target]}"
   echo "fuzz: $target, $runs mutations from seed 1"
   if ! "$build/tests/fuzz/fuzz_$target" "$work" "$root/tests/fuzz/corpus/$target" "$seeds/$target" \
-      "${fuzz_options[@]}" -timeout=120 -seed=1 -runs="$runs" -max_total_time="$seconds" -artifact_prefix="$build/crashes/$target-" \
+      "${fuzz_options[@]}" -timeout=120 -seed=1 -runs="$runs" -max_total_time="$seconds" \
+      -artifact_prefix="$build/crashes/$target-" \
       -print_final_stats=1 >"$build/fuzz_$target.log" 2>&1; then
     echo "fuzz: $target FAILED; see $build/fuzz_$target.log and $build/crashes/"
     tail -40 "$build/fuzz_$target.log"

@@ -85,9 +85,10 @@ npy('b1_4', '|b1', (4,), bytes([1, 0, 1, 1]))
 npy('f2_v2', '<f2', (1, 2), struct.pack('<2H', 0x3c00, 0xc000), major=2)
 PY
 # A MetaGraphDef seed: a SavedModel's first meta graph is a MetaGraphDef on the wire (field 2 of SavedModel).
-printf 'meta_info_def { tags: "serve" }\ngraph_def { node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } } }\n' \
-  > "$out/metagraph/text.meta"
-echo '{"modelTopology": {"node": [{"name": "x", "op": "Placeholder", "attr": {"dtype": {"type": "DT_FLOAT"}}}]}}' > "$out/tfjs/tiny.json"
+placeholder='node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }'
+printf 'meta_info_def { tags: "serve" }\ngraph_def { %s }\n' "$placeholder" > "$out/metagraph/text.meta"
+echo '{"modelTopology": {"node": [{"name": "x", "op": "Placeholder", "attr": {"dtype": {"type": "DT_FLOAT"}}}]}}' \
+  > "$out/tfjs/tiny.json"
 # ONNX: a sample of ONNX's own node tests (Debian's libonnx-testdata), when installed.
 testdata=/usr/share/libonnx-testdata/data/node
 if [ -d "$testdata" ]; then

@@ -103,7 +103,8 @@ def check_front_file(rules, root, rel, path, problems):
     for number, bracket, header in includes(path):
         if bracket == "<":
             continue
-        if os.path.exists(os.path.join(root, front, header)) or os.path.exists(os.path.join(os.path.dirname(path), header)):
+        local = os.path.join(os.path.dirname(path), header)
+        if os.path.exists(os.path.join(root, front, header)) or os.path.exists(local):
             if rel.startswith("ui/") and header.startswith("cli/"):
                 problems.append(f"{rel}:{number}: #include \"{header}\": ui/ never includes app/")
             continue  # its own folder's header

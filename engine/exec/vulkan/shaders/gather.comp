@@ -1,5 +1,6 @@
 #version 450
-// Strided copy over an iteration space of rank <= 5: out[outOffset + c.outStride] = in[inOffset + (c - padBefore).inStride]
+// Strided copy over an iteration space of rank <= 5:
+//   out[outOffset + c.outStride] = in[inOffset + (c - padBefore).inStride],
 // or padValue where c - padBefore leaves the input. Transpose (permuted input strides), Slice (offset), Pad
 // (padBefore, input dims) and Concat (one dispatch per input, offset output) are all this.
 layout(local_size_x = 256) in;

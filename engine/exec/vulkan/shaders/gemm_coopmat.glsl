@@ -13,47 +13,21 @@ layout(local_size_x = 256) in;
 const uint kTile = 128u;  // rows and columns of C per workgroup
 const uint kDepth = 32u;  // the K slice staged at a time
 const uint kThreads = 256u;
+const uint kSubgroupSize = 32u;  // the probe requires it (cooperative_matrix.cpp)
 const uint kFrag = 16u;
 const uint kRowFrags = 4u, kColFrags = 2u;  // a subgroup's block: 64 rows, 32 columns
 const uint kSubgroupColumns = kTile / (kColFrags * kFrag);  // subgroups side by side: 4 (and 2 down)
 const uint kStrideA = kDepth + 8u, kStrideB = kTile + 8u;  // halves per shared row, padded
-const uint kVectorsPerThread = kTile * kDepth / (4u * kThreads);  // 4-float vectors of each slice one invocation stages
 
 shared float16_t tileA[kTile * kStrideA];   // [row][k]
 shared float16_t tileB[kDepth * kStrideB];  // [k][column]
-shared float tileC[kThreads / 32u * kFrag * kFrag];  // one fragment per subgroup on its way out
+shared float tileC[kThreads / kSubgroupSize * kFrag * kFrag];  // one fragment per subgroup on its way out
 
-// Element e of a 128x32 slice as (row or column, k): the index along the operand's contiguous dimension varies fastest.
-uvec2 sliceElement(uint e, bool depthContiguous) {
-  return depthContiguous ? uvec2(e / kDepth, e % kDepth) : uvec2(e % kTile, e / kTile);
-}
+// Shared-memory element writes of gemm_staging.glsl: at = (row or column, k), rounded to fp16.
+void putA(uvec2 at, float v, uint operandPrecision) { tileA[at.x * kStrideA + at.y] = float16_t(roundToHalf(v)); }
+void putB(uvec2 at, float v, uint operandPrecision) { tileB[at.y * kStrideB + at.x] = float16_t(roundToHalf(v)); }
 
-// Reads this invocation's vectors of the slice at k0 from global memory into registers.
-void fetch(uint batch, uint rowBase, uint colBase, uint k0, bool aDepthContiguous, bool bDepthContiguous,
-           out vec4 nextA[kVectorsPerThread], out vec4 nextB[kVectorsPerThread]) {
-  [[unroll]] for (uint i = 0u; i < kVectorsPerThread; ++i) {
-    const uint e = 4u * (gl_LocalInvocationIndex + i * kThreads);
-    const uvec2 ea = sliceElement(e, aDepthContiguous), eb = sliceElement(e, bDepthContiguous);
-    nextA[i] = loadA4(batch, rowBase + ea.x, k0 + ea.y);
-    nextB[i] = loadB4(batch, k0 + eb.y, colBase + eb.x);
-  }
-}
-
-// Writes what fetch() read into the shared slices as halves.
-void stage(bool aDepthContiguous, bool bDepthContiguous, vec4 nextA[kVectorsPerThread],
-           vec4 nextB[kVectorsPerThread]) {
-  const uvec2 stepA = aDepthContiguous ? uvec2(0u, 1u) : uvec2(1u, 0u);
-  const uvec2 stepB = bDepthContiguous ? uvec2(0u, 1u) : uvec2(1u, 0u);
-  [[unroll]] for (uint i = 0u; i < kVectorsPerThread; ++i) {
-    const uint e = 4u * (gl_LocalInvocationIndex + i * kThreads);
-    const uvec2 ea = sliceElement(e, aDepthContiguous), eb = sliceElement(e, bDepthContiguous);
-    [[unroll]] for (uint j = 0u; j < 4u; ++j) {
-      const uvec2 a = ea + j * stepA, b = eb + j * stepB;
-      tileA[a.x * kStrideA + a.y] = float16_t(roundToHalf(nextA[i][j]));
-      tileB[b.y * kStrideB + b.x] = float16_t(roundToHalf(nextB[i][j]));
-    }
-  }
-}
+#include "gemm_staging.glsl"
 
 // Sends fragment (i, j) of this subgroup's block to storeC through the subgroup's 16x16 of shared memory.
 void storeFragment(fcoopmatNV<32, gl_ScopeSubgroup, kFrag, kFrag> sum, uint batch, uvec2 at, uint M, uint N) {
@@ -79,7 +53,7 @@ void gemmTile(uint M, uint N, uint K, bool aDepthContiguous, bool bDepthContiguo
   vec4 nextA[kVectorsPerThread], nextB[kVectorsPerThread];
   fetch(batch, rowBase, colBase, 0u, aDepthContiguous, bDepthContiguous, nextA, nextB);
   for (uint k0 = 0u; k0 < K; k0 += kDepth) {
-    stage(aDepthContiguous, bDepthContiguous, nextA, nextB);
+    stage(aDepthContiguous, bDepthContiguous, operandPrecision, nextA, nextB);
     barrier();
     if (k0 + kDepth < K) fetch(batch, rowBase, colBase, k0 + kDepth, aDepthContiguous, bDepthContiguous, nextA, nextB);
     [[unroll]] for (uint kk = 0u; kk < kDepth; kk += kFrag) {

@@ -9,7 +9,8 @@ float roundToHalf(float value) {
     return isnan(value) ? value : (value < 0.0 ? -uintBitsToFloat(0x7F800000u) : uintBitsToFloat(0x7F800000u));
   if (magnitude < 6.103515625e-05)  // below the smallest normal half the spacing is 2^-24: exact scaling by 2^24
     return roundEven(value * 16777216.0) * 5.9604644775390625e-08;
-  uint bits = floatBitsToUint(value);  // 13 of the float's 23 fraction bits go, ties to even; a carry bumps the exponent
+  // 13 of the float's 23 fraction bits go, ties to even; a carry bumps the exponent.
+  uint bits = floatBitsToUint(value);
   bits += 0xFFFu + ((bits >> 13u) & 1u);
   return uintBitsToFloat(bits & 0xFFFFE000u);
 }
