@@ -1,6 +1,7 @@
-// Threads: the intra-op count is honoured (by parallelFor and by what oneDNN reads), the parallel kernels give the
-// single-thread answer on odd shapes (bit for bit: they only split the same work), Pad matches a plain reference in
-// every mode, and whole models give the same results at 1 and N threads.
+// Threads: the intra-op count is honoured (by parallelFor and by what oneDNN reads), a loop of few chunks keeps the
+// team's threads alive, the parallel kernels give the single-thread answer on odd shapes (bit for bit: they only split
+// the same work), Pad matches a plain reference in every mode, and whole models give the same results at 1 and N
+// threads.
 #include <QtTest>
 
 #include <omp.h>
@@ -158,6 +159,26 @@ class TestThreads : public QObject {
       seen.insert(std::this_thread::get_id());
     });
     QCOMPARE(seen, std::set<std::thread::id>{std::this_thread::get_id()});
+  }
+
+  // A loop of fewer chunks than threads keeps the team: libgomp ends the surplus threads of a smaller team and starts
+  // new ones for the next larger team, which cost MobileNetV2 thread creations between its oneDNN primitives.
+  void fewerChunksKeepTheTeam() {
+    setIntraOpThreads(4);
+    auto workers = [](int64_t n) {  // the kernel thread ids that ran chunks of parallelFor(n, 1, ...)
+      std::mutex mutex;
+      std::set<pid_t> tids;
+      parallelFor(n, 1, [&](int64_t, int64_t) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));  // every thread of the team takes its chunk
+        std::lock_guard<std::mutex> lock(mutex);
+        tids.insert(gettid());
+      });
+      return tids;
+    };
+    const std::set<pid_t> before = workers(1 << 20);  // 4 chunks
+    QCOMPARE(before.size(), size_t(4));
+    QCOMPARE(workers(1 << 16).size(), size_t(2));  // 2 chunks
+    QCOMPARE(workers(1 << 20), before);            // the same four threads, none ended and started anew
   }
 
   void runnerSetsItsThreadsOnTheCallingThread() {
