@@ -2,8 +2,9 @@
 # Packs into CARRY what tests/bench/gpu_device_check.sh needs on a lent GPU machine, within the device tool's 64 MiB
 # (which counts the checkout and its .git too): stripped flowscope and tst_vulkan with every library they load except
 # glibc's and libstdc++ (ICU's 30 MB of locale data replaced by an empty item, icu_stub_data.c: nothing run there reads
-# it), protoc's descriptor set of our GraphDef (that machine has no protoc), the corpus files tst_vulkan and the
-# benchmark read (3 MB of ../shared/graphs), and the source folder of the build (its tests' compiled-in data paths).
+# it) and omp_team_probe.so (cpu_threads_check.sh preloads it), protoc's descriptor set of our GraphDef (that machine
+# has no protoc), the corpus files tst_vulkan and the benchmark read (3 MB of ../shared/graphs), and the source folder
+# of the build (its tests' compiled-in data paths).
 # Usage: tests/bench/gpu_carry.sh BUILD_DIR CARRY
 # CARRY inside the checkout and ignored by git (echo /.gpu/ >>.git/info/exclude), so that it travels only when carried;
 # then, with the device tool: run "bash tests/bench/gpu_device_check.sh .gpu $OUT --peak 67,989" carrying .gpu.
@@ -26,6 +27,7 @@ for data in "$staging"/lib/libicudata.so.*; do
   gcc -O1 -shared -fPIC -Wl,-soname,"$name" -DICU_DATA_SYMBOL="icudt${name##*.so.}_dat" -o "$data" \
     "$root/tests/bench/icu_stub_data.c"
 done
+gcc -O2 -shared -fPIC -fopenmp "$root/tests/bench/omp_team_probe.c" -o "$staging/lib/omp_team_probe.so" -ldl
 echo "compressing the bundle (xz -9, a few minutes)"
 tar -C "$staging" -cf - . | xz -T0 -9 >"$carry/bundle.tar.xz"
 proto="$root/engine/io/proto"

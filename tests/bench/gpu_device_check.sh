@@ -8,8 +8,9 @@
 #   corpus.tar.xz         optional: the corpus files tst_vulkan and the benchmark read, as shared/graphs/...;
 #   source_root           optional: the source folder the bundle was built in, whose compiled-in test data paths
 #                         (SOURCE/tests/data, SOURCE/../shared) are recreated there as links.
-# OUT gets devices.txt (the GPU and what Vulkan reports), tst_vulkan.txt (parity against the CPU backend on the GPU)
-# and gpu_bench.txt (tests/bench/gpu_bench.sh, PyTorch CUDA as the peer).
+# OUT gets devices.txt (the GPU and what Vulkan reports), tst_vulkan.txt (parity against the CPU backend on the GPU),
+# gpu_bench.txt (tests/bench/gpu_bench.sh, PyTorch CUDA as the peer) and, where python3 has torchvision,
+# cpu_threads.txt (tests/bench/cpu_threads_check.sh: the CPU engine at 1, 4 and every CPU against ONNX Runtime).
 set -uo pipefail
 [[ $# -ge 2 ]] || { echo "usage: gpu_device_check.sh CARRY OUT [gpu_bench.sh options]" >&2; exit 2; }
 carry=$(cd "$1" && pwd) out=$2
@@ -43,4 +44,8 @@ cp "$carry/graph_descriptors.pb" "$root/build/bench/gpu/"
 FLOWSCOPE="$unpacked/bin/flowscope" PYTHON="$(command -v python3)" SHARED="$unpacked/shared" \
   "$root/tests/bench/gpu_bench.sh" "$@" 2>&1 | tee "$out/gpu_bench.txt"
 bench=$?
+if python3 -c "import torchvision" 2>/dev/null; then  # the CPU engine on that machine's many cores (issue 15)
+  PYTHON=python3 "$root/tests/bench/cpu_threads_check.sh" "$unpacked/bin/flowscope" "$unpacked/lib/omp_team_probe.so" \
+    "$unpacked/shared/graphs" 2>&1 | tee "$out/cpu_threads.txt"
+fi
 exit $((tests != 0 || bench != 0))  # a failed parity run fails the check, whatever the benchmark says
