@@ -284,6 +284,25 @@ class TestOnnxOptimize : public QObject {
     }
   }
 
+  // A decoder block as PyTorch exports it (tests/data/onnx/make_upsampling_block.py): ConvTranspose with groups and
+  // output_padding, PReLU's per-channel slope, InstanceNormalization and a ReduceL2, as loaded and optimized.
+  void upsamplingBlockMatchesPyTorch() {
+    auto model = loadForTest(dataFile("onnx/upsampling_block.onnx"));
+    auto x = readNpy(dataFile("onnx/upsampling_block.x.npy"));
+    auto expected = readNpy(dataFile("onnx/upsampling_block.y.npy"));
+    QVERIFY(x.hasValue() && expected.hasValue());
+    const auto ops = model->graph.opHistogram();
+    for (const char* op : {"onnx::ConvTranspose", "onnx::PRelu", "onnx::InstanceNormalization"})
+      QVERIFY2(ops.count(op), op);
+    for (const auto& candidate : {model, optimized(model)}) {
+      auto out = run(candidate, *x);
+      QCOMPARE(out[0].shape(), expected->shape());
+      const double error = relativeError(out[0], *expected);
+      qInfo("upsampling block: relative error %.3g against PyTorch", error);
+      QVERIFY2(error <= 1e-5, std::to_string(error).c_str());
+    }
+  }
+
   void optimizedMobileNetMatchesOnnxRuntime() {
     if (!haveCorpus()) QSKIP("../shared/graphs is not beside the checkout");
     auto model = loadForTest(std::string(FLOWSCOPE_SHARED_GRAPHS) + "/../profiles/mobilenet_v2.onnx");

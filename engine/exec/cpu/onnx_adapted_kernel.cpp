@@ -103,7 +103,9 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxShapeKernels(table);
   registerOnnxTensorKernels(table);
   registerOnnxNnKernels(table);
+  registerOnnxReduceKernels(table);
   registerOnnxConvKernels(table);
+  registerOnnxConvTransposeKernel(table);
   registerOnnxResizeKernels(table);
   registerOnnxSequenceKernels(table);
   registerOnnxQuantKernels(table);

@@ -57,4 +57,42 @@ Expected<OnnxWindow> onnxWindow(const Node& node, const Shape& x, std::vector<in
   return w;
 }
 
+Expected<OnnxWindow> onnxTransposedWindow(const Node& node, const Shape& x, std::vector<int64_t> kernel) {
+  const size_t n = kernel.size();
+  if (x.rank() != static_cast<int>(n) + 2)
+    return invalidArgument("input " + x.toString() + " does not have " + std::to_string(n) + " spatial axes");
+  OnnxWindow w;
+  w.kernel = std::move(kernel);
+  w.strides = intsOr(node, "strides", n, 1);
+  w.dilations = intsOr(node, "dilations", n, 1);
+  const std::vector<int64_t> pads = intsOr(node, "pads", 2 * n, 0), extra = intsOr(node, "output_padding", n, 0);
+  std::vector<int64_t> shape = attrInts(node, "output_shape");
+  if (shape.size() == n + 2) shape.erase(shape.begin(), shape.begin() + 2);  // N and C given too
+  if (w.strides.size() != n || w.dilations.size() != n || pads.size() != 2 * n || extra.size() != n ||
+      (!shape.empty() && shape.size() != n))
+    return invalidArgument("strides, dilations, pads, output_padding or output_shape do not match the " +
+                           std::to_string(n) + " spatial axes");
+  const std::string autoPad = attrString(node, "auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER" && autoPad != "VALID")
+    return invalidArgument("auto_pad '" + autoPad + "' is not NOTSET, SAME_UPPER, SAME_LOWER or VALID");
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t in = x.dim(static_cast<int>(i) + 2), s = w.strides[i];
+    if (s <= 0 || w.dilations[i] <= 0 || w.kernel[i] <= 0) return invalidArgument("non-positive stride or kernel");
+    const int64_t full = s * (in - 1) + extra[i] + (w.kernel[i] - 1) * w.dilations[i] + 1;  // before any pad
+    int64_t begin = autoPad == "VALID" ? 0 : pads[i], end = autoPad == "VALID" ? 0 : pads[i + n];
+    const bool same = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
+    if (!shape.empty() || same) {
+      const int64_t total = full - (shape.empty() ? in * s : shape[i]);  // negative: output_shape adds to the end
+      const int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);  // rounded down, as ONNX's Python does
+      begin = autoPad == "SAME_UPPER" ? half : total - half;
+      end = total - begin;
+    }
+    if (full - begin - end <= 0) return invalidArgument("the pads leave no output");
+    w.padBegin.push_back(begin);
+    w.padEnd.push_back(end);
+    w.out.push_back(full - begin - end);
+  }
+  return w;
+}
+
 }  // namespace flowscope

@@ -1,9 +1,10 @@
 // ONNX elementwise ops: arithmetic, comparison and logic with NumPy broadcasting, and the unary math and activation
-// functions. Most run as the TensorFlow kernel that computes the same thing.
+// functions (PRelu's slope broadcast too). Most run as the TensorFlow kernel that computes the same thing.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "exec/cpu/broadcast.h"
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/onnx_kernels.h"
 #include "exec/kernel_table.h"
@@ -130,6 +131,48 @@ KernelFactory variadic(const char* tfOp, bool mean) {
   };
 }
 
+// `t` with float16 elements as float32, or as float16 again (`to`); other dtypes as they are.
+Tensor convertHalf(const Tensor& t, DType to) {
+  const DType from = to == DType::kFloat ? DType::kHalf : DType::kFloat;
+  if (t.dtype() != from) return t;
+  Tensor out = Tensor::uninitialized(to, t.shape());
+  for (int64_t i = 0; i < t.numElements(); ++i)
+    if (to == DType::kFloat)
+      out.data<float>()[i] = halfToFloat(t.data<uint16_t>()[i]);
+    else
+      out.data<uint16_t>()[i] = floatToHalf(t.data<float>()[i]);
+  return out;
+}
+
+// Runs a kernel whose TensorFlow form has no float16 (Max, Min, Mod) on float32 copies of float16 inputs, and
+// narrows its float32 outputs back to float16; other inputs go straight through.
+class HalfAsFloatKernel : public OpKernel {
+ public:
+  explicit HalfAsFloatKernel(std::unique_ptr<OpKernel> inner) : m_inner(std::move(inner)) {}
+
+  Status compute(KernelContext& ctx) override {
+    if (std::none_of(ctx.inputs.begin(), ctx.inputs.end(), [](const Tensor& t) { return t.dtype() == DType::kHalf; }))
+      return m_inner->compute(ctx);
+    std::vector<Tensor> wide;
+    for (const Tensor& t : ctx.inputs) wide.push_back(convertHalf(t, DType::kFloat));
+    std::vector<Tensor> outputs(ctx.outputs.size());
+    KernelContext inner{ctx.node, wide, outputs, ctx.exec};
+    FS_RETURN_IF_ERROR(m_inner->compute(inner));
+    for (size_t i = 0; i < outputs.size(); ++i) ctx.outputs[i] = convertHalf(outputs[i], DType::kHalf);
+    return Status::ok();
+  }
+
+ private:
+  std::unique_ptr<OpKernel> m_inner;
+};
+
+KernelFactory halfAsFloat(KernelFactory inner) {
+  return [inner](const Node& node) -> Expected<std::unique_ptr<OpKernel>> {
+    FS_ASSIGN_OR_RETURN(auto kernel, inner(node));
+    return std::unique_ptr<OpKernel>(std::make_unique<HalfAsFloatKernel>(std::move(kernel)));
+  };
+}
+
 // Clip: bounds from inputs 1 and 2 (opset 11 on) or the min and max attrs (before), each optional.
 Status clip(KernelContext& ctx) {
   const Tensor& x = ctx.inputs[0];
@@ -152,6 +195,36 @@ Status clip(KernelContext& ctx) {
     });
   });
   if (!ok) return ctx.error("cannot clip " + std::string(dtypeName(x.dtype())));
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+// PRelu: x where x >= 0, else slope * x; the slope broadcasts to x's shape (one way: y has x's shape).
+Status prelu(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  const Tensor& slope = ctx.inputs[1];
+  Shape shape;
+  BroadcastPlan plan;
+  if (!planBroadcast({x.shape(), slope.shape()}, &shape, &plan) || shape != x.shape())
+    return ctx.error("slope " + slope.shape().toString() + " does not broadcast to the input's " +
+                     x.shape().toString());
+  if (slope.dtype() != x.dtype())
+    return ctx.error("slope is " + std::string(dtypeName(slope.dtype())) + ", input " +
+                     std::string(dtypeName(x.dtype())));
+  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
+  const bool ok = dispatchFloat(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* in = x.data<T>();
+    const T* a = slope.data<T>();
+    T* o = out.data<T>();
+    forEachRunInParallel(plan, 2, [&](int64_t at, int64_t len, const int64_t* offset, const int64_t* step) {
+      for (int64_t i = 0; i < len; ++i) {
+        const T v = in[offset[0] + i * step[0]];
+        o[at + i] = v < T(0) ? a[offset[1] + i * step[1]] * v : v;
+      }
+    });
+  });
+  if (!ok) return ctx.error("runs on float32 and float64, got " + std::string(dtypeName(x.dtype())));
   ctx.outputs[0] = std::move(out);
   return Status::ok();
 }
@@ -223,14 +296,15 @@ FS_ONNX_UNARY(atanh, std::atanh(v))
 void registerOnnxElementwiseKernels(KernelTable& r) {
   for (const auto& [onnxOp, tfOp] : kSame) r.add(onnxOpName("", onnxOp), sameAs(tfOp));
   r.add("onnx::Pow", adaptedKernel(powMapping));
-  r.add("onnx::Mod", adaptedKernel(modMapping));
+  r.add("onnx::Mod", halfAsFloat(adaptedKernel(modMapping)));
   r.add("onnx::LeakyRelu", adaptedKernel(leakyReluMapping));
   r.add("onnx::Cast", adaptedKernel(castMapping));
-  r.add("onnx::Max", variadic("Maximum", false));
-  r.add("onnx::Min", variadic("Minimum", false));
+  r.add("onnx::Max", halfAsFloat(variadic("Maximum", false)));
+  r.add("onnx::Min", halfAsFloat(variadic("Minimum", false)));
   r.add("onnx::Sum", variadic("AddV2", false));
   r.add("onnx::Mean", variadic("AddV2", true));
   r.addFn("onnx::Clip", clip);
+  r.addFn("onnx::PRelu", prelu);
   r.addFn("onnx::HardSigmoid", hardSigmoid);
   r.addFn("onnx::HardSwish", hardSwish);
   r.addFn("onnx::Elu", elu);

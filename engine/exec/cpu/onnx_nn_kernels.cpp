@@ -1,8 +1,10 @@
 // ONNX matrix products (Gemm, MatMul), reductions, Softmax, and the normalizations (BatchNormalization at
-// inference, LayerNormalization). Products and reductions run as TensorFlow's kernels (oneDNN for large products).
+// inference, LayerNormalization, InstanceNormalization). Products and reductions run as TensorFlow's kernels (oneDNN
+// for large products).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/onnx_kernels.h"
@@ -253,6 +255,15 @@ Status batchNorm(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The mean of in[0, len) and 1 / sqrt(its variance + eps), summed in double.
+std::pair<double, float> moments(const float* in, int64_t len, float eps) {
+  double mean = 0, var = 0;
+  for (int64_t i = 0; i < len; ++i) mean += in[i];
+  mean /= static_cast<double>(len);
+  for (int64_t i = 0; i < len; ++i) var += (in[i] - mean) * (in[i] - mean);
+  return {mean, static_cast<float>(1.0 / std::sqrt(var / static_cast<double>(len) + eps))};
+}
+
 Status layerNorm(KernelContext& ctx) {
   const Tensor& x = ctx.inputs[0];
   if (x.dtype() != DType::kFloat || ctx.inputs.size() < 2) return ctx.error("expects float32 X and Scale");
@@ -275,11 +286,7 @@ Status layerNorm(KernelContext& ctx) {
     for (int64_t r = b; r < e; ++r) {
       const float* in = x.data<float>() + r * len;
       float* o = out.data<float>() + r * len;
-      double mean = 0, var = 0;
-      for (int64_t i = 0; i < len; ++i) mean += in[i];
-      mean /= static_cast<double>(len);
-      for (int64_t i = 0; i < len; ++i) var += (in[i] - mean) * (in[i] - mean);
-      const auto inv = static_cast<float>(1.0 / std::sqrt(var / static_cast<double>(len) + eps));
+      const auto [mean, inv] = moments(in, len, eps);
       means.data<float>()[r] = static_cast<float>(mean);
       invStd.data<float>()[r] = inv;
       for (int64_t i = 0; i < len; ++i)
@@ -289,6 +296,34 @@ Status layerNorm(KernelContext& ctx) {
   ctx.outputs[0] = std::move(out);
   if (ctx.outputs.size() > 1) ctx.outputs[1] = std::move(means);
   if (ctx.outputs.size() > 2) ctx.outputs[2] = std::move(invStd);
+  return Status::ok();
+}
+
+// InstanceNormalization: each sample's channel plane by its own mean and variance, then the channel's scale and B.
+Status instanceNorm(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  if (ctx.inputs.size() < 3 || x.dtype() != DType::kFloat || ctx.inputs[1].dtype() != DType::kFloat ||
+      ctx.inputs[2].dtype() != DType::kFloat)
+    return ctx.error("expects float32 input, scale and B");
+  if (x.shape().rank() < 3) return ctx.error("expects N x C x D1 x ..., got " + x.shape().toString());
+  const int64_t channels = x.shape().dim(1), planes = x.shape().dim(0) * channels;
+  const int64_t len = planes ? x.numElements() / planes : 0;
+  const float* scale = ctx.inputs[1].data<float>();
+  const float* bias = ctx.inputs[2].data<float>();
+  if (ctx.inputs[1].numElements() != channels || ctx.inputs[2].numElements() != channels)
+    return ctx.error("scale and B must have " + std::to_string(channels) + " values");
+  const float eps = attrFloat(ctx.node, "epsilon", 1e-5f);
+  Tensor out = Tensor::uninitialized(DType::kFloat, x.shape());
+  parallelFor(planes, len * 3, [&](int64_t b, int64_t e) {
+    for (int64_t p = b; p < e; ++p) {
+      const float* in = x.data<float>() + p * len;
+      float* o = out.data<float>() + p * len;
+      const auto [mean, inv] = moments(in, len, eps);
+      const float k = inv * scale[p % channels], shift = bias[p % channels];
+      for (int64_t i = 0; i < len; ++i) o[i] = static_cast<float>(in[i] - mean) * k + shift;
+    }
+  });
+  ctx.outputs[0] = std::move(out);
   return Status::ok();
 }
 
@@ -308,6 +343,7 @@ void registerOnnxNnKernels(KernelTable& r) {
   r.addFn("onnx::LogSoftmax", softmax<true>);
   r.addFn("onnx::BatchNormalization", batchNorm);
   r.addFn("onnx::LayerNormalization", layerNorm);
+  r.addFn("onnx::InstanceNormalization", instanceNorm);
 }
 
 }  // namespace flowscope
