@@ -104,6 +104,9 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxTensorKernels(table);
   registerOnnxNnKernels(table);
   registerOnnxReduceKernels(table);
+  registerOnnxIndexKernels(table);
+  registerOnnxMathKernels(table);
+  registerOnnxScatterKernels(table);
   registerOnnxConvKernels(table);
   registerOnnxConvTransposeKernel(table);
   registerOnnxResizeKernels(table);

@@ -1,4 +1,5 @@
-// ONNX ops that move elements: Transpose, Concat, Split, Slice, Expand, Tile, Pad, Range, Dropout. Where
+// ONNX ops that move elements: Transpose, Concat, Split, Slice, Expand, Tile, Pad, Range, Dropout, DepthToSpace and
+// SpaceToDepth. Where
 // TensorFlow's kernel moves them the same way, the ONNX attributes become its inputs.
 #include <algorithm>
 #include <cstring>
@@ -199,6 +200,40 @@ Status dropout(KernelContext& ctx) {
   return Status::ok();
 }
 
+// DepthToSpace (DCR or CRD) and SpaceToDepth on NCHW: one strided copy each, the output's axes read from the input's
+// channels and pixels as the modes split them (b: blocksize).
+Status blockRearrange(KernelContext& ctx, bool toSpace) {
+  const Tensor& x = ctx.inputs[0];
+  const int64_t b = attrInt(ctx.node, "blocksize", 0);
+  if (x.shape().rank() != 4 || b <= 0) return ctx.error("expects an NCHW input and a positive blocksize");
+  const int64_t n = x.shape().dim(0), c = x.shape().dim(1), h = x.shape().dim(2), w = x.shape().dim(3);
+  std::vector<int64_t> dims, strides;  // in the output's order
+  Shape shape;
+  if (toSpace) {
+    if (c % (b * b)) return ctx.error("channels " + std::to_string(c) + " are not a multiple of blocksize^2");
+    const int64_t depth = c / (b * b);
+    const bool crd = attrString(ctx.node, "mode", "DCR") == "CRD";
+    dims = {n, depth, h, b, w, b};  // (N, C', H, b1, W, b2) from channel b1 * b * C' + b2 * C' + c' (DCR)
+    strides = {c * h * w, (crd ? b * b : 1) * h * w, w, (crd ? b : b * depth) * h * w, 1, (crd ? 1 : depth) * h * w};
+    shape = Shape{n, depth, h * b, w * b};
+  } else {
+    if (h % b || w % b) return ctx.error("height and width must be multiples of the blocksize");
+    dims = {n, b, b, c, h / b, w / b};  // (N, b1, b2, C, H', W'): channel (b1 * b + b2) * C + c
+    strides = {c * h * w, w, 1, h * w, b * w, b};
+    shape = Shape{n, c * b * b, h / b, w / b};
+  }
+  Tensor out = Tensor::uninitialized(x.dtype(), shape);
+  FS_RETURN_IF_ERROR(moveBySize(ctx, x, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (x.numElements() > 0) stridedCopy(x.data<T>(), 0, strides, dims, out.data<T>());
+  }));
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+Status depthToSpace(KernelContext& ctx) { return blockRearrange(ctx, true); }
+Status spaceToDepth(KernelContext& ctx) { return blockRearrange(ctx, false); }
+
 }  // namespace
 
 void registerOnnxTensorKernels(KernelTable& r) {
@@ -211,6 +246,8 @@ void registerOnnxTensorKernels(KernelTable& r) {
   r.add("onnx::Pad", adaptedKernel(padMapping));
   r.addFn("onnx::Slice", slice);
   r.addFn("onnx::Dropout", dropout);
+  r.addFn("onnx::DepthToSpace", depthToSpace);
+  r.addFn("onnx::SpaceToDepth", spaceToDepth);
 }
 
 }  // namespace flowscope

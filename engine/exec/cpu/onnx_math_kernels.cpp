@@ -1,0 +1,176 @@
+// ONNX math ops that TensorFlow's kernels do not cover one to one: CumSum, Xor, BitShift, IsInf, Shrink and CastLike.
+#include <cmath>
+#include <map>
+#include <memory>
+#include <type_traits>
+
+#include "exec/cpu/broadcast.h"
+#include "exec/cpu/cpu_kernels.h"
+#include "exec/cpu/onnx_kernels.h"
+#include "ir/dtype_dispatch.h"
+
+namespace flowscope {
+namespace {
+
+// CumSum: running sums along an axis (input 1), optionally exclusive (each sum leaves its own element out) and
+// reversed (from the end).
+Status cumSum(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  if (ctx.inputs[1].numElements() != 1) return ctx.error("axis must be a scalar");
+  int64_t axis = 0;
+  if (!normalizeAxis(intValues(ctx.inputs[1])[0], x.shape().rank(), &axis)) return ctx.error("axis out of range");
+  const bool exclusive = attrInt(ctx.node, "exclusive", 0) != 0, reverse = attrInt(ctx.node, "reverse", 0) != 0;
+  int64_t outer = 1, length = x.shape().dim(static_cast<int>(axis)), inner = 1;
+  for (int i = 0; i < x.shape().rank(); ++i)
+    if (i != axis) (i < axis ? outer : inner) *= x.shape().dim(i);
+  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
+  const bool ok = dispatchNumeric(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, bool>) {
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) {
+          T sum = T(0);
+          for (int64_t step = 0; step < length; ++step) {
+            const int64_t at = (o * length + (reverse ? length - 1 - step : step)) * inner + i;
+            const T v = x.data<T>()[at];
+            if (!exclusive) sum = static_cast<T>(sum + v);
+            out.data<T>()[at] = sum;
+            if (exclusive) sum = static_cast<T>(sum + v);
+          }
+        }
+    }
+  });
+  if (!ok || x.dtype() == DType::kBool) return ctx.error("cannot sum " + std::string(dtypeName(x.dtype())));
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+// A broadcast elementwise op of two inputs of one dtype, out[i] = f(a, b), of the output dtype `Out`.
+template <typename In, typename Out, typename F>
+Tensor broadcastBinary(const Tensor& a, const Tensor& b, DType outType, const Shape& shape, const BroadcastPlan& plan,
+                       F&& f) {
+  Tensor out = Tensor::uninitialized(outType, shape);
+  const In* pa = a.data<In>();
+  const In* pb = b.data<In>();
+  Out* o = out.data<Out>();
+  forEachRunInParallel(plan, 1, [&](int64_t at, int64_t len, const int64_t* offset, const int64_t* step) {
+    for (int64_t i = 0; i < len; ++i) o[at + i] = f(pa[offset[0] + i * step[0]], pb[offset[1] + i * step[1]]);
+  });
+  return out;
+}
+
+Expected<std::pair<Shape, BroadcastPlan>> plan2(const KernelContext& ctx) {
+  std::pair<Shape, BroadcastPlan> p;
+  if (ctx.inputs[0].dtype() != ctx.inputs[1].dtype()) return invalidArgument("the inputs' dtypes differ");
+  if (!planBroadcast({ctx.inputs[0].shape(), ctx.inputs[1].shape()}, &p.first, &p.second))
+    return invalidArgument(ctx.inputs[0].shape().toString() + " and " + ctx.inputs[1].shape().toString() +
+                           " do not broadcast");
+  return p;
+}
+
+Status logicalXor(KernelContext& ctx) {
+  auto p = plan2(ctx);
+  if (!p) return ctx.error(p.status().message());
+  if (ctx.inputs[0].dtype() != DType::kBool) return ctx.error("runs on bool");
+  ctx.outputs[0] =
+      broadcastBinary<uint8_t, uint8_t>(ctx.inputs[0], ctx.inputs[1], DType::kBool, p->first, p->second,
+                                        [](uint8_t a, uint8_t b) { return uint8_t((a != 0) != (b != 0)); });
+  return Status::ok();
+}
+
+// BitShift: unsigned integers shifted LEFT or RIGHT (the direction attr) by the second input's counts; a count of the
+// type's width or more gives 0.
+Status bitShift(KernelContext& ctx) {
+  auto p = plan2(ctx);
+  if (!p) return ctx.error(p.status().message());
+  const std::string direction = attrString(ctx.node, "direction", "");
+  if (direction != "LEFT" && direction != "RIGHT") return ctx.error("direction must be LEFT or RIGHT");
+  const bool left = direction == "LEFT";
+  Tensor out;
+  const bool ok = dispatchNumeric(ctx.inputs[0].dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
+      out = broadcastBinary<T, T>(ctx.inputs[0], ctx.inputs[1], ctx.inputs[0].dtype(), p->first, p->second,
+                                  [left](T v, T n) {
+                                    if (n >= sizeof(T) * 8) return T(0);
+                                    return static_cast<T>(left ? v << n : v >> n);
+                                  });
+    }
+  });
+  if (!ok || !out.isValid())
+    return ctx.error("runs on unsigned integers, got " + std::string(dtypeName(ctx.inputs[0].dtype())));
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+// IsInf: true for infinities of the signs detect_positive and detect_negative ask for.
+Status isInf(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  const bool positive = attrInt(ctx.node, "detect_positive", 1) != 0;
+  const bool negative = attrInt(ctx.node, "detect_negative", 1) != 0;
+  Tensor out(DType::kBool, x.shape());
+  const bool ok = dispatchFloat(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (int64_t i = 0; i < x.numElements(); ++i) {
+      const T v = x.data<T>()[i];
+      out.data<uint8_t>()[i] = std::isinf(v) && (v > 0 ? positive : negative);
+    }
+  });
+  if (!ok) return ctx.error("runs on float32 and float64, got " + std::string(dtypeName(x.dtype())));
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+// Shrink: x - bias above lambd, x + bias below -lambd, 0 between.
+Status shrink(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  const double lambd = attrFloat(ctx.node, "lambd", 0.5f), bias = attrFloat(ctx.node, "bias", 0.0f);
+  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
+  const bool ok = dispatchNumeric(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (int64_t i = 0; i < x.numElements(); ++i) {
+      const auto v = static_cast<double>(x.data<T>()[i]);
+      out.data<T>()[i] = static_cast<T>(v < -lambd ? v + bias : (v > lambd ? v - bias : 0.0));
+    }
+  });
+  if (!ok) return ctx.error("cannot shrink " + std::string(dtypeName(x.dtype())));
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+// CastLike: Cast to the second input's dtype, through TensorFlow's Cast kernel made once per target dtype.
+class CastLikeKernel : public OpKernel {
+ public:
+  Status compute(KernelContext& ctx) override {
+    const DType to = ctx.inputs[1].dtype();
+    auto& cast = m_casts[to];
+    if (!cast) {
+      m_nodes[to].name = ctx.node.name;
+      m_nodes[to].op = "Cast";
+      m_nodes[to].attrs["DstT"] = AttrValue::fromType(to);
+      FS_ASSIGN_OR_RETURN(cast, (*cpuKernelTable().find("Cast"))(m_nodes[to]));
+    }
+    std::vector<Tensor> in{ctx.inputs[0]};
+    KernelContext inner{m_nodes[to], in, ctx.outputs, ctx.exec};
+    return cast->compute(inner).withContext(nodeLabel(ctx.node));
+  }
+
+ private:
+  std::map<DType, std::unique_ptr<OpKernel>> m_casts;
+  std::map<DType, Node> m_nodes;
+};
+
+}  // namespace
+
+void registerOnnxMathKernels(KernelTable& r) {
+  r.addFn("onnx::CumSum", cumSum);
+  r.addFn("onnx::Xor", logicalXor);
+  r.addFn("onnx::BitShift", bitShift);
+  r.addFn("onnx::IsInf", isInf);
+  r.addFn("onnx::Shrink", shrink);
+  r.add("onnx::CastLike", [](const Node&) -> Expected<std::unique_ptr<OpKernel>> {
+    return std::unique_ptr<OpKernel>(std::make_unique<CastLikeKernel>());
+  });
+}
+
+}  // namespace flowscope
