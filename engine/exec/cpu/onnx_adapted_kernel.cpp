@@ -107,6 +107,8 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxIndexKernels(table);
   registerOnnxMathKernels(table);
   registerOnnxScatterKernels(table);
+  registerOnnxNmsKernel(table);
+  registerOnnxNormKernels(table);
   registerOnnxConvKernels(table);
   registerOnnxConvTransposeKernel(table);
   registerOnnxResizeKernels(table);

@@ -20,6 +20,8 @@ void registerOnnxReduceKernels(KernelTable& table);
 void registerOnnxIndexKernels(KernelTable& table);
 void registerOnnxMathKernels(KernelTable& table);
 void registerOnnxScatterKernels(KernelTable& table);
+void registerOnnxNmsKernel(KernelTable& table);
+void registerOnnxNormKernels(KernelTable& table);
 void registerOnnxConvKernels(KernelTable& table);
 void registerOnnxConvTransposeKernel(KernelTable& table);
 void registerOnnxQuantKernels(KernelTable& table);

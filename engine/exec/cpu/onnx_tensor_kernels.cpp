@@ -81,12 +81,13 @@ Expected<TfEquivalent> rangeMapping(const Node&) { return TfEquivalent{"Range", 
 // Pad: pads [begin..., end...] (opset 11 inputs; attrs before), modes constant, reflect and edge.
 Expected<TfEquivalent> padMapping(const Node& node) {
   const std::string mode = attrString(node, "mode", "constant");
-  if (mode != "constant" && mode != "reflect") return unimplemented("Pad mode '" + mode + "' is not supported");
-  const bool attrPads = onnxOpset(node, 11) < 11;
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return unimplemented("Pad mode '" + mode + "' is not supported");
+  const bool attrPads = onnxOpset(node, 11) < 11, mirror = mode != "constant";
   std::vector<int64_t> padsAttr = attrInts(node, "pads");
   const float valueAttr = attrFloat(node, "value", 0.0f);
-  TfEquivalent tf{mode == "reflect" ? "MirrorPad" : "PadV2", {}, nullptr};
-  if (mode == "reflect") tf.attrs["mode"] = AttrValue::fromString("REFLECT");
+  TfEquivalent tf{mirror ? "MirrorPad" : "PadV2", {}, nullptr};
+  if (mirror) tf.attrs["mode"] = AttrValue::fromString(mode == "reflect" ? "REFLECT" : "EDGE");
   tf.adapt = [=](const KernelContext& ctx) -> Expected<std::vector<Tensor>> {
     const Tensor& x = ctx.inputs[0];
     const int rank = x.shape().rank();
@@ -105,7 +106,7 @@ Expected<TfEquivalent> padMapping(const Node& node) {
       paddings[2 * static_cast<size_t>(axis) + 1] = pads[k + axes.size()];
     }
     Tensor padTensor = int64Vector(paddings).reshaped(Shape{rank, 2});
-    if (mode == "reflect") return std::vector<Tensor>{x, padTensor};
+    if (mirror) return std::vector<Tensor>{x, padTensor};
     const Tensor* value = attrPads ? nullptr : onnxInput(ctx, 2);
     Tensor constant =
         value && value->numElements() == 1 ? value->reshaped(Shape{}) : scalarOf(x.dtype(), attrPads ? valueAttr : 0.0);

@@ -1,4 +1,5 @@
-// Padding: Pad, PadV2 (a constant value) and MirrorPad (REFLECT, SYMMETRIC). The output is written row by row (a
+// Padding: Pad, PadV2 (a constant value) and MirrorPad (REFLECT, SYMMETRIC, and EDGE, which repeats the border element:
+// not TensorFlow's, for ONNX's edge mode). The output is written row by row (a
 // row is the innermost dimension): each output coordinate maps to an input coordinate through a per-dimension table
 // (or to the constant), so a row is a fill, a memcpy of the input row and a fill, or for mirror modes a memcpy plus
 // a few reflected elements. Rows are shared among the intra-op threads.
@@ -13,7 +14,7 @@
 namespace flowscope {
 namespace {
 
-enum class PadMode { kConstant, kReflect, kSymmetric };
+enum class PadMode { kConstant, kReflect, kSymmetric, kEdge };
 
 // For each dimension: output coordinate -> input coordinate, or -1 where the output is the constant.
 std::vector<std::vector<int64_t>> coordinateMaps(const Shape& in, const std::vector<int64_t>& pads, PadMode mode) {
@@ -30,6 +31,8 @@ std::vector<std::vector<int64_t>> coordinateMaps(const Shape& in, const std::vec
           c = -1;
         else if (mode == PadMode::kReflect)
           c = c < 0 ? -c : 2 * n - c - 2;
+        else if (mode == PadMode::kEdge)
+          c = c < 0 ? 0 : n - 1;
         else
           c = c < 0 ? -c - 1 : 2 * n - c - 1;
       }
@@ -95,7 +98,8 @@ Expected<PadMode> padMode(const KernelContext& ctx) {
   const std::string mode = attrString(ctx.node, "mode", "REFLECT");
   if (mode == "REFLECT") return PadMode::kReflect;
   if (mode == "SYMMETRIC") return PadMode::kSymmetric;
-  return ctx.error("mode must be REFLECT or SYMMETRIC, not '" + mode + "'");
+  if (mode == "EDGE") return PadMode::kEdge;
+  return ctx.error("mode must be REFLECT, SYMMETRIC or EDGE, not '" + mode + "'");
 }
 
 Status pad(KernelContext& ctx) {
@@ -109,7 +113,9 @@ Status pad(KernelContext& ctx) {
     const int64_t before = p[2 * static_cast<size_t>(k)], after = p[2 * static_cast<size_t>(k) + 1];
     if (before < 0 || after < 0) return ctx.error("paddings must be non-negative");
     const int64_t limit = mode == PadMode::kReflect ? x.shape().dim(k) - 1 : x.shape().dim(k);
-    if (mode != PadMode::kConstant && (before > limit || after > limit))
+    if (mode == PadMode::kEdge && x.shape().dim(k) == 0 && before + after > 0)
+      return ctx.error("cannot repeat the edge of empty dimension " + std::to_string(k));
+    if (mode != PadMode::kConstant && mode != PadMode::kEdge && (before > limit || after > limit))
       return ctx.error("paddings must be at most " + std::to_string(limit) + " in dimension " + std::to_string(k) +
                        " for " + attrString(ctx.node, "mode", "REFLECT"));
     outDims.push_back(x.shape().dim(k) + before + after);
