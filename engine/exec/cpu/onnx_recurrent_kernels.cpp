@@ -1,5 +1,5 @@
-// ONNX LSTM and GRU (layout 0, default activations), forward, reverse or bidirectional, in float32. The input
-// projections of all steps are one matrix product per direction; the recurrence runs step by step.
+// ONNX LSTM, GRU and RNN (default activations; either layout), forward, reverse or bidirectional, in float32. The
+// input projections of all steps are one matrix product per direction; the recurrence runs step by step.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -8,6 +8,7 @@
 
 #include "exec/cpu/fast_math.h"
 #include "exec/cpu/onnx_kernels.h"
+#include "exec/cpu/strided_copy.h"
 
 namespace flowscope {
 namespace {
@@ -32,7 +33,6 @@ struct RnnShapes {
 
 Expected<RnnShapes> rnnShapes(const KernelContext& ctx, int gates) {
   const Tensor &x = ctx.inputs[0], &w = ctx.inputs[1], &r = ctx.inputs[2];
-  if (attrInt(ctx.node, "layout", 0) != 0) return ctx.error("layout=1 is not supported");
   if (ctx.node.attr("activations")) return ctx.error("custom activations are not supported");
   if (x.dtype() != DType::kFloat || x.shape().rank() != 3 || w.shape().rank() != 3 || r.shape().rank() != 3)
     return ctx.error("expects float32 X [seq, batch, input], W and R of rank 3");
@@ -168,11 +168,84 @@ Status gru(KernelContext& ctx) {
   return Status::ok();
 }
 
+// One direction of a simple RNN: H = tanh(X W^T + Wb + H R^T + Rb).
+void rnnDirection(const KernelContext& ctx, const RnnShapes& s, int64_t d, bool reverse, float* y, float* h) {
+  const int64_t hs = s.hidden;
+  const float* w = ctx.inputs[1].data<float>() + d * hs * s.input;
+  const float* r = ctx.inputs[2].data<float>() + d * hs * hs;
+  std::vector<float> b(static_cast<size_t>(hs), 0.0f);
+  if (const Tensor* bias = onnxInput(ctx, 3))
+    for (int64_t j = 0; j < hs; ++j)
+      b[static_cast<size_t>(j)] = bias->data<float>()[d * 2 * hs + j] + bias->data<float>()[d * 2 * hs + hs + j];
+  std::vector<float> xw(static_cast<size_t>(s.seq * s.batch * hs)), hr(static_cast<size_t>(s.batch * hs));
+  matmulTransposed(ctx.inputs[0].data<float>(), s.seq * s.batch, s.input, w, hs, b.data(), xw.data());
+  for (int64_t step = 0; step < s.seq; ++step) {
+    const int64_t t = reverse ? s.seq - 1 - step : step;
+    matmulTransposed(h, s.batch, hs, r, hs, nullptr, hr.data());
+    for (int64_t i = 0; i < s.batch * hs; ++i) h[i] = tanhFloat(xw[static_cast<size_t>(t * s.batch * hs + i)] + hr[i]);
+    std::memcpy(y + (t * s.dirs + d) * s.batch * hs, h, static_cast<size_t>(s.batch * hs) * sizeof(float));
+  }
+}
+
+Status rnn(KernelContext& ctx) {
+  if (ctx.inputs.size() < 3) return ctx.error("needs X, W and R");
+  FS_ASSIGN_OR_RETURN(RnnShapes s, rnnShapes(ctx, 1));
+  const bool reverseOnly = attrString(ctx.node, "direction", "forward") == "reverse";
+  Tensor y(DType::kFloat, Shape{s.seq, s.dirs, s.batch, s.hidden});
+  Tensor yh(DType::kFloat, Shape{s.dirs, s.batch, s.hidden});
+  for (int64_t d = 0; d < s.dirs; ++d) {
+    std::vector<float> h = initialState(ctx, 5, s, d);
+    rnnDirection(ctx, s, d, reverseOnly || d == 1, y.data<float>(), h.data());
+    std::memcpy(yh.data<float>() + d * s.batch * s.hidden, h.data(), h.size() * sizeof(float));
+  }
+  ctx.outputs[0] = std::move(y);
+  if (ctx.outputs.size() > 1) ctx.outputs[1] = std::move(yh);
+  return Status::ok();
+}
+
+// `t` (float32) with its axes in the order `perm`.
+Tensor permuted(const Tensor& t, const std::vector<int64_t>& perm) {
+  const std::vector<int64_t> from = stridesOf(t.shape());
+  std::vector<int64_t> dims, strides;
+  for (int64_t axis : perm) {
+    dims.push_back(t.shape().dim(static_cast<int>(axis)));
+    strides.push_back(from[static_cast<size_t>(axis)]);
+  }
+  Tensor out = Tensor::uninitialized(DType::kFloat, Shape(dims));
+  if (t.numElements() > 0) stridedCopy(t.data<float>(), 0, strides, dims, out.data<float>());
+  return out;
+}
+
+// layout=1 (batch first): X [batch, seq, input] and the initial states [batch, dirs, hidden] go to `run` in layout 0,
+// and its outputs come back: Y [seq, dirs, batch, hidden] as [batch, seq, dirs, hidden], the final states
+// [dirs, batch, hidden] as [batch, dirs, hidden].
+template <Status (*Run)(KernelContext&)>
+Status eitherLayout(KernelContext& ctx) {
+  if (attrInt(ctx.node, "layout", 0) == 0) return Run(ctx);
+  if (ctx.inputs.empty() || ctx.inputs[0].shape().rank() != 3 || ctx.inputs[0].dtype() != DType::kFloat)
+    return ctx.error("expects a float32 X [batch, seq, input]");
+  std::vector<Tensor> inputs = ctx.inputs;
+  inputs[0] = permuted(inputs[0], {1, 0, 2});
+  for (int position : {5, 6})
+    if (const Tensor* state = onnxInput(ctx, position); state && state->shape().rank() == 3)
+      inputs[static_cast<size_t>(state - ctx.inputs.data())] = permuted(*state, {1, 0, 2});
+  Node node = ctx.node;
+  node.attrs.erase("layout");
+  std::vector<Tensor> outputs(ctx.outputs.size());
+  KernelContext inner{node, inputs, outputs, ctx.exec};
+  FS_RETURN_IF_ERROR(Run(inner));
+  for (size_t k = 0; k < outputs.size(); ++k)
+    if (outputs[k].isValid())
+      ctx.outputs[k] = k == 0 ? permuted(outputs[k], {2, 0, 1, 3}) : permuted(outputs[k], {1, 0, 2});
+  return Status::ok();
+}
+
 }  // namespace
 
 void registerOnnxRecurrentKernels(KernelTable& r) {
-  r.addFn("onnx::LSTM", lstm);
-  r.addFn("onnx::GRU", gru);
+  r.addFn("onnx::LSTM", eitherLayout<lstm>);
+  r.addFn("onnx::GRU", eitherLayout<gru>);
+  r.addFn("onnx::RNN", eitherLayout<rnn>);
 }
 
 }  // namespace flowscope

@@ -1,5 +1,5 @@
-// ONNX Resize (opsets 10 to 13) on float tensors of any rank: nearest (its four rounding modes), linear and cubic,
-// with every coordinate_transformation_mode (tf_crop_and_resize's roi and extrapolation_value included) and
+// ONNX Resize (opsets 10 to 13) and Upsample on float tensors of any rank: nearest (its four rounding modes), linear
+// and cubic, with every coordinate_transformation_mode (tf_crop_and_resize's roi and extrapolation_value included) and
 // exclude_outside. The interpolation is separable: one pass per resized axis, innermost first, each output coordinate
 // a weighted sum of its neighbours (2 for nearest and linear, 4 for cubic) clamped to the edge, exactly as ONNX's
 // reference implementation (onnx/backend/test/case/node/resize.py) computes it.
@@ -178,8 +178,26 @@ Status resize(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Upsample (deprecated at opset 10 for Resize-10, which resizes the same way: asymmetric, nearest rounding down): its
+// scales are input 1 from opset 9 on, the scales attr before.
+Status upsample(KernelContext& ctx) {
+  if (onnxOpset(ctx.node, 9) >= 9) return resize(ctx);
+  std::vector<Tensor> inputs{ctx.inputs[0], Tensor(DType::kFloat, Shape{ctx.inputs[0].shape().rank()})};
+  const AttrValue* attr = ctx.node.attr("scales");
+  const std::vector<float> scales =
+      attr && attr->kind() == AttrValue::Kind::kList ? attr->list().f : std::vector<float>{};
+  if (static_cast<int64_t>(scales.size()) != ctx.inputs[0].shape().rank())
+    return ctx.error("scales must have one value per dimension of " + ctx.inputs[0].shape().toString());
+  std::copy(scales.begin(), scales.end(), inputs[1].data<float>());
+  KernelContext withScales{ctx.node, inputs, ctx.outputs, ctx.exec};
+  return resize(withScales);
+}
+
 }  // namespace
 
-void registerOnnxResizeKernels(KernelTable& r) { r.addFn("onnx::Resize", resize); }
+void registerOnnxResizeKernels(KernelTable& r) {
+  r.addFn("onnx::Resize", resize);
+  r.addFn("onnx::Upsample", upsample);
+}
 
 }  // namespace flowscope
