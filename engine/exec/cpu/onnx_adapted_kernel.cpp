@@ -114,6 +114,7 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxResizeKernels(table);
   registerOnnxSequenceKernels(table);
   registerOnnxQuantKernels(table);
+  registerOnnxIntegerKernels(table);
   registerOnnxRecurrentKernels(table);
   registerOnnxControlKernels(table);
   registerOnnxScanKernel(table);

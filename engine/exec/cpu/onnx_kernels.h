@@ -25,6 +25,7 @@ void registerOnnxNormKernels(KernelTable& table);
 void registerOnnxConvKernels(KernelTable& table);
 void registerOnnxConvTransposeKernel(KernelTable& table);
 void registerOnnxQuantKernels(KernelTable& table);
+void registerOnnxIntegerKernels(KernelTable& table);
 void registerOnnxRecurrentKernels(KernelTable& table);
 void registerOnnxControlKernels(KernelTable& table);
 void registerOnnxScanKernel(KernelTable& table);

@@ -6,6 +6,7 @@
 
 #include "exec/cpu/broadcast.h"
 #include "exec/cpu/onnx_conv_window.h"
+#include "exec/cpu/onnx_integer_products.h"
 #include "exec/cpu/onnx_kernels.h"
 #include "ir/dtype_dispatch.h"
 
@@ -17,9 +18,7 @@ bool isQuantType(DType t) { return t == DType::kUInt8 || t == DType::kInt8; }
 int32_t quantMin(DType t) { return t == DType::kUInt8 ? 0 : -128; }
 int32_t quantMax(DType t) { return t == DType::kUInt8 ? 255 : 127; }
 
-int32_t quantAt(const Tensor& t, int64_t i) {
-  return t.dtype() == DType::kUInt8 ? t.data<uint8_t>()[i] : t.data<int8_t>()[i];
-}
+int32_t quantAt(const Tensor& t, int64_t i) { return integerAt(t, i); }
 
 void storeQuant(Tensor& t, int64_t i, int32_t v) {
   v = std::clamp(v, quantMin(t.dtype()), quantMax(t.dtype()));
@@ -90,29 +89,6 @@ Status dequantizeLinear(KernelContext& ctx) {
   return Status::ok();
 }
 
-// The int32 columns of one image and group: (x - zero point), zero where the window is in the padding.
-void im2col(const Tensor& x, int32_t zx, int64_t n, int64_t c0, int64_t cg, const OnnxWindow& w,
-            std::vector<int32_t>& col) {
-  const int64_t h = x.shape().dim(2), wd = x.shape().dim(3);
-  const int64_t kh = w.kernel[0], kw = w.kernel[1], oh = w.out[0], ow = w.out[1];
-  const int64_t c = x.shape().dim(1);
-  col.assign(static_cast<size_t>(cg * kh * kw * oh * ow), 0);
-  for (int64_t ci = 0; ci < cg; ++ci)
-    for (int64_t ky = 0; ky < kh; ++ky)
-      for (int64_t kx = 0; kx < kw; ++kx) {
-        int32_t* row = col.data() + ((ci * kh + ky) * kw + kx) * oh * ow;
-        const int64_t plane = (n * c + c0 + ci) * h * wd;
-        for (int64_t y = 0; y < oh; ++y) {
-          const int64_t iy = y * w.strides[0] - w.padBegin[0] + ky * w.dilations[0];
-          if (iy < 0 || iy >= h) continue;
-          for (int64_t xx = 0; xx < ow; ++xx) {
-            const int64_t ix = xx * w.strides[1] - w.padBegin[1] + kx * w.dilations[1];
-            if (ix >= 0 && ix < wd) row[y * ow + xx] = quantAt(x, plane + iy * wd + ix) - zx;
-          }
-        }
-      }
-}
-
 Status qlinearConv(KernelContext& ctx) {
   if (ctx.inputs.size() < 8)
     return ctx.error("needs x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zp");
@@ -124,36 +100,17 @@ Status qlinearConv(KernelContext& ctx) {
   if (group <= 0 || c % group || m % group || w.shape().dim(1) * group != c) return ctx.error("channels do not match");
   auto win = onnxWindow(ctx.node, x.shape(), {w.shape().dim(2), w.shape().dim(3)});
   if (!win) return ctx.error(win.status().message());
-  const Tensor* bias = onnxInput(ctx, 8);
-  const Tensor &wScale = ctx.inputs[4], &wZp = ctx.inputs[5];
+  const Tensor& wScale = ctx.inputs[4];
   const float xScale = ctx.inputs[1].data<float>()[0], yScale = ctx.inputs[6].data<float>()[0];
-  const int32_t zx = quantAt(ctx.inputs[2], 0), zy = quantAt(yzp, 0);
-  const int64_t cg = c / group, mg = m / group, k = cg * w.shape().dim(2) * w.shape().dim(3);
-  const int64_t p = win->out[0] * win->out[1], batch = x.shape().dim(0);
-  Tensor out = Tensor::uninitialized(yzp.dtype(), Shape{batch, m, win->out[0], win->out[1]});
-  std::vector<int32_t> col;
-  for (int64_t n = 0; n < batch; ++n)
-    for (int64_t g = 0; g < group; ++g) {
-      im2col(x, zx, n, g * cg, cg, *win, col);
-      parallelFor(mg, k * p, [&](int64_t b, int64_t e) {
-        std::vector<int32_t> acc(static_cast<size_t>(p));
-        for (int64_t mi = b; mi < e; ++mi) {
-          const int64_t oc = g * mg + mi;
-          const int64_t q = wScale.numElements() == 1 ? 0 : oc;
-          const int32_t zw = quantAt(wZp, wZp.numElements() == 1 ? 0 : oc);
-          std::fill(acc.begin(), acc.end(), bias ? bias->data<int32_t>()[oc] : 0);
-          for (int64_t kk = 0; kk < k; ++kk) {
-            const int32_t wv = quantAt(w, oc * k + kk) - zw;
-            const int32_t* row = col.data() + kk * p;
-            for (int64_t j = 0; j < p; ++j) acc[static_cast<size_t>(j)] += wv * row[j];
-          }
-          const float scale = xScale * wScale.data<float>()[q] / yScale;
-          const int64_t base = (n * m + oc) * p;
-          for (int64_t j = 0; j < p; ++j)
-            storeQuant(out, base + j, requantize(static_cast<float>(acc[static_cast<size_t>(j)]) * scale, zy));
-        }
-      });
-    }
+  const int32_t zy = quantAt(yzp, 0);
+  const int64_t p = win->out[0] * win->out[1];
+  Tensor out = Tensor::uninitialized(yzp.dtype(), Shape{x.shape().dim(0), m, win->out[0], win->out[1]});
+  integerConv(x, quantAt(ctx.inputs[2], 0), w, ctx.inputs[5], onnxInput(ctx, 8), group, *win,
+              [&](int64_t n, int64_t oc, const int32_t* sums) {
+                const float scale = xScale * wScale.data<float>()[wScale.numElements() == 1 ? 0 : oc] / yScale;
+                for (int64_t j = 0; j < p; ++j)
+                  storeQuant(out, (n * m + oc) * p + j, requantize(static_cast<float>(sums[j]) * scale, zy));
+              });
   ctx.outputs[0] = std::move(out);
   return Status::ok();
 }
@@ -162,25 +119,17 @@ Status qlinearMatMul(KernelContext& ctx) {
   if (ctx.inputs.size() < 8) return ctx.error("needs a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp");
   const Tensor &a = ctx.inputs[0], &b = ctx.inputs[3], &yzp = ctx.inputs[7];
   if (b.shape().rank() != 2 || a.shape().rank() < 1) return ctx.error("b must be 2-D");
-  const int64_t kdim = b.shape().dim(0), n = b.shape().dim(1);
-  if (a.shape().dims().back() != kdim) return ctx.error("inner dimensions differ");
-  const int64_t rows = a.numElements() / std::max<int64_t>(kdim, 1);
-  const Tensor &bScale = ctx.inputs[4], &bZp = ctx.inputs[5];
+  const int64_t n = b.shape().dim(1);
+  if (a.shape().dims().back() != b.shape().dim(0)) return ctx.error("inner dimensions differ");
+  const Tensor& bScale = ctx.inputs[4];
   const float aScale = ctx.inputs[1].data<float>()[0], yScale = ctx.inputs[6].data<float>()[0];
-  const int32_t za = quantAt(ctx.inputs[2], 0), zy = quantAt(yzp, 0);
+  const int32_t zy = quantAt(yzp, 0);
   std::vector<int64_t> dims = a.shape().dims();
   dims.back() = n;
   Tensor out = Tensor::uninitialized(yzp.dtype(), Shape(dims));
-  parallelFor(rows, kdim * n, [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r)
-      for (int64_t j = 0; j < n; ++j) {
-        const int64_t q = bScale.numElements() == 1 ? 0 : j;
-        const int32_t zb = quantAt(bZp, bZp.numElements() == 1 ? 0 : j);
-        int32_t acc = 0;
-        for (int64_t kk = 0; kk < kdim; ++kk) acc += (quantAt(a, r * kdim + kk) - za) * (quantAt(b, kk * n + j) - zb);
-        storeQuant(out, r * n + j,
-                   requantize(static_cast<float>(acc) * (aScale * bScale.data<float>()[q] / yScale), zy));
-      }
+  integerMatMul(a, quantAt(ctx.inputs[2], 0), b, ctx.inputs[5], [&](int64_t r, int64_t j, int32_t sum) {
+    const float scale = aScale * bScale.data<float>()[bScale.numElements() == 1 ? 0 : j] / yScale;
+    storeQuant(out, r * n + j, requantize(static_cast<float>(sum) * scale, zy));
   });
   ctx.outputs[0] = std::move(out);
   return Status::ok();

@@ -1,0 +1,32 @@
+// The int32 products of ONNX's integer ops: a 2-D convolution (QLinearConv, ConvInteger) and a matrix product
+// (QLinearMatMul, MatMulInteger) of uint8 or int8 tensors less their zero points, summed exactly in int32. The caller
+// decides what becomes of the sums (requantized, or kept as int32).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "exec/cpu/onnx_conv_window.h"
+#include "exec/kernel.h"
+
+namespace flowscope {
+
+/// Element i of a uint8, int8 or int32 tensor.
+int32_t integerAt(const Tensor& t, int64_t i);
+
+/// Receives, for sample n and output channel oc, the int32 sums at every output position (bias included).
+using ConvSums = std::function<void(int64_t n, int64_t oc, const int32_t* sums)>;
+
+/// x (N, C, H, W) convolved with w (M, C / group, kh, kw) over `window`, each less its zero point (xZero: a scalar;
+/// wZero: per tensor or per output channel), plus the int32 bias (or none).
+void integerConv(const Tensor& x, int32_t xZero, const Tensor& w, const Tensor& wZero, const Tensor* bias,
+                 int64_t group, const OnnxWindow& window, const ConvSums& emit);
+
+/// Receives row r's sum for column j.
+using MatMulSum = std::function<void(int64_t r, int64_t j, int32_t sum)>;
+
+/// a ([..., K] as rows of K) times b ([K, N]), each less its zero point (aZero: a scalar; bZero: per tensor or per
+/// column).
+void integerMatMul(const Tensor& a, int32_t aZero, const Tensor& b, const Tensor& bZero, const MatMulSum& emit);
+
+}  // namespace flowscope
