@@ -109,6 +109,7 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxScatterKernels(table);
   registerOnnxNmsKernel(table);
   registerOnnxNormKernels(table);
+  registerOnnxEinsumKernel(table);
   registerOnnxConvKernels(table);
   registerOnnxConvTransposeKernel(table);
   registerOnnxResizeKernels(table);

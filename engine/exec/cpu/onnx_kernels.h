@@ -22,6 +22,7 @@ void registerOnnxMathKernels(KernelTable& table);
 void registerOnnxScatterKernels(KernelTable& table);
 void registerOnnxNmsKernel(KernelTable& table);
 void registerOnnxNormKernels(KernelTable& table);
+void registerOnnxEinsumKernel(KernelTable& table);
 void registerOnnxConvKernels(KernelTable& table);
 void registerOnnxConvTransposeKernel(KernelTable& table);
 void registerOnnxQuantKernels(KernelTable& table);
