@@ -110,6 +110,7 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxNmsKernel(table);
   registerOnnxNormKernels(table);
   registerOnnxEinsumKernel(table);
+  registerOnnxSignalKernels(table);
   registerOnnxConvKernels(table);
   registerOnnxConvTransposeKernel(table);
   registerOnnxResizeKernels(table);

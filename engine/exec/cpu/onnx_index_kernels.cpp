@@ -1,4 +1,5 @@
-// ONNX ops that pick or place elements by index: TopK, NonZero, OneHot, Hardmax, and the masks Trilu and EyeLike.
+// ONNX ops that pick or place elements by index or condition: TopK, NonZero, OneHot, Hardmax, Compress,
+// ReverseSequence, and the masks Trilu and EyeLike.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -191,9 +192,66 @@ Status eyeLike(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Compress: the slices along `axis` (or the elements of the flattened input, without one) whose condition is true;
+// the condition may be shorter than the axis (the rest are dropped).
+Status compress(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  const Tensor& condition = ctx.inputs[1];
+  const bool flat = !ctx.node.attr("axis");
+  int64_t axis = 0;
+  if (!flat && !normalizeAxis(attrInt(ctx.node, "axis", 0), x.shape().rank(), &axis))
+    return ctx.error("axis out of range");
+  const AxisSplit s = flat ? AxisSplit{1, x.numElements(), 1} : splitAt(x.shape(), axis);
+  if (condition.shape().rank() != 1 || condition.numElements() > s.length)
+    return ctx.error("condition must be 1-D and at most " + std::to_string(s.length) + " long");
+  std::vector<int64_t> kept;
+  for (int64_t i = 0; i < condition.numElements(); ++i)
+    if (condition.elementAsDouble(i) != 0) kept.push_back(i);
+  std::vector<int64_t> dims = flat ? std::vector<int64_t>{0} : x.shape().dims();
+  dims[flat ? 0 : static_cast<size_t>(axis)] = static_cast<int64_t>(kept.size());
+  Tensor out = Tensor::uninitialized(x.dtype(), Shape(dims));
+  const size_t row = static_cast<size_t>(s.inner * dtypeSize(x.dtype()));
+  for (int64_t o = 0; o < s.outer; ++o)
+    for (size_t j = 0; j < kept.size(); ++j)
+      std::copy_n(x.bytes().data() + static_cast<size_t>(o * s.length + kept[j]) * row, row,
+                  out.mutableBytes().data() + (static_cast<size_t>(o) * kept.size() + j) * row);
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+// ReverseSequence: each batch entry's first sequence_lens[b] steps along time_axis reversed, the rest as they are.
+Status reverseSequence(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  const std::vector<int64_t> lens = intValues(ctx.inputs[1]);
+  const int64_t batchAxis = attrInt(ctx.node, "batch_axis", 1), timeAxis = attrInt(ctx.node, "time_axis", 0);
+  if (x.shape().rank() < 2 || std::min(batchAxis, timeAxis) < 0 || std::max(batchAxis, timeAxis) > 1 ||
+      batchAxis == timeAxis)
+    return ctx.error("expects batch_axis and time_axis 0 and 1, in either order, of an input of rank 2 or more");
+  const int64_t batch = x.shape().dim(static_cast<int>(batchAxis)), steps = x.shape().dim(static_cast<int>(timeAxis));
+  if (static_cast<int64_t>(lens.size()) != batch) return ctx.error("sequence_lens must have one value per batch entry");
+  const int64_t entries = batch * steps, inner = entries > 0 ? x.numElements() / entries : 0;
+  const size_t size = static_cast<size_t>(inner * dtypeSize(x.dtype()));
+  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
+  for (int64_t b = 0; b < batch; ++b) {
+    if (lens[static_cast<size_t>(b)] < 0 || lens[static_cast<size_t>(b)] > steps)
+      return ctx.error("sequence_lens[" + std::to_string(b) + "] is outside [0, " + std::to_string(steps) + "]");
+    for (int64_t t = 0; t < steps; ++t) {
+      const int64_t from = t < lens[static_cast<size_t>(b)] ? lens[static_cast<size_t>(b)] - 1 - t : t;
+      auto at = [&](int64_t step) {
+        return static_cast<size_t>(timeAxis == 0 ? step * batch + b : b * steps + step) * size;
+      };
+      std::copy_n(x.bytes().data() + at(from), size, out.mutableBytes().data() + at(t));
+    }
+  }
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
 }  // namespace
 
 void registerOnnxIndexKernels(KernelTable& r) {
+  r.addFn("onnx::Compress", compress);
+  r.addFn("onnx::ReverseSequence", reverseSequence);
   r.addFn("onnx::TopK", topK);
   r.addFn("onnx::NonZero", nonZero);
   r.addFn("onnx::OneHot", oneHot);

@@ -23,6 +23,7 @@ void registerOnnxScatterKernels(KernelTable& table);
 void registerOnnxNmsKernel(KernelTable& table);
 void registerOnnxNormKernels(KernelTable& table);
 void registerOnnxEinsumKernel(KernelTable& table);
+void registerOnnxSignalKernels(KernelTable& table);
 void registerOnnxConvKernels(KernelTable& table);
 void registerOnnxConvTransposeKernel(KernelTable& table);
 void registerOnnxQuantKernels(KernelTable& table);

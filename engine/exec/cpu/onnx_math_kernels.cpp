@@ -1,4 +1,6 @@
-// ONNX math ops that TensorFlow's kernels do not cover one to one: CumSum, Xor, BitShift, IsInf, Shrink and CastLike.
+// ONNX math ops that TensorFlow's kernels do not cover one to one: CumSum, Xor, BitShift, IsInf, Shrink, Det and
+// CastLike.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -138,6 +140,45 @@ Status shrink(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Det: the determinant of each matrix in the last two axes, by LU decomposition with partial pivoting in double.
+Status det(KernelContext& ctx) {
+  const Tensor& x = ctx.inputs[0];
+  const int rank = x.shape().rank();
+  if (rank < 2 || x.shape().dim(rank - 1) != x.shape().dim(rank - 2))
+    return ctx.error("expects square matrices in the last two axes, got " + x.shape().toString());
+  const int64_t n = x.shape().dim(rank - 1), matrices = n ? x.numElements() / (n * n) : 0;
+  Tensor out(x.dtype(), Shape(std::vector<int64_t>(x.shape().dims().begin(), x.shape().dims().end() - 2)));
+  const bool ok = dispatchFloat(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    std::vector<double> a(static_cast<size_t>(n * n));
+    for (int64_t m = 0; m < matrices; ++m) {
+      for (int64_t i = 0; i < n * n; ++i) a[static_cast<size_t>(i)] = static_cast<double>(x.data<T>()[m * n * n + i]);
+      double d = 1;
+      for (int64_t c = 0; c < n && d != 0; ++c) {
+        int64_t pivot = c;
+        for (int64_t r = c + 1; r < n; ++r)
+          if (std::abs(a[static_cast<size_t>(r * n + c)]) > std::abs(a[static_cast<size_t>(pivot * n + c)])) pivot = r;
+        if (pivot != c) {
+          for (int64_t k = 0; k < n; ++k)
+            std::swap(a[static_cast<size_t>(c * n + k)], a[static_cast<size_t>(pivot * n + k)]);
+          d = -d;
+        }
+        const double p = a[static_cast<size_t>(c * n + c)];
+        d *= p;
+        if (p == 0) break;
+        for (int64_t r = c + 1; r < n; ++r) {
+          const double f = a[static_cast<size_t>(r * n + c)] / p;
+          for (int64_t k = c; k < n; ++k) a[static_cast<size_t>(r * n + k)] -= f * a[static_cast<size_t>(c * n + k)];
+        }
+      }
+      out.data<T>()[m] = static_cast<T>(d);
+    }
+  });
+  if (!ok) return ctx.error("runs on float32 and float64, got " + std::string(dtypeName(x.dtype())));
+  ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
 // CastLike: Cast to the second input's dtype, through TensorFlow's Cast kernel made once per target dtype.
 class CastLikeKernel : public OpKernel {
  public:
@@ -168,6 +209,7 @@ void registerOnnxMathKernels(KernelTable& r) {
   r.addFn("onnx::BitShift", bitShift);
   r.addFn("onnx::IsInf", isInf);
   r.addFn("onnx::Shrink", shrink);
+  r.addFn("onnx::Det", det);
   r.add("onnx::CastLike", [](const Node&) -> Expected<std::unique_ptr<OpKernel>> {
     return std::unique_ptr<OpKernel>(std::make_unique<CastLikeKernel>());
   });
