@@ -111,6 +111,7 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxNormKernels(table);
   registerOnnxEinsumKernel(table);
   registerOnnxSignalKernels(table);
+  registerOnnxLossKernels(table);
   registerOnnxConvKernels(table);
   registerOnnxConvTransposeKernel(table);
   registerOnnxResizeKernels(table);

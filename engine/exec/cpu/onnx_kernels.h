@@ -24,6 +24,7 @@ void registerOnnxNmsKernel(KernelTable& table);
 void registerOnnxNormKernels(KernelTable& table);
 void registerOnnxEinsumKernel(KernelTable& table);
 void registerOnnxSignalKernels(KernelTable& table);
+void registerOnnxLossKernels(KernelTable& table);
 void registerOnnxConvKernels(KernelTable& table);
 void registerOnnxConvTransposeKernel(KernelTable& table);
 void registerOnnxQuantKernels(KernelTable& table);
