@@ -112,6 +112,8 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxEinsumKernel(table);
   registerOnnxSignalKernels(table);
   registerOnnxLossKernels(table);
+  registerOnnxGridSampleKernel(table);
+  registerOnnxUniqueKernel(table);
   registerOnnxConvKernels(table);
   registerOnnxConvTransposeKernel(table);
   registerOnnxResizeKernels(table);

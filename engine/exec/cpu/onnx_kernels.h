@@ -25,6 +25,8 @@ void registerOnnxNormKernels(KernelTable& table);
 void registerOnnxEinsumKernel(KernelTable& table);
 void registerOnnxSignalKernels(KernelTable& table);
 void registerOnnxLossKernels(KernelTable& table);
+void registerOnnxGridSampleKernel(KernelTable& table);
+void registerOnnxUniqueKernel(KernelTable& table);
 void registerOnnxConvKernels(KernelTable& table);
 void registerOnnxConvTransposeKernel(KernelTable& table);
 void registerOnnxQuantKernels(KernelTable& table);
