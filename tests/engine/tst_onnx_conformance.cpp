@@ -134,10 +134,6 @@ const std::map<std::string, std::string> kExplained = {
     {"test_cast_FLOAT_to_BFLOAT16", "the test data stores bfloat16 tensors as uint16 (NumPy has no bfloat16)"},
     {"test_cast_FLOAT_to_STRING", "float <-> string casts (NumPy's repr formatting) are not implemented"},
     {"test_cast_STRING_to_FLOAT", "float <-> string casts (NumPy's repr formatting) are not implemented"},
-    {"test_maxpool_2d_dilations", "dilated pooling: oneDNN 2.6's pooling has no dilation"},
-    {"test_maxpool_2d_uint8", "MaxPool runs in float32 only"},
-    {"test_maxpool_with_argmax_2d_precomputed_pads", "MaxPool's Indices output is not computed"},
-    {"test_maxpool_with_argmax_2d_precomputed_strides", "MaxPool's Indices output is not computed"},
     {"test_qlinearmatmul_3D", "QLinearMatMul runs 2-D operands only"},
     {"test_training_dropout", "training-mode Dropout's mask comes from NumPy's random generator: not reproducible"},
     {"test_training_dropout_default", "training-mode Dropout's mask comes from NumPy's random generator"},
@@ -371,10 +367,10 @@ class TestOnnxConformance : public QObject {
   // NonMaxSuppression, LRN, MeanVarianceNormalization and Pad's edge mode; 748 with RNN, Upsample and layout=1; 755
   // with DynamicQuantizeLinear, MatMulInteger and ConvInteger; 760 with Einsum; 774 with the signal windows,
   // Compress, ReverseSequence and Det; 860 with NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss; 873 with
-  // GridSample and Unique.
-  static constexpr int kAllPassedFloor = 873;
-  // The listed operators: 413 of 433 (95.4%) before ConvTranspose and the rest joined them; 497 of 512 (97.1%) now.
-  static constexpr int kListedPassedFloor = 497;
+  // GridSample and Unique; 877 with MaxPool's dilations, integer inputs and Indices.
+  static constexpr int kAllPassedFloor = 877;
+  // The listed operators: 413 of 433 (95.4%) before ConvTranspose and the rest joined them; 501 of 512 (97.9%) now.
+  static constexpr int kListedPassedFloor = 501;
 };
 
 QTEST_GUILESS_MAIN(TestOnnxConformance)

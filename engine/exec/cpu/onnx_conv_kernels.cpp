@@ -7,6 +7,7 @@
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/onnx_conv_window.h"
 #include "exec/cpu/onnx_kernels.h"
+#include "exec/cpu/onnx_max_pool.h"
 
 namespace flowscope {
 namespace {
@@ -138,10 +139,13 @@ class PoolKernel : public OpKernel {
 
   Status compute(KernelContext& ctx) override {
     const Tensor& x = ctx.inputs[0];
+    const auto dilations = attrInts(ctx.node, "dilations");
+    if (m_max && (x.dtype() != DType::kFloat || ctx.outputs.size() > 1 ||
+                  std::any_of(dilations.begin(), dilations.end(), [](int64_t d) { return d != 1; })))
+      return windowMaxPool(ctx);  // what oneDNN's pooling does not do
     if (x.dtype() != DType::kFloat || x.shape().rank() < 3)
       return ctx.error("expects float32 N, C, spatial..., got " + std::string(dtypeName(x.dtype())) + " " +
                        x.shape().toString());
-    if (ctx.outputs.size() > 1) return ctx.error("MaxPool's Indices output is not supported");
     if (m_input != x.shape()) FS_RETURN_IF_ERROR(prepare(ctx, x.shape()));
     Tensor out = Tensor::uninitialized(DType::kFloat, m_output);
     m_src.set_data_handle(const_cast<float*>(x.data<float>()));
