@@ -13,9 +13,8 @@ std::vector<int64_t> intsOr(const Node& node, const char* name, size_t n, int64_
   return v.empty() ? std::vector<int64_t>(n, fallback) : v;
 }
 
-}  // namespace
-
-Expected<OnnxWindow> onnxWindow(const Node& node, const Shape& x, std::vector<int64_t> kernel, bool ceilMode) {
+// The kernel, strides and dilations of a window over `x`, checked to have one spatial axis per kernel axis.
+Expected<OnnxWindow> windowAxes(const Node& node, const Shape& x, std::vector<int64_t> kernel) {
   const size_t n = kernel.size();
   if (x.rank() != static_cast<int>(n) + 2)
     return invalidArgument("input " + x.toString() + " does not have " + std::to_string(n) + " spatial axes");
@@ -23,6 +22,14 @@ Expected<OnnxWindow> onnxWindow(const Node& node, const Shape& x, std::vector<in
   w.kernel = std::move(kernel);
   w.strides = intsOr(node, "strides", n, 1);
   w.dilations = intsOr(node, "dilations", n, 1);
+  return w;
+}
+
+}  // namespace
+
+Expected<OnnxWindow> onnxWindow(const Node& node, const Shape& x, std::vector<int64_t> kernel, bool ceilMode) {
+  const size_t n = kernel.size();
+  FS_ASSIGN_OR_RETURN(OnnxWindow w, windowAxes(node, x, std::move(kernel)));
   std::vector<int64_t> pads = intsOr(node, "pads", 2 * n, 0);
   if (w.strides.size() != n || w.dilations.size() != n || pads.size() != 2 * n)
     return invalidArgument("strides, dilations or pads do not match the " + std::to_string(n) + " spatial axes");
@@ -59,12 +66,7 @@ Expected<OnnxWindow> onnxWindow(const Node& node, const Shape& x, std::vector<in
 
 Expected<OnnxWindow> onnxTransposedWindow(const Node& node, const Shape& x, std::vector<int64_t> kernel) {
   const size_t n = kernel.size();
-  if (x.rank() != static_cast<int>(n) + 2)
-    return invalidArgument("input " + x.toString() + " does not have " + std::to_string(n) + " spatial axes");
-  OnnxWindow w;
-  w.kernel = std::move(kernel);
-  w.strides = intsOr(node, "strides", n, 1);
-  w.dilations = intsOr(node, "dilations", n, 1);
+  FS_ASSIGN_OR_RETURN(OnnxWindow w, windowAxes(node, x, std::move(kernel)));
   const std::vector<int64_t> pads = intsOr(node, "pads", 2 * n, 0), extra = intsOr(node, "output_padding", n, 0);
   std::vector<int64_t> shape = attrInts(node, "output_shape");
   if (shape.size() == n + 2) shape.erase(shape.begin(), shape.begin() + 2);  // N and C given too

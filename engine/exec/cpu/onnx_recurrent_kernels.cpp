@@ -152,21 +152,26 @@ void gruDirection(const KernelContext& ctx, const RnnShapes& s, int64_t d, bool 
   }
 }
 
-Status gru(KernelContext& ctx) {
+using HiddenDirection = void (*)(const KernelContext&, const RnnShapes&, int64_t, bool, float*, float*);
+
+// A recurrence whose only state is H (GRU, RNN) over every direction: Y and Y_h.
+Status hiddenStateRecurrence(KernelContext& ctx, int gates, HiddenDirection direction) {
   if (ctx.inputs.size() < 3) return ctx.error("needs X, W and R");
-  FS_ASSIGN_OR_RETURN(RnnShapes s, rnnShapes(ctx, 3));
+  FS_ASSIGN_OR_RETURN(RnnShapes s, rnnShapes(ctx, gates));
   const bool reverseOnly = attrString(ctx.node, "direction", "forward") == "reverse";
   Tensor y(DType::kFloat, Shape{s.seq, s.dirs, s.batch, s.hidden});
   Tensor yh(DType::kFloat, Shape{s.dirs, s.batch, s.hidden});
   for (int64_t d = 0; d < s.dirs; ++d) {
     std::vector<float> h = initialState(ctx, 5, s, d);
-    gruDirection(ctx, s, d, reverseOnly || d == 1, y.data<float>(), h.data());
+    direction(ctx, s, d, reverseOnly || d == 1, y.data<float>(), h.data());
     std::memcpy(yh.data<float>() + d * s.batch * s.hidden, h.data(), h.size() * sizeof(float));
   }
   ctx.outputs[0] = std::move(y);
   if (ctx.outputs.size() > 1) ctx.outputs[1] = std::move(yh);
   return Status::ok();
 }
+
+Status gru(KernelContext& ctx) { return hiddenStateRecurrence(ctx, 3, gruDirection); }
 
 // One direction of a simple RNN: H = tanh(X W^T + Wb + H R^T + Rb).
 void rnnDirection(const KernelContext& ctx, const RnnShapes& s, int64_t d, bool reverse, float* y, float* h) {
@@ -187,21 +192,7 @@ void rnnDirection(const KernelContext& ctx, const RnnShapes& s, int64_t d, bool 
   }
 }
 
-Status rnn(KernelContext& ctx) {
-  if (ctx.inputs.size() < 3) return ctx.error("needs X, W and R");
-  FS_ASSIGN_OR_RETURN(RnnShapes s, rnnShapes(ctx, 1));
-  const bool reverseOnly = attrString(ctx.node, "direction", "forward") == "reverse";
-  Tensor y(DType::kFloat, Shape{s.seq, s.dirs, s.batch, s.hidden});
-  Tensor yh(DType::kFloat, Shape{s.dirs, s.batch, s.hidden});
-  for (int64_t d = 0; d < s.dirs; ++d) {
-    std::vector<float> h = initialState(ctx, 5, s, d);
-    rnnDirection(ctx, s, d, reverseOnly || d == 1, y.data<float>(), h.data());
-    std::memcpy(yh.data<float>() + d * s.batch * s.hidden, h.data(), h.size() * sizeof(float));
-  }
-  ctx.outputs[0] = std::move(y);
-  if (ctx.outputs.size() > 1) ctx.outputs[1] = std::move(yh);
-  return Status::ok();
-}
+Status rnn(KernelContext& ctx) { return hiddenStateRecurrence(ctx, 1, rnnDirection); }
 
 // `t` (float32) with its axes in the order `perm`.
 Tensor permuted(const Tensor& t, const std::vector<int64_t>& perm) {
