@@ -19,6 +19,7 @@ int weightInput(const std::string& domain, const std::string& op) {
   if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose") return 1;
   if (op == "QLinearConv") return 3;
   if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") return kNoWeight;
+  if (op == "DepthToSpace" || op == "SpaceToDepth") return kNoWeight;
   return kNotGuarded;
 }
 
@@ -33,6 +34,14 @@ std::string nonPositiveWindowAttr(onnx::InferenceContext& ctx) {
   return "";
 }
 
+// libonnx 1.12 divides the channels by blocksize squared: a blocksize whose square is 0 in int64 (2^32) divides by
+// zero.
+std::string badBlocksize(onnx::InferenceContext& ctx) {
+  const onnx::AttributeProto* attr = ctx.getAttribute("blocksize");
+  if (!attr || (attr->i() > 0 && attr->i() <= 3037000499)) return "";
+  return "attribute 'blocksize' has " + std::to_string(attr->i()) + "; it must be in [1, 3037000499]";
+}
+
 int knownRank(onnx::InferenceContext& ctx, size_t input) {
   if (input >= ctx.getNumInputs()) return -1;
   const onnx::TypeProto* type = ctx.getInputType(input);
@@ -45,6 +54,7 @@ thread_local std::vector<std::string> t_findings;
 onnx::InferenceFunction guarded(onnx::InferenceFunction inner, int weight, std::string op) {
   return [inner, weight, op](onnx::InferenceContext& ctx) {
     std::string what = nonPositiveWindowAttr(ctx);
+    if (what.empty()) what = badBlocksize(ctx);
     const int x = knownRank(ctx, 0), w = weight >= 0 ? knownRank(ctx, static_cast<size_t>(weight)) : -1;
     if (what.empty() && x >= 0 && w >= 0 && x != w)
       what = "the input has rank " + std::to_string(x) + " and the weight rank " + std::to_string(w) +

@@ -69,6 +69,31 @@ KernelFactory sameAs(const std::string& tfOp, AttrMap attrs) {
   });
 }
 
+namespace {
+
+class ArityCheckedKernel : public OpKernel {
+ public:
+  ArityCheckedKernel(size_t inputs, KernelFn fn) : m_inputs(inputs), m_fn(fn) {}
+  Status compute(KernelContext& ctx) override {
+    if (ctx.inputs.size() < m_inputs)
+      return ctx.error("needs at least " + std::to_string(m_inputs) + " input" + (m_inputs == 1 ? "" : "s") + ", has " +
+                       std::to_string(ctx.inputs.size()));
+    return m_fn(ctx);
+  }
+
+ private:
+  size_t m_inputs;
+  KernelFn m_fn;
+};
+
+}  // namespace
+
+KernelFactory withInputs(size_t inputs, KernelFn fn) {
+  return [inputs, fn](const Node&) -> Expected<std::unique_ptr<OpKernel>> {
+    return std::unique_ptr<OpKernel>(std::make_unique<ArityCheckedKernel>(inputs, fn));
+  };
+}
+
 const Tensor* onnxInput(const KernelContext& ctx, int position) {
   const int k = onnxInputIndex(ctx.node, position);
   return k >= 0 && static_cast<size_t>(k) < ctx.inputs.size() ? &ctx.inputs[static_cast<size_t>(k)] : nullptr;

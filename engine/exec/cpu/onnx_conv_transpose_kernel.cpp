@@ -61,12 +61,13 @@ struct Geometry {
 
 // The GEMMs and col2im of one sample and group into `y` (the sample's output), in blocks of input rows whose columns
 // take at most 64 MiB.
-Status accumulate(const Geometry& g, const OnnxWindow& w, const float* x, const float* weights, int64_t group,
-                  float* y) {
+Status accumulate(const KernelContext& ctx, const Geometry& g, const OnnxWindow& w, const float* x,
+                  const float* weights, int64_t group, float* y) {
   const int64_t inPerGroup = g.channels / g.groups, m = g.outPerGroup * g.taps, rowLength = g.in.back();
   const int64_t rowCount = g.positions / std::max<int64_t>(rowLength, 1), outPlane = product(w.out);
   const int64_t blockRows =
       std::clamp<int64_t>((int64_t{16} << 20) / std::max<int64_t>(m * rowLength, 1), 1, std::max<int64_t>(rowCount, 1));
+  if (m == 0 || rowCount == 0) return Status::ok();  // nothing lands in the output
   std::vector<float> cols(static_cast<size_t>(m * blockRows * rowLength));
   const float* a = weights + group * inPerGroup * m;  // [inPerGroup][outPerGroup * taps]
   for (int64_t first = 0; first < rowCount; first += blockRows) {
@@ -74,7 +75,8 @@ Status accumulate(const Geometry& g, const OnnxWindow& w, const float* x, const 
     const float* b = x + group * inPerGroup * g.positions + first * rowLength;  // [inPerGroup][positions]
     if (dnnl_sgemm('T', 'N', m, width, inPerGroup, 1.0f, a, m, b, g.positions, 0.0f, cols.data(), width) !=
         dnnl_success)
-      return internalError("oneDNN's sgemm failed");
+      return ctx.error("oneDNN's sgemm refused the product of " + std::to_string(m) + " x " +
+                       std::to_string(inPerGroup) + " weights with " + std::to_string(width) + " columns");
     parallelFor(g.outPerGroup, g.taps * width * 2, [&](int64_t begin, int64_t end) {
       for (int64_t c = begin; c < end; ++c)
         col2im(cols.data() + c * g.taps * width, w, g.in, first, rows, y + (group * g.outPerGroup + c) * outPlane);
@@ -109,12 +111,14 @@ Status convTranspose(KernelContext& ctx) {
   g.positions = product(g.in);
   std::vector<int64_t> outDims{g.batch, outChannels};
   outDims.insert(outDims.end(), window->out.begin(), window->out.end());
+  if (auto bytes = Tensor::checkedByteSize(DType::kFloat, Shape(outDims), kMaxComputedBytes); !bytes)
+    return ctx.error(bytes.status().message());
   Tensor y(DType::kFloat, Shape(outDims));  // zeros: the contributions are added in
   const int64_t outPlane = product(window->out), sampleOut = outChannels * outPlane;
   for (int64_t n = 0; n < g.batch; ++n)
     for (int64_t group = 0; group < g.groups; ++group)
-      FS_RETURN_IF_ERROR(accumulate(g, *window, x.data<float>() + n * g.channels * g.positions, w.data<float>(), group,
-                                    y.data<float>() + n * sampleOut));
+      FS_RETURN_IF_ERROR(accumulate(ctx, g, *window, x.data<float>() + n * g.channels * g.positions, w.data<float>(),
+                                    group, y.data<float>() + n * sampleOut));
   if (bias)
     parallelFor(g.batch * outChannels, outPlane, [&](int64_t begin, int64_t end) {
       for (int64_t p = begin; p < end; ++p) {
@@ -129,6 +133,6 @@ Status convTranspose(KernelContext& ctx) {
 
 }  // namespace
 
-void registerOnnxConvTransposeKernel(KernelTable& r) { r.addFn("onnx::ConvTranspose", convTranspose); }
+void registerOnnxConvTransposeKernel(KernelTable& r) { r.add("onnx::ConvTranspose", withInputs(2, convTranspose)); }
 
 }  // namespace flowscope

@@ -34,7 +34,8 @@ Expected<std::vector<int>> termLabels(const std::string& term, int axes) {
 }
 
 int namedLabels(const std::string& term) {
-  return static_cast<int>(std::count_if(term.begin(), term.end(), [](char c) { return std::isalpha(c); }));
+  return static_cast<int>(
+      std::count_if(term.begin(), term.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }));
 }
 
 struct Equation {
@@ -60,15 +61,23 @@ Expected<Equation> parse(std::string equation, const std::vector<Tensor>& operan
   int width = 0;
   for (size_t i = 0; i < terms.size(); ++i) {
     const int rank = operands[i].shape().rank(), axes = rank - namedLabels(terms[i]);
-    const bool dots = terms[i].find("...") != std::string::npos;
-    if (axes < 0 || (axes > 0 && !dots))
+    const size_t dots = terms[i].find("...");
+    if (dots != std::string::npos && terms[i].find("...", dots + 3) != std::string::npos)
+      return invalidArgument("term '" + terms[i] + "' has more than one ellipsis");
+    if (axes < 0 || (axes > 0 && dots == std::string::npos))
       return invalidArgument("term '" + terms[i] + "' does not have one label per axis of its input");
     width = std::max(width, axes);
     FS_ASSIGN_OR_RETURN(auto labels, termLabels(terms[i], axes));
+    if (static_cast<int>(labels.size()) != rank)
+      return invalidArgument("term '" + terms[i] + "' does not have one label per axis of its input");
     e.inputs.push_back(std::move(labels));
   }
   if (arrow != std::string::npos) {
-    FS_ASSIGN_OR_RETURN(e.output, termLabels(equation.substr(arrow + 2), width));
+    const std::string out = equation.substr(arrow + 2);
+    const size_t dots = out.find("...");
+    if (dots != std::string::npos && out.find("...", dots + 3) != std::string::npos)
+      return invalidArgument("the output has more than one ellipsis");
+    FS_ASSIGN_OR_RETURN(e.output, termLabels(out, width));
     return e;
   }
   std::map<int, int> count;  // implicit: the ellipsis, then the labels used once, alphabetically
@@ -166,6 +175,6 @@ Status einsum(KernelContext& ctx) {
 
 }  // namespace
 
-void registerOnnxEinsumKernel(KernelTable& r) { r.addFn("onnx::Einsum", einsum); }
+void registerOnnxEinsumKernel(KernelTable& r) { r.add("onnx::Einsum", withInputs(1, einsum)); }
 
 }  // namespace flowscope

@@ -304,7 +304,7 @@ void registerOnnxElementwiseKernels(KernelTable& r) {
   r.add("onnx::Sum", variadic("AddV2", false));
   r.add("onnx::Mean", variadic("AddV2", true));
   r.addFn("onnx::Clip", clip);
-  r.addFn("onnx::PRelu", prelu);
+  r.add("onnx::PRelu", withInputs(2, prelu));
   r.addFn("onnx::HardSigmoid", hardSigmoid);
   r.addFn("onnx::HardSwish", hardSwish);
   r.addFn("onnx::Elu", elu);

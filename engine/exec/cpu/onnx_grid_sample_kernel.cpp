@@ -90,6 +90,10 @@ Status gridSample(KernelContext& ctx) {
   const int64_t n = x.shape().dim(0), c = x.shape().dim(1), oh = grid.shape().dim(1), ow = grid.shape().dim(2);
   s.h = x.shape().dim(2);
   s.w = x.shape().dim(3);
+  if (s.h == 0 || s.w == 0) {  // nothing to sample: every output is outside the image
+    ctx.outputs[0] = Tensor(DType::kFloat, Shape{n, c, oh, ow});
+    return Status::ok();
+  }
   Tensor out = Tensor::uninitialized(DType::kFloat, Shape{n, c, oh, ow});
   parallelFor(n * c, oh * ow * 16, [&](int64_t begin, int64_t end) {
     Sampler local = s;
@@ -100,7 +104,8 @@ Status gridSample(KernelContext& ctx) {
       for (int64_t p = 0; p < oh * ow; ++p) {
         const double px = local.padded(local.denormalize(g[2 * p], s.w), s.w);
         const double py = local.padded(local.denormalize(g[2 * p + 1], s.h), s.h);
-        o[p] = static_cast<float>(sample(local, mode, px, py));
+        const bool finite = std::isfinite(px) && std::isfinite(py) && std::abs(px) < 1e15 && std::abs(py) < 1e15;
+        o[p] = finite ? static_cast<float>(sample(local, mode, px, py)) : 0.0f;
       }
     }
   });
@@ -110,6 +115,6 @@ Status gridSample(KernelContext& ctx) {
 
 }  // namespace
 
-void registerOnnxGridSampleKernel(KernelTable& r) { r.addFn("onnx::GridSample", gridSample); }
+void registerOnnxGridSampleKernel(KernelTable& r) { r.add("onnx::GridSample", withInputs(2, gridSample)); }
 
 }  // namespace flowscope

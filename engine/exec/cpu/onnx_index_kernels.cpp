@@ -39,7 +39,8 @@ Status topK(KernelContext& ctx) {
   int64_t axis = 0;
   if (!normalizeAxis(attrInt(ctx.node, "axis", -1), x.shape().rank(), &axis)) return ctx.error("axis out of range");
   const Tensor* kInput = onnxInput(ctx, 1);
-  const int64_t k = kInput ? intValues(*kInput).at(0) : attrInt(ctx.node, "k", 0);
+  if (kInput && kInput->numElements() != 1) return ctx.error("K must hold one value");
+  const int64_t k = kInput ? intValues(*kInput)[0] : attrInt(ctx.node, "k", 0);
   const AxisSplit s = splitAt(x.shape(), axis);
   if (k < 0 || k > s.length)
     return ctx.error("K " + std::to_string(k) + " is not in [0, " + std::to_string(s.length) + "]");
@@ -96,15 +97,19 @@ Status nonZero(KernelContext& ctx) {
 Status oneHot(KernelContext& ctx) {
   const Tensor& indices = ctx.inputs[0];
   const Tensor& values = ctx.inputs[2];
-  if (ctx.inputs[1].numElements() != 1 || values.numElements() != 2)
-    return ctx.error("expects a scalar depth and values [off_value, on_value]");
-  const auto depth = static_cast<int64_t>(ctx.inputs[1].elementAsDouble(0));
-  if (depth < 0) return ctx.error("depth is negative");
+  if (ctx.inputs[1].numElements() != 1 || values.numElements() != 2 || values.isStringLike())
+    return ctx.error("expects a scalar depth and numeric values [off_value, on_value]");
+  const double depthValue = ctx.inputs[1].elementAsDouble(0);
+  if (!std::isfinite(depthValue) || depthValue < 0 || depthValue > 1e15)
+    return ctx.error("depth " + std::to_string(depthValue) + " is not a size");
+  const auto depth = static_cast<int64_t>(depthValue);
   int64_t axis = 0;
   if (!normalizeAxis(attrInt(ctx.node, "axis", -1), indices.shape().rank() + 1, &axis))
     return ctx.error("axis out of range");
   std::vector<int64_t> dims = indices.shape().dims();
   dims.insert(dims.begin() + axis, depth);
+  if (auto bytes = Tensor::checkedByteSize(values.dtype(), Shape(dims), kMaxComputedBytes); !bytes)
+    return ctx.error(bytes.status().message());
   Tensor out = Tensor::uninitialized(values.dtype(), Shape(dims));
   const AxisSplit s = splitAt(out.shape(), axis);
   const size_t size = static_cast<size_t>(dtypeSize(values.dtype()));
@@ -112,7 +117,8 @@ Status oneHot(KernelContext& ctx) {
   for (int64_t o = 0; o < s.outer; ++o)
     for (int64_t d = 0; d < depth; ++d)
       for (int64_t i = 0; i < s.inner; ++i) {
-        auto index = static_cast<int64_t>(indices.elementAsDouble(o * s.inner + i));
+        const double value = indices.elementAsDouble(o * s.inner + i);
+        auto index = std::isfinite(value) && std::abs(value) <= 1e15 ? static_cast<int64_t>(value) : depth;
         if (index < 0) index += depth;
         std::copy_n(off + (index == d ? size : 0), size,
                     out.mutableBytes().data() + static_cast<size_t>((o * depth + d) * s.inner + i) * size);
@@ -154,7 +160,9 @@ Status trilu(KernelContext& ctx) {
   const int rank = x.shape().rank();
   if (rank < 2) return ctx.error("expects at least 2 axes, got " + x.shape().toString());
   const Tensor* kInput = onnxInput(ctx, 1);
-  const int64_t k = kInput ? intValues(*kInput).at(0) : 0;
+  if (kInput && kInput->numElements() != 1) return ctx.error("k must hold one value");
+  if (x.isStringLike()) return ctx.error("does not take string tensors");
+  const int64_t k = kInput ? intValues(*kInput)[0] : 0;
   const bool upper = attrInt(ctx.node, "upper", 1) != 0;
   const int64_t rows = x.shape().dim(rank - 2), cols = x.shape().dim(rank - 1);
   const auto size = static_cast<size_t>(dtypeSize(x.dtype()));
@@ -201,6 +209,7 @@ Status compress(KernelContext& ctx) {
   int64_t axis = 0;
   if (!flat && !normalizeAxis(attrInt(ctx.node, "axis", 0), x.shape().rank(), &axis))
     return ctx.error("axis out of range");
+  if (x.isStringLike()) return ctx.error("does not take string tensors");
   const AxisSplit s = flat ? AxisSplit{1, x.numElements(), 1} : splitAt(x.shape(), axis);
   if (condition.shape().rank() != 1 || condition.numElements() > s.length)
     return ctx.error("condition must be 1-D and at most " + std::to_string(s.length) + " long");
@@ -227,6 +236,7 @@ Status reverseSequence(KernelContext& ctx) {
   if (x.shape().rank() < 2 || std::min(batchAxis, timeAxis) < 0 || std::max(batchAxis, timeAxis) > 1 ||
       batchAxis == timeAxis)
     return ctx.error("expects batch_axis and time_axis 0 and 1, in either order, of an input of rank 2 or more");
+  if (x.isStringLike()) return ctx.error("does not take string tensors");
   const int64_t batch = x.shape().dim(static_cast<int>(batchAxis)), steps = x.shape().dim(static_cast<int>(timeAxis));
   if (static_cast<int64_t>(lens.size()) != batch) return ctx.error("sequence_lens must have one value per batch entry");
   const int64_t entries = batch * steps, inner = entries > 0 ? x.numElements() / entries : 0;
@@ -250,14 +260,14 @@ Status reverseSequence(KernelContext& ctx) {
 }  // namespace
 
 void registerOnnxIndexKernels(KernelTable& r) {
-  r.addFn("onnx::Compress", compress);
-  r.addFn("onnx::ReverseSequence", reverseSequence);
-  r.addFn("onnx::TopK", topK);
-  r.addFn("onnx::NonZero", nonZero);
-  r.addFn("onnx::OneHot", oneHot);
-  r.addFn("onnx::Hardmax", hardmax);
-  r.addFn("onnx::Trilu", trilu);
-  r.addFn("onnx::EyeLike", eyeLike);
+  r.add("onnx::Compress", withInputs(2, compress));
+  r.add("onnx::ReverseSequence", withInputs(2, reverseSequence));
+  r.add("onnx::TopK", withInputs(1, topK));
+  r.add("onnx::NonZero", withInputs(1, nonZero));
+  r.add("onnx::OneHot", withInputs(3, oneHot));
+  r.add("onnx::Hardmax", withInputs(1, hardmax));
+  r.add("onnx::Trilu", withInputs(1, trilu));
+  r.add("onnx::EyeLike", withInputs(1, eyeLike));
 }
 
 }  // namespace flowscope

@@ -18,6 +18,7 @@ Status dynamicQuantizeLinear(KernelContext& ctx) {
   const float* in = x.data<float>();
   float lo = 0, hi = 0;
   for (int64_t i = 0; i < x.numElements(); ++i) {
+    if (!std::isfinite(in[i])) return ctx.error("cannot quantize a tensor holding " + std::to_string(in[i]));
     lo = std::min(lo, in[i]);
     hi = std::max(hi, in[i]);
   }
@@ -51,9 +52,9 @@ Status matMulInteger(KernelContext& ctx) {
   if (b.shape().rank() != 2 || a.shape().rank() < 1 || a.shape().dims().back() != b.shape().dim(0))
     return ctx.error("runs A [..., K] by a 2-D B [K, N], got " + a.shape().toString() + " and " + b.shape().toString());
   const Tensor aZero = zeroPoint(ctx, 2, a.dtype()), bZero = zeroPoint(ctx, 3, b.dtype());
-  if (aZero.numElements() != 1) return ctx.error("a per-row a_zero_point is not supported");
   const int64_t n = b.shape().dim(1);
-  if (bZero.numElements() != 1 && bZero.numElements() != n) return ctx.error("b_zero_point must have 1 or N values");
+  if (Status s = checkZeroPoint(aZero, a.dtype(), 1, "a_zero_point"); !s.isOk()) return ctx.error(s.message());
+  if (Status s = checkZeroPoint(bZero, b.dtype(), n, "b_zero_point"); !s.isOk()) return ctx.error(s.message());
   std::vector<int64_t> dims = a.shape().dims();
   dims.back() = n;
   Tensor out = Tensor::uninitialized(DType::kInt32, Shape(dims));
@@ -71,8 +72,8 @@ Status convInteger(KernelContext& ctx) {
   const int64_t group = attrInt(ctx.node, "group", 1), c = x.shape().dim(1), m = w.shape().dim(0);
   if (group <= 0 || c % group || m % group || w.shape().dim(1) * group != c) return ctx.error("channels do not match");
   const Tensor xZero = zeroPoint(ctx, 2, x.dtype()), wZero = zeroPoint(ctx, 3, w.dtype());
-  if (xZero.numElements() != 1 || (wZero.numElements() != 1 && wZero.numElements() != m))
-    return ctx.error("x_zero_point must be a scalar, w_zero_point a scalar or one per output channel");
+  if (Status s = checkZeroPoint(xZero, x.dtype(), 1, "x_zero_point"); !s.isOk()) return ctx.error(s.message());
+  if (Status s = checkZeroPoint(wZero, w.dtype(), m, "w_zero_point"); !s.isOk()) return ctx.error(s.message());
   auto win = onnxWindow(ctx.node, x.shape(), {w.shape().dim(2), w.shape().dim(3)});
   if (!win) return ctx.error(win.status().message());
   const int64_t p = win->out[0] * win->out[1];
@@ -87,9 +88,9 @@ Status convInteger(KernelContext& ctx) {
 }  // namespace
 
 void registerOnnxIntegerKernels(KernelTable& r) {
-  r.addFn("onnx::DynamicQuantizeLinear", dynamicQuantizeLinear);
-  r.addFn("onnx::MatMulInteger", matMulInteger);
-  r.addFn("onnx::ConvInteger", convInteger);
+  r.add("onnx::DynamicQuantizeLinear", withInputs(1, dynamicQuantizeLinear));
+  r.add("onnx::MatMulInteger", withInputs(2, matMulInteger));
+  r.add("onnx::ConvInteger", withInputs(2, convInteger));
 }
 
 }  // namespace flowscope

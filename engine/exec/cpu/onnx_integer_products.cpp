@@ -41,9 +41,18 @@ int32_t integerAt(const Tensor& t, int64_t i) {
       return t.data<uint8_t>()[i];
     case DType::kInt8:
       return t.data<int8_t>()[i];
-    default:
+    case DType::kInt32:
       return t.data<int32_t>()[i];
+    default:  // other dtypes are refused by the kernels' checks; read within the tensor's own element size all the same
+      return static_cast<int32_t>(std::clamp(t.elementAsDouble(i), -2147483648.0, 2147483647.0));
   }
+}
+
+Status checkZeroPoint(const Tensor& zero, DType data, int64_t perAxis, const char* name) {
+  if (zero.dtype() != data || (zero.numElements() != 1 && zero.numElements() != perAxis))
+    return invalidArgument(std::string(name) + " must be " + std::string(dtypeName(data)) + " with 1 or " +
+                           std::to_string(perAxis) + " values");
+  return Status::ok();
 }
 
 void integerConv(const Tensor& x, int32_t xZero, const Tensor& w, const Tensor& wZero, const Tensor* bias,
@@ -73,7 +82,8 @@ void integerConv(const Tensor& x, int32_t xZero, const Tensor& w, const Tensor& 
 
 void integerMatMul(const Tensor& a, int32_t aZero, const Tensor& b, const Tensor& bZero, const MatMulSum& emit) {
   const int64_t kdim = b.shape().dim(0), n = b.shape().dim(1);
-  const int64_t rows = a.numElements() / std::max<int64_t>(kdim, 1);
+  int64_t rows = 1;  // A's leading dims: rows of K (K may be 0)
+  for (int d = 0; d + 1 < a.shape().rank(); ++d) rows *= a.shape().dim(d);
   parallelFor(rows, kdim * n, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r)
       for (int64_t j = 0; j < n; ++j) {

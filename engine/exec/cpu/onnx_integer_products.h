@@ -11,14 +11,17 @@
 
 namespace flowscope {
 
-/// Element i of a uint8, int8 or int32 tensor.
+/// Element i of a uint8, int8 or int32 tensor (callers check the dtype; others are read by their own element size).
 int32_t integerAt(const Tensor& t, int64_t i);
+
+/// Checks a zero point: of its data's dtype (uint8 or int8), with 1 or `perAxis` values.
+Status checkZeroPoint(const Tensor& zero, DType data, int64_t perAxis, const char* name);
 
 /// Receives, for sample n and output channel oc, the int32 sums at every output position (bias included).
 using ConvSums = std::function<void(int64_t n, int64_t oc, const int32_t* sums)>;
 
 /// x (N, C, H, W) convolved with w (M, C / group, kh, kw) over `window`, each less its zero point (xZero: a scalar;
-/// wZero: per tensor or per output channel), plus the int32 bias (or none).
+/// wZero: per tensor or per output channel, checked), plus the int32 bias of M values (or none).
 void integerConv(const Tensor& x, int32_t xZero, const Tensor& w, const Tensor& wZero, const Tensor* bias,
                  int64_t group, const OnnxWindow& window, const ConvSums& emit);
 

@@ -63,6 +63,12 @@ struct TfEquivalent {
 };
 using TfMapping = std::function<Expected<TfEquivalent>(const Node& node)>;
 
+/// A kernel factory for `fn` whose kernel first checks that the node has at least `inputs` inputs (ONNX's checker only
+/// warns about a node with too few, so a model file may carry one).
+KernelFactory withInputs(size_t inputs, KernelFn fn);
+/// The largest tensor a kernel makes from sizes it reads out of a model's tensors (OneHot's depth, a window's size).
+inline constexpr size_t kMaxComputedBytes = size_t{1} << 34;
+
 /// A kernel factory that runs an ONNX node as a TensorFlow kernel; errors name the ONNX node and op.
 KernelFactory adaptedKernel(TfMapping mapping);
 /// The same for a fixed op whose attrs the ONNX node already has the TensorFlow way (or needs none).

@@ -18,6 +18,8 @@ Expected<Tensor> nllLoss(const Node& node, const T* x, const Shape& shape, DType
                          const Tensor* weights) {
   const int64_t batch = shape.dim(0), classes = shape.dim(1);
   const int64_t inner = batch * classes > 0 ? shape.numElements() / (batch * classes) : 0;
+  if ((targets.dtype() != DType::kInt64 && targets.dtype() != DType::kInt32) || (weights && weights->dtype() != dtype))
+    return invalidArgument("expects int32 or int64 targets and a weight of the input's dtype");
   if (targets.numElements() != batch * inner || (weights && weights->numElements() != classes))
     return invalidArgument("target " + targets.shape().toString() + " or weight do not match input " +
                            shape.toString());
@@ -90,8 +92,8 @@ Status softmaxCrossEntropyLoss(KernelContext& ctx) {
 }  // namespace
 
 void registerOnnxLossKernels(KernelTable& r) {
-  r.addFn("onnx::NegativeLogLikelihoodLoss", negativeLogLikelihoodLoss);
-  r.addFn("onnx::SoftmaxCrossEntropyLoss", softmaxCrossEntropyLoss);
+  r.add("onnx::NegativeLogLikelihoodLoss", withInputs(2, negativeLogLikelihoodLoss));
+  r.add("onnx::SoftmaxCrossEntropyLoss", withInputs(2, softmaxCrossEntropyLoss));
 }
 
 }  // namespace flowscope

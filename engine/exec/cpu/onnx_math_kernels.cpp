@@ -2,6 +2,7 @@
 // CastLike.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <type_traits>
@@ -132,7 +133,9 @@ Status shrink(KernelContext& ctx) {
     using T = typename decltype(tag)::type;
     for (int64_t i = 0; i < x.numElements(); ++i) {
       const auto v = static_cast<double>(x.data<T>()[i]);
-      out.data<T>()[i] = static_cast<T>(v < -lambd ? v + bias : (v > lambd ? v - bias : 0.0));
+      const double y = v < -lambd ? v + bias : (v > lambd ? v - bias : 0.0);
+      out.data<T>()[i] = static_cast<T>(std::clamp<double>(y, static_cast<double>(std::numeric_limits<T>::lowest()),
+                                                           static_cast<double>(std::numeric_limits<T>::max())));
     }
   });
   if (!ok) return ctx.error("cannot shrink " + std::string(dtypeName(x.dtype())));
@@ -146,7 +149,9 @@ Status det(KernelContext& ctx) {
   const int rank = x.shape().rank();
   if (rank < 2 || x.shape().dim(rank - 1) != x.shape().dim(rank - 2))
     return ctx.error("expects square matrices in the last two axes, got " + x.shape().toString());
-  const int64_t n = x.shape().dim(rank - 1), matrices = n ? x.numElements() / (n * n) : 0;
+  const int64_t n = x.shape().dim(rank - 1);
+  int64_t matrices = 1;  // the leading dims' product (the determinant of a 0 x 0 matrix is 1)
+  for (int d = 0; d + 2 < rank; ++d) matrices *= x.shape().dim(d);
   Tensor out(x.dtype(), Shape(std::vector<int64_t>(x.shape().dims().begin(), x.shape().dims().end() - 2)));
   const bool ok = dispatchFloat(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -183,6 +188,7 @@ Status det(KernelContext& ctx) {
 class CastLikeKernel : public OpKernel {
  public:
   Status compute(KernelContext& ctx) override {
+    if (ctx.inputs.size() < 2) return ctx.error("needs input and target_type");
     const DType to = ctx.inputs[1].dtype();
     auto& cast = m_casts[to];
     if (!cast) {
@@ -204,12 +210,12 @@ class CastLikeKernel : public OpKernel {
 }  // namespace
 
 void registerOnnxMathKernels(KernelTable& r) {
-  r.addFn("onnx::CumSum", cumSum);
-  r.addFn("onnx::Xor", logicalXor);
-  r.addFn("onnx::BitShift", bitShift);
-  r.addFn("onnx::IsInf", isInf);
-  r.addFn("onnx::Shrink", shrink);
-  r.addFn("onnx::Det", det);
+  r.add("onnx::CumSum", withInputs(2, cumSum));
+  r.add("onnx::Xor", withInputs(2, logicalXor));
+  r.add("onnx::BitShift", withInputs(2, bitShift));
+  r.add("onnx::IsInf", withInputs(1, isInf));
+  r.add("onnx::Shrink", withInputs(1, shrink));
+  r.add("onnx::Det", withInputs(1, det));
   r.add("onnx::CastLike", [](const Node&) -> Expected<std::unique_ptr<OpKernel>> {
     return std::unique_ptr<OpKernel>(std::make_unique<CastLikeKernel>());
   });

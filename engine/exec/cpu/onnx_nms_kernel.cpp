@@ -74,6 +74,6 @@ Status nonMaxSuppression(KernelContext& ctx) {
 
 }  // namespace
 
-void registerOnnxNmsKernel(KernelTable& r) { r.addFn("onnx::NonMaxSuppression", nonMaxSuppression); }
+void registerOnnxNmsKernel(KernelTable& r) { r.add("onnx::NonMaxSuppression", withInputs(2, nonMaxSuppression)); }
 
 }  // namespace flowscope

@@ -343,7 +343,7 @@ void registerOnnxNnKernels(KernelTable& r) {
   r.addFn("onnx::LogSoftmax", softmax<true>);
   r.addFn("onnx::BatchNormalization", batchNorm);
   r.addFn("onnx::LayerNormalization", layerNorm);
-  r.addFn("onnx::InstanceNormalization", instanceNorm);
+  r.add("onnx::InstanceNormalization", withInputs(3, instanceNorm));
 }
 
 }  // namespace flowscope

@@ -41,7 +41,7 @@ Status lrn(KernelContext& ctx) {
   return Status::ok();
 }
 
-// MeanVarianceNormalization: (x - mean) / sqrt(variance + 1e-9) over `axes` (default N, H, W), as ONNX's function
+// MeanVarianceNormalization: (x - mean) / (sqrt(variance) + 1e-9) over `axes` (default N, H, W), as ONNX's function
 // body defines it. The normalized axes are moved last by a strided copy and moved back after.
 Status meanVarianceNormalization(KernelContext& ctx) {
   const Tensor& x = ctx.inputs[0];
@@ -75,13 +75,14 @@ Status meanVarianceNormalization(KernelContext& ctx) {
     for (int64_t i = 0; i < length; ++i) mean += row[i];
     mean /= static_cast<double>(length);
     for (int64_t i = 0; i < length; ++i) var += (row[i] - mean) * (row[i] - mean);
-    const double inv = 1.0 / std::sqrt(var / static_cast<double>(length) + 1e-9);
+    const double inv = 1.0 / (std::sqrt(var / static_cast<double>(length)) + 1e-9);
     for (int64_t i = 0; i < length; ++i) row[i] = static_cast<float>((row[i] - mean) * inv);
   }
   std::vector<int64_t> back(static_cast<size_t>(rank));  // the rows' strides in the input's axis order
-  for (int k = rank - 1, stride = 1; k >= 0; --k) {
+  int64_t stride = 1;
+  for (int k = rank - 1; k >= 0; --k) {
     back[static_cast<size_t>(order[static_cast<size_t>(k)])] = stride;
-    stride *= static_cast<int>(dims[static_cast<size_t>(k)]);
+    stride *= dims[static_cast<size_t>(k)];
   }
   Tensor out = Tensor::uninitialized(DType::kFloat, x.shape());
   if (!rows.empty()) stridedCopy(rows.data(), 0, back, x.shape().dims(), out.data<float>());
@@ -92,8 +93,8 @@ Status meanVarianceNormalization(KernelContext& ctx) {
 }  // namespace
 
 void registerOnnxNormKernels(KernelTable& r) {
-  r.addFn("onnx::LRN", lrn);
-  r.addFn("onnx::MeanVarianceNormalization", meanVarianceNormalization);
+  r.add("onnx::LRN", withInputs(1, lrn));
+  r.add("onnx::MeanVarianceNormalization", withInputs(1, meanVarianceNormalization));
 }
 
 }  // namespace flowscope

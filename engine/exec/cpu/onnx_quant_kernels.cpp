@@ -61,6 +61,8 @@ Status quantizeLinear(KernelContext& ctx) {
   const Tensor* zp = onnxInput(ctx, 2);
   const DType outType = zp ? zp->dtype() : DType::kUInt8;
   if (!isQuantType(outType) || scale.dtype() != DType::kFloat) return ctx.error("quantizes float32 to uint8 or int8");
+  if (zp && zp->numElements() != scale.numElements())
+    return ctx.error("y_zero_point must have as many values as y_scale");
   FS_ASSIGN_OR_RETURN(AxisParams p, axisParams(ctx, x, scale));
   Tensor out = Tensor::uninitialized(outType, x.shape());
   for (int64_t i = 0; i < x.numElements(); ++i) {
@@ -77,6 +79,8 @@ Status dequantizeLinear(KernelContext& ctx) {
   const Tensor* zp = onnxInput(ctx, 2);
   if ((!isQuantType(x.dtype()) && x.dtype() != DType::kInt32) || scale.dtype() != DType::kFloat)
     return ctx.error("dequantizes uint8, int8 or int32 with a float32 scale");
+  if (zp && (zp->dtype() != x.dtype() || zp->numElements() != scale.numElements()))
+    return ctx.error("x_zero_point must be " + std::string(dtypeName(x.dtype())) + " with as many values as x_scale");
   FS_ASSIGN_OR_RETURN(AxisParams p, axisParams(ctx, x, scale));
   Tensor out = Tensor::uninitialized(DType::kFloat, x.shape());
   for (int64_t i = 0; i < x.numElements(); ++i) {
@@ -86,6 +90,27 @@ Status dequantizeLinear(KernelContext& ctx) {
     out.data<float>()[i] = static_cast<float>(v - z) * scale.data<float>()[k];
   }
   ctx.outputs[0] = std::move(out);
+  return Status::ok();
+}
+
+// The scales and zero points of a QLinear op whose inputs are (data, scale, zero point) triples at `triples`, then
+// (y_scale, y_zero_point) at `y`: float32 scales of 1 value (or, for the second triple, `perAxis`), zero points of
+// their data's dtype and count.
+Status checkQuantParams(const KernelContext& ctx, std::initializer_list<size_t> triples, size_t y, int64_t perAxis) {
+  bool second = false;
+  for (size_t t : triples) {
+    const Tensor &scale = ctx.inputs[t + 1], &zero = ctx.inputs[t + 2];
+    const int64_t count = second ? perAxis : 1;
+    if (scale.dtype() != DType::kFloat || (scale.numElements() != 1 && scale.numElements() != count))
+      return ctx.error("input " + std::to_string(t + 1) + " must be a float32 scale of 1 or " + std::to_string(count) +
+                       " values");
+    if (Status s = checkZeroPoint(zero, ctx.inputs[t].dtype(), count, "a zero point"); !s.isOk())
+      return ctx.error(s.message());
+    second = true;
+  }
+  if (ctx.inputs[y].dtype() != DType::kFloat || ctx.inputs[y].numElements() != 1 ||
+      !isQuantType(ctx.inputs[y + 1].dtype()) || ctx.inputs[y + 1].numElements() != 1)
+    return ctx.error("y_scale must be one float32 value and y_zero_point one uint8 or int8 value");
   return Status::ok();
 }
 
@@ -100,6 +125,9 @@ Status qlinearConv(KernelContext& ctx) {
   if (group <= 0 || c % group || m % group || w.shape().dim(1) * group != c) return ctx.error("channels do not match");
   auto win = onnxWindow(ctx.node, x.shape(), {w.shape().dim(2), w.shape().dim(3)});
   if (!win) return ctx.error(win.status().message());
+  FS_RETURN_IF_ERROR(checkQuantParams(ctx, {0, 3}, 6, m));
+  if (const Tensor* bias = onnxInput(ctx, 8); bias && (bias->dtype() != DType::kInt32 || bias->numElements() != m))
+    return ctx.error("B must be int32 with " + std::to_string(m) + " values");
   const Tensor& wScale = ctx.inputs[4];
   const float xScale = ctx.inputs[1].data<float>()[0], yScale = ctx.inputs[6].data<float>()[0];
   const int32_t zy = quantAt(yzp, 0);
@@ -121,6 +149,8 @@ Status qlinearMatMul(KernelContext& ctx) {
   if (b.shape().rank() != 2 || a.shape().rank() < 1) return ctx.error("b must be 2-D");
   const int64_t n = b.shape().dim(1);
   if (a.shape().dims().back() != b.shape().dim(0)) return ctx.error("inner dimensions differ");
+  if (!isQuantType(a.dtype()) || !isQuantType(b.dtype())) return ctx.error("takes uint8 or int8 tensors");
+  FS_RETURN_IF_ERROR(checkQuantParams(ctx, {0, 3}, 6, n));
   const Tensor& bScale = ctx.inputs[4];
   const float aScale = ctx.inputs[1].data<float>()[0], yScale = ctx.inputs[6].data<float>()[0];
   const int32_t zy = quantAt(yzp, 0);
@@ -141,6 +171,7 @@ Status qlinearAdd(KernelContext& ctx) {
   const Tensor &a = ctx.inputs[0], &b = ctx.inputs[3], &czp = ctx.inputs[7];
   if (!isQuantType(a.dtype()) || !isQuantType(b.dtype()) || !isQuantType(czp.dtype()))
     return ctx.error("takes uint8 or int8 tensors");
+  FS_RETURN_IF_ERROR(checkQuantParams(ctx, {0, 3}, 6, 1));
   Shape shape;
   BroadcastPlan plan;
   if (!planBroadcast({a.shape(), b.shape()}, &shape, &plan))
@@ -167,7 +198,8 @@ Status qlinearGlobalAveragePool(KernelContext& ctx) {
   if (ctx.inputs.size() < 5) return ctx.error("needs X, x_scale, x_zero_point, y_scale, y_zero_point");
   const Tensor &x = ctx.inputs[0], &yzp = ctx.inputs[4];
   if (attrInt(ctx.node, "channels_last", 0)) return ctx.error("channels_last=1 is not supported");
-  if (x.shape().rank() < 3) return ctx.error("expects N, C, spatial...");
+  if (x.shape().rank() < 3 || !isQuantType(x.dtype())) return ctx.error("expects uint8 or int8 N, C, spatial...");
+  FS_RETURN_IF_ERROR(checkQuantParams(ctx, {0}, 3, 1));
   const int64_t rows = x.shape().dim(0) * x.shape().dim(1), len = rows ? x.numElements() / rows : 0;
   const float scale = ctx.inputs[1].data<float>()[0] / (ctx.inputs[3].data<float>()[0] * static_cast<float>(len));
   const int32_t zx = quantAt(ctx.inputs[2], 0), zy = quantAt(yzp, 0);

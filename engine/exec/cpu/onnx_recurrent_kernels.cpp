@@ -34,11 +34,22 @@ struct RnnShapes {
 Expected<RnnShapes> rnnShapes(const KernelContext& ctx, int gates) {
   const Tensor &x = ctx.inputs[0], &w = ctx.inputs[1], &r = ctx.inputs[2];
   if (ctx.node.attr("activations")) return ctx.error("custom activations are not supported");
-  if (x.dtype() != DType::kFloat || x.shape().rank() != 3 || w.shape().rank() != 3 || r.shape().rank() != 3)
+  if (x.dtype() != DType::kFloat || w.dtype() != DType::kFloat || r.dtype() != DType::kFloat || x.shape().rank() != 3 ||
+      w.shape().rank() != 3 || r.shape().rank() != 3)
     return ctx.error("expects float32 X [seq, batch, input], W and R of rank 3");
   RnnShapes s{x.shape().dim(0), x.shape().dim(1), x.shape().dim(2), r.shape().dim(2), w.shape().dim(0)};
-  if (w.shape().dim(1) != gates * s.hidden || w.shape().dim(2) != s.input || r.shape().dim(1) != gates * s.hidden)
+  if (w.shape().dim(1) != gates * s.hidden || w.shape().dim(2) != s.input || r.shape().dim(1) != gates * s.hidden ||
+      r.shape().dim(0) != s.dirs)
     return ctx.error("W " + w.shape().toString() + " or R " + r.shape().toString() + " do not match X and hidden");
+  if (const Tensor* b = onnxInput(ctx, 3);
+      b && (b->dtype() != DType::kFloat || b->numElements() != s.dirs * 2 * gates * s.hidden))
+    return ctx.error("B must be float32 [" + std::to_string(s.dirs) + ", " + std::to_string(2 * gates * s.hidden) +
+                     "]");
+  for (int position : {5, 6, 7})
+    if (const Tensor* t = onnxInput(ctx, position); t && t->dtype() != DType::kFloat)
+      return ctx.error("initial states and peepholes must be float32");
+  if (const Tensor* p = onnxInput(ctx, 7); p && gates == 4 && p->numElements() != s.dirs * 3 * s.hidden)
+    return ctx.error("P must be [" + std::to_string(s.dirs) + ", " + std::to_string(3 * s.hidden) + "]");
   const std::string direction = attrString(ctx.node, "direction", "forward");
   if ((direction == "bidirectional") != (s.dirs == 2)) return ctx.error("direction does not match W's first dim");
   if (const Tensor* lens = onnxInput(ctx, 4))
@@ -157,6 +168,7 @@ using HiddenDirection = void (*)(const KernelContext&, const RnnShapes&, int64_t
 // A recurrence whose only state is H (GRU, RNN) over every direction: Y and Y_h.
 Status hiddenStateRecurrence(KernelContext& ctx, int gates, HiddenDirection direction) {
   if (ctx.inputs.size() < 3) return ctx.error("needs X, W and R");
+  if (ctx.node.attr("clip")) return ctx.error("clip is supported for LSTM only");
   FS_ASSIGN_OR_RETURN(RnnShapes s, rnnShapes(ctx, gates));
   const bool reverseOnly = attrString(ctx.node, "direction", "forward") == "reverse";
   Tensor y(DType::kFloat, Shape{s.seq, s.dirs, s.batch, s.hidden});
@@ -218,7 +230,8 @@ Status eitherLayout(KernelContext& ctx) {
   std::vector<Tensor> inputs = ctx.inputs;
   inputs[0] = permuted(inputs[0], {1, 0, 2});
   for (int position : {5, 6})
-    if (const Tensor* state = onnxInput(ctx, position); state && state->shape().rank() == 3)
+    if (const Tensor* state = onnxInput(ctx, position);
+        state && state->shape().rank() == 3 && state->dtype() == DType::kFloat)
       inputs[static_cast<size_t>(state - ctx.inputs.data())] = permuted(*state, {1, 0, 2});
   Node node = ctx.node;
   node.attrs.erase("layout");

@@ -20,7 +20,10 @@ enum class Fold { kL1, kL2, kSumSquare, kLogSum, kLogSumExp };
 template <typename T>
 double logSumExp(const T* row, int64_t n) {
   double top = -std::numeric_limits<double>::infinity();
-  for (int64_t i = 0; i < n; ++i) top = std::max(top, static_cast<double>(row[i]));
+  for (int64_t i = 0; i < n; ++i) {
+    if (std::isnan(static_cast<double>(row[i]))) return static_cast<double>(row[i]);
+    top = std::max(top, static_cast<double>(row[i]));
+  }
   if (std::isinf(top)) return top;
   double sum = 0;
   for (int64_t i = 0; i < n; ++i) sum += std::exp(static_cast<double>(row[i]) - top);
@@ -59,6 +62,10 @@ Status reduceFold(KernelContext& ctx) {
   const int rank = x.shape().rank();
   auto reduced = reducedAxes(ctx, rank);
   if (!reduced) return ctx.error(reduced.status().message());
+  if (std::none_of(reduced->begin(), reduced->end(), [](bool r) { return r; })) {  // noop_with_empty_axes
+    ctx.outputs[0] = x;
+    return Status::ok();
+  }
   const bool keep = attrInt(ctx.node, "keepdims", 1) != 0;
   const std::vector<int64_t> inStrides = stridesOf(x.shape());
   std::vector<int64_t> dims, strides, outDims;  // the kept axes in order, then the reduced ones
@@ -91,11 +98,11 @@ Status reduceFold(KernelContext& ctx) {
 }  // namespace
 
 void registerOnnxReduceKernels(KernelTable& r) {
-  r.addFn("onnx::ReduceL1", reduceFold<Fold::kL1>);
-  r.addFn("onnx::ReduceL2", reduceFold<Fold::kL2>);
-  r.addFn("onnx::ReduceSumSquare", reduceFold<Fold::kSumSquare>);
-  r.addFn("onnx::ReduceLogSum", reduceFold<Fold::kLogSum>);
-  r.addFn("onnx::ReduceLogSumExp", reduceFold<Fold::kLogSumExp>);
+  r.add("onnx::ReduceL1", withInputs(1, reduceFold<Fold::kL1>));
+  r.add("onnx::ReduceL2", withInputs(1, reduceFold<Fold::kL2>));
+  r.add("onnx::ReduceSumSquare", withInputs(1, reduceFold<Fold::kSumSquare>));
+  r.add("onnx::ReduceLogSum", withInputs(1, reduceFold<Fold::kLogSum>));
+  r.add("onnx::ReduceLogSumExp", withInputs(1, reduceFold<Fold::kLogSumExp>));
 }
 
 }  // namespace flowscope

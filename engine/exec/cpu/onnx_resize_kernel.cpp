@@ -126,9 +126,10 @@ ResizeMode modeOf(const Node& node) {
 }
 
 // Output lengths and scales from `sizes` (when given) or `scales`, as the reference computes them.
-Status outputGeometry(KernelContext& ctx, std::vector<int64_t>* outLens, std::vector<double>* scales) {
+Status outputGeometry(KernelContext& ctx, const Tensor* scaleInput, std::vector<int64_t>* outLens,
+                      std::vector<double>* scales) {
   const bool v11 = onnxOpset(ctx.node, 11) >= 11;
-  const Tensor* scaleInput = onnxInput(ctx, v11 ? 2 : 1);
+  if (!scaleInput) scaleInput = onnxInput(ctx, v11 ? 2 : 1);
   const Tensor* sizeInput = v11 ? onnxInput(ctx, 3) : nullptr;
   const Shape& x = ctx.inputs[0].shape();
   const auto rank = static_cast<int64_t>(x.rank());
@@ -151,7 +152,8 @@ Status outputGeometry(KernelContext& ctx, std::vector<int64_t>* outLens, std::ve
   return Status::ok();
 }
 
-Status resize(KernelContext& ctx) {
+// Resize with the scales from `scaleInput` where given, else from the node's inputs.
+Status resizeWith(KernelContext& ctx, const Tensor* scaleInput) {
   const Tensor& x = ctx.inputs[0];
   if (x.dtype() != DType::kFloat) return ctx.error("runs in float32, got " + std::string(dtypeName(x.dtype())));
   const ResizeMode m = modeOf(ctx.node);
@@ -159,7 +161,7 @@ Status resize(KernelContext& ctx) {
     return ctx.error("mode '" + m.mode + "' is not supported");
   std::vector<int64_t> outLens;
   std::vector<double> scales;
-  FS_RETURN_IF_ERROR(outputGeometry(ctx, &outLens, &scales));
+  FS_RETURN_IF_ERROR(outputGeometry(ctx, scaleInput, &outLens, &scales));
   const Tensor* roi = onnxOpset(ctx.node, 11) >= 11 ? onnxInput(ctx, 1) : nullptr;
   const int rank = x.shape().rank();
   if (m.transform == "tf_crop_and_resize" && (!roi || roi->numElements() != 2 * rank))
@@ -178,26 +180,27 @@ Status resize(KernelContext& ctx) {
   return Status::ok();
 }
 
+Status resize(KernelContext& ctx) { return resizeWith(ctx, nullptr); }
+
 // Upsample (deprecated at opset 10 for Resize-10, which resizes the same way: asymmetric, nearest rounding down): its
 // scales are input 1 from opset 9 on, the scales attr before.
 Status upsample(KernelContext& ctx) {
   if (onnxOpset(ctx.node, 9) >= 9) return resize(ctx);
-  std::vector<Tensor> inputs{ctx.inputs[0], Tensor(DType::kFloat, Shape{ctx.inputs[0].shape().rank()})};
+  Tensor scaleInput(DType::kFloat, Shape{ctx.inputs[0].shape().rank()});
   const AttrValue* attr = ctx.node.attr("scales");
   const std::vector<float> scales =
       attr && attr->kind() == AttrValue::Kind::kList ? attr->list().f : std::vector<float>{};
   if (static_cast<int64_t>(scales.size()) != ctx.inputs[0].shape().rank())
     return ctx.error("scales must have one value per dimension of " + ctx.inputs[0].shape().toString());
-  std::copy(scales.begin(), scales.end(), inputs[1].data<float>());
-  KernelContext withScales{ctx.node, inputs, ctx.outputs, ctx.exec};
-  return resize(withScales);
+  std::copy(scales.begin(), scales.end(), scaleInput.data<float>());
+  return resizeWith(ctx, &scaleInput);
 }
 
 }  // namespace
 
 void registerOnnxResizeKernels(KernelTable& r) {
-  r.addFn("onnx::Resize", resize);
-  r.addFn("onnx::Upsample", upsample);
+  r.add("onnx::Resize", withInputs(1, resize));
+  r.add("onnx::Upsample", withInputs(1, upsample));
 }
 
 }  // namespace flowscope

@@ -42,8 +42,12 @@ Status scatterElements(KernelContext& ctx) {
   int64_t axis = 0;
   if (!normalizeAxis(attrInt(ctx.node, "axis", 0), rank, &axis)) return ctx.error("axis out of range");
   if (indices.shape() != updates.shape() || indices.shape().rank() != rank ||
-      (indices.dtype() != DType::kInt32 && indices.dtype() != DType::kInt64) || updates.dtype() != data.dtype())
+      (indices.dtype() != DType::kInt32 && indices.dtype() != DType::kInt64) || updates.dtype() != data.dtype() ||
+      data.isStringLike())
     return ctx.error("expects int32 or int64 indices and updates of one shape, of the data's rank and dtype");
+  for (int d = 0; d < rank; ++d)
+    if (d != axis && indices.shape().dim(d) > data.shape().dim(d))
+      return ctx.error("indices " + indices.shape().toString() + " reach outside data " + data.shape().toString());
   auto reduction = reductionOf(ctx.node);
   if (!reduction) return ctx.error(reduction.status().message());
   const std::vector<int64_t> strides = stridesOf(data.shape());
@@ -75,7 +79,7 @@ Status scatterNd(KernelContext& ctx) {
   const int rank = data.shape().rank(), q = indices.shape().rank();
   const int64_t k = q > 0 ? indices.shape().dim(q - 1) : 0;
   if (q < 1 || k > rank || (indices.dtype() != DType::kInt32 && indices.dtype() != DType::kInt64) ||
-      updates.dtype() != data.dtype())
+      updates.dtype() != data.dtype() || data.isStringLike())
     return ctx.error("expects int64 indices whose last dim is at most the data's rank, and updates of its dtype");
   std::vector<int64_t> want(indices.shape().dims().begin(), indices.shape().dims().end() - 1);
   want.insert(want.end(), data.shape().dims().begin() + k, data.shape().dims().end());
@@ -85,7 +89,8 @@ Status scatterNd(KernelContext& ctx) {
   const std::vector<int64_t> strides = stridesOf(data.shape());
   int64_t slice = 1;
   for (int d = static_cast<int>(k); d < rank; ++d) slice *= data.shape().dim(d);
-  const int64_t tuples = k ? indices.numElements() / k : indices.numElements();
+  int64_t tuples = 1;  // the index tuples: every position of indices but its last axis
+  for (int d = 0; d + 1 < q; ++d) tuples *= indices.shape().dim(d);
   Tensor out = data.clone();
   Status status;
   const bool ok = dispatchNumeric(data.dtype(), [&](auto tag) {
@@ -111,9 +116,9 @@ Status scatterNd(KernelContext& ctx) {
 }  // namespace
 
 void registerOnnxScatterKernels(KernelTable& r) {
-  r.addFn("onnx::ScatterElements", scatterElements);
-  r.addFn("onnx::Scatter", scatterElements);
-  r.addFn("onnx::ScatterND", scatterNd);
+  r.add("onnx::ScatterElements", withInputs(3, scatterElements));
+  r.add("onnx::Scatter", withInputs(3, scatterElements));
+  r.add("onnx::ScatterND", withInputs(3, scatterNd));
 }
 
 }  // namespace flowscope

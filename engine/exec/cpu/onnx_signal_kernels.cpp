@@ -16,6 +16,8 @@ Status cosineWindow(KernelContext& ctx) {
   if (ctx.inputs[0].numElements() != 1) return ctx.error("size must be a scalar");
   const int64_t size = intValues(ctx.inputs[0])[0];
   if (size < 0) return ctx.error("size is negative");
+  if (auto bytes = Tensor::checkedByteSize(DType::kDouble, Shape{size}, kMaxComputedBytes); !bytes)
+    return ctx.error(bytes.status().message());
   DType dtype = DType::kFloat;
   if (ctx.node.attr("output_datatype")) {
     auto d = onnxDTypeAttr(ctx.node, "output_datatype");
@@ -39,9 +41,9 @@ Status cosineWindow(KernelContext& ctx) {
 }  // namespace
 
 void registerOnnxSignalKernels(KernelTable& r) {
-  r.addFn("onnx::HannWindow", cosineWindow<0>);
-  r.addFn("onnx::HammingWindow", cosineWindow<1>);
-  r.addFn("onnx::BlackmanWindow", cosineWindow<2>);
+  r.add("onnx::HannWindow", withInputs(1, cosineWindow<0>));
+  r.add("onnx::HammingWindow", withInputs(1, cosineWindow<1>));
+  r.add("onnx::BlackmanWindow", withInputs(1, cosineWindow<2>));
 }
 
 }  // namespace flowscope

@@ -208,6 +208,8 @@ Status blockRearrange(KernelContext& ctx, bool toSpace) {
   const int64_t b = attrInt(ctx.node, "blocksize", 0);
   if (x.shape().rank() != 4 || b <= 0) return ctx.error("expects an NCHW input and a positive blocksize");
   const int64_t n = x.shape().dim(0), c = x.shape().dim(1), h = x.shape().dim(2), w = x.shape().dim(3);
+  if (b > std::max<int64_t>(toSpace ? c : std::min(h, w), 1))
+    return ctx.error("blocksize " + std::to_string(b) + " is larger than the " + (toSpace ? "channels" : "image"));
   std::vector<int64_t> dims, strides;  // in the output's order
   Shape shape;
   if (toSpace) {
@@ -247,8 +249,8 @@ void registerOnnxTensorKernels(KernelTable& r) {
   r.add("onnx::Pad", adaptedKernel(padMapping));
   r.addFn("onnx::Slice", slice);
   r.addFn("onnx::Dropout", dropout);
-  r.addFn("onnx::DepthToSpace", depthToSpace);
-  r.addFn("onnx::SpaceToDepth", spaceToDepth);
+  r.add("onnx::DepthToSpace", withInputs(1, depthToSpace));
+  r.add("onnx::SpaceToDepth", withInputs(1, spaceToDepth));
 }
 
 }  // namespace flowscope

@@ -2,12 +2,47 @@
 // (sorted=1, slices compared element by element) or in order of first occurrence; with each one's first index, each
 // input item's position among them, and their counts.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <type_traits>
 
 #include "exec/cpu/onnx_kernels.h"
+#include "ir/dtype_dispatch.h"
 
 namespace flowscope {
 namespace {
+
+// a < b in the native type, NaN after every number and equal to itself.
+template <typename T>
+bool ascending(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a) || std::isnan(b)) return !std::isnan(a) && std::isnan(b);
+  }
+  return a < b;
+}
+
+// The items (slices k of `items`, each the elements (o, k, i)) grouped by equal value, groups in ascending order, each
+// group's items in input order.
+template <typename T>
+std::vector<std::vector<int64_t>> groupItems(const T* x, int64_t outer, int64_t items, int64_t inner) {
+  auto element = [&](int64_t k, int64_t e) { return x[(e / inner * items + k) * inner + e % inner]; };
+  auto less = [&](int64_t a, int64_t b) {
+    for (int64_t e = 0; e < outer * inner; ++e) {
+      if (ascending(element(a, e), element(b, e))) return true;
+      if (ascending(element(b, e), element(a, e))) return false;
+    }
+    return false;
+  };
+  std::vector<int64_t> order(static_cast<size_t>(items));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), less);
+  std::vector<std::vector<int64_t>> groups;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (i == 0 || less(order[i - 1], order[i])) groups.emplace_back();
+    groups.back().push_back(order[i]);
+  }
+  return groups;
+}
 
 Status unique(KernelContext& ctx) {
   const Tensor& x = ctx.inputs[0];
@@ -19,22 +54,12 @@ Status unique(KernelContext& ctx) {
   if (!flat)
     for (int i = 0; i < x.shape().rank(); ++i)
       if (i != axis) (i < axis ? outer : inner) *= x.shape().dim(i);
-  // Item k's elements, in order: (o, k, i) for every outer o and inner i.
-  auto element = [&](int64_t k, int64_t e) { return x.elementAsDouble((e / inner * items + k) * inner + e % inner); };
-  const int64_t width = outer * inner;
-  auto less = [&](int64_t a, int64_t b) {
-    for (int64_t e = 0; e < width; ++e)
-      if (element(a, e) != element(b, e)) return element(a, e) < element(b, e);
-    return false;
-  };
-  std::vector<int64_t> order(static_cast<size_t>(items));
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), less);
   std::vector<std::vector<int64_t>> groups;  // the items of each distinct value, in input order
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (i == 0 || less(order[i - 1], order[i])) groups.emplace_back();
-    groups.back().push_back(order[i]);
-  }
+  const bool ok = dispatchNumeric(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    groups = groupItems<T>(x.data<T>(), outer, items, inner);
+  });
+  if (!ok) return ctx.error("cannot compare " + std::string(dtypeName(x.dtype())) + " elements");
   if (!sorted) std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a[0] < b[0]; });
   const auto count = static_cast<int64_t>(groups.size());
   std::vector<int64_t> first, inverse(static_cast<size_t>(items)), counts;
@@ -60,6 +85,6 @@ Status unique(KernelContext& ctx) {
 
 }  // namespace
 
-void registerOnnxUniqueKernel(KernelTable& r) { r.addFn("onnx::Unique", unique); }
+void registerOnnxUniqueKernel(KernelTable& r) { r.add("onnx::Unique", withInputs(1, unique)); }
 
 }  // namespace flowscope

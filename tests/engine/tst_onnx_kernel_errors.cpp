@@ -1,0 +1,157 @@
+// The newer ONNX kernels on inputs a model file can carry but the node tests never do: too few inputs, indices and
+// sizes outside what the data holds, mismatched dtypes. Each gives an error naming the op and what was wrong, never
+// a crash; and the edge cases the specification defines (empty images, no reduced axes, an empty determinant, large
+// int64 values) give its answer.
+#include <QtTest>
+
+#include "engine/kernel_test_util.h"
+#include "engine/onnx_test_util.h"
+#include "engine/test_paths.h"
+#include "exec/model_runner.h"
+#include "io/onnx_tensor.h"
+
+using namespace flowscope;
+using namespace flowscope::testing;
+
+namespace {
+
+Tensor int64s(Shape shape, const std::vector<double>& v) { return tensorOf(DType::kInt64, std::move(shape), v); }
+Tensor floats(Shape shape, const std::vector<double>& v) { return tensorOf(DType::kFloat, std::move(shape), v); }
+
+// An ONNX attribute: an int, a float list, or a string.
+struct Attr {
+  std::string name;
+  int64_t i = 0;
+  std::vector<float> floats;
+  std::string text;
+};
+Attr intAttr(const char* name, int64_t v) { return {name, v, {}, ""}; }
+Attr textAttr(const char* name, const char* v) { return {name, 0, {}, v}; }
+
+// Runs a model of one `op` node (opset `opset`) whose inputs are initializers holding `inputs`: its first output, or
+// the error.
+Expected<Tensor> runNode(const std::string& op, const std::vector<Tensor>& inputs, const std::vector<Attr>& attrs,
+                         int64_t opset = 17) {
+  onnx::ModelProto m = onnxModel();
+  m.mutable_opset_import(0)->set_version(opset);
+  auto* g = m.mutable_graph();
+  std::vector<std::string> names;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    names.push_back("in" + std::to_string(i));
+    auto* t = g->add_initializer();
+    if (Status s = tensorToOnnx(inputs[i], t); !s.isOk()) return s;
+    t->set_name(names.back());
+  }
+  auto* node = addNode(g, op, names, {"y"}, "node");
+  for (const Attr& a : attrs) {
+    auto* attr = node->add_attribute();
+    attr->set_name(a.name);
+    if (!a.text.empty()) {
+      attr->set_type(onnx::AttributeProto::STRING);
+      attr->set_s(a.text);
+    } else if (!a.floats.empty()) {
+      attr->set_type(onnx::AttributeProto::FLOATS);
+      for (float f : a.floats) attr->add_floats(f);
+    } else {
+      attr->set_type(onnx::AttributeProto::INT);
+      attr->set_i(a.i);
+    }
+  }
+  addValue(g->mutable_output(), "y", {});
+  g->mutable_output(0)->mutable_type()->mutable_tensor_type()->clear_shape();
+  QTemporaryDir dir;
+  const std::string path = dir.filePath("node.onnx").toStdString();
+  writeBytes(path, m.SerializeAsString());
+  auto model = loadModel(path);
+  if (!model) return model.status();
+  ModelRunner runner(std::make_shared<const Model>(std::move(model).value()));
+  auto out = runner.run({}, {"node:0"});
+  if (!out) return out.status();
+  return (*out)[0];
+}
+
+class TestOnnxKernelErrors : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void errorsNameTheOpAndTheFault() {
+    struct Case {
+      const char* op;
+      std::vector<Tensor> inputs;
+      std::vector<Attr> attrs;
+      const char* expected;
+    };
+    const Tensor x = floats(Shape{2, 2}, {1, 2, 3, 4});
+    const std::vector<Case> cases{
+        {"onnx::ScatterElements",
+         {x, int64s(Shape{5, 1}, {0, 0, 0, 0, 0}), floats(Shape{5, 1}, {1, 1, 1, 1, 1})},
+         {intAttr("axis", 1)},
+         "reach outside data"},
+        {"onnx::Einsum", {floats(Shape{1, 1, 1}, {1})}, {textAttr("equation", "a......")}, "more than one ellipsis"},
+        {"onnx::ConvTranspose", {floats(Shape{1, 1, 2, 2}, {1, 2, 3, 4})}, {}, "needs at least 2 inputs"},
+        {"onnx::NegativeLogLikelihoodLoss",
+         {tensorOf(DType::kDouble, Shape{2, 3}, {0, 0, 0, 0, 0, 0}), int64s(Shape{2}, {0, 2}),
+          floats(Shape{3}, {1, 1, 1})},
+         {},
+         "weight of the input's dtype"},
+        {"onnx::TopK", {x, int64s(Shape{0}, {})}, {}, "K must hold one value"},
+        {"onnx::OneHot",
+         {int64s(Shape{8}, {0, 1, 2, 3, 4, 5, 6, 7}), int64s(Shape{}, {1099511627776.0}), floats(Shape{2}, {0, 1})},
+         {},
+         "allowed"},
+        {"onnx::HannWindow", {int64s(Shape{}, {4611686018427387904.0})}, {}, "allowed"},
+        {"onnx::DepthToSpace",
+         {floats(Shape{1, 4, 1, 1}, {1, 2, 3, 4})},
+         {intAttr("blocksize", int64_t{1} << 32)},
+         "larger than the channels"},
+        {"onnx::MatMulInteger",
+         {tensorOf(DType::kUInt8, Shape{1, 2}, {1, 2}), tensorOf(DType::kInt8, Shape{2, 2}, {1, 2, 3, 4}),
+          tensorOf(DType::kUInt8, Shape{}, {0}), tensorOf(DType::kInt16, Shape{2}, {0, 0})},
+         {},
+         "b_zero_point must be int8"},
+        {"onnx::RNN",
+         {floats(Shape{1, 1, 3}, {1, 2, 3}), floats(Shape{1, 4, 3}, std::vector<double>(12, 0.1)),
+          floats(Shape{1, 4, 4}, std::vector<double>(16, 0.1)), floats(Shape{1, 2}, {0, 0})},
+         {intAttr("hidden_size", 4)},
+         "B must be float32 [1, 8]"},
+    };
+    for (const Case& c : cases) {
+      const std::string op = std::string(c.op).substr(6);  // the ONNX op type, without our "onnx::"
+      auto out = runNode(op, c.inputs, c.attrs);
+      const QString error = out ? QString("<no error>") : QString::fromStdString(out.status().message());
+      QVERIFY2(error.contains(c.expected) && error.contains(c.op), qPrintable(QString(c.op) + ": " + error));
+    }
+  }
+
+  void specifiedEdgeCasesGiveTheSpecifiedAnswer() {
+    auto value = [](Expected<Tensor> out) {
+      if (!out) qFatal("%s", out.status().message().c_str());
+      return std::move(out).value();
+    };
+    // GridSample on an empty image samples nothing: zeros, whatever the padding.
+    const Tensor sampled = value(
+        runNode("GridSample", {Tensor(DType::kFloat, Shape{1, 1, 0, 4}), Tensor(DType::kFloat, Shape{1, 2, 2, 2})},
+                {textAttr("padding_mode", "border")}));
+    QVERIFY(closeTo(sampled, Shape{1, 1, 2, 2}, {0, 0, 0, 0}));
+    // No reduced axes (noop_with_empty_axes, opset 18): the input as it is, not its absolute values.
+    const Tensor same =
+        value(runNode("ReduceL2", {floats(Shape{2}, {-3, 4})}, {intAttr("noop_with_empty_axes", 1)}, 18));
+    QVERIFY(closeTo(same, Shape{2}, {-3, 4}));
+    // The determinant of a 0 x 0 matrix is 1.
+    QVERIFY(closeTo(value(runNode("Det", {Tensor(DType::kFloat, Shape{0, 0})}, {})), Shape{}, {1}));
+    // int64 values that double cannot tell apart are two values.
+    Tensor big(DType::kInt64, Shape{2});
+    big.data<int64_t>()[0] = int64_t{1} << 53;
+    big.data<int64_t>()[1] = (int64_t{1} << 53) + 1;
+    QCOMPARE(value(runNode("Unique", {big}, {})).numElements(), int64_t{2});
+    // Upsample before opset 9 takes its scales from the attr.
+    Attr scales{"scales", 0, {1, 1, 2, 2}, ""};
+    const Tensor up = value(runNode("Upsample", {floats(Shape{1, 1, 1, 2}, {1, 2})}, {scales}, 7));
+    QVERIFY(closeTo(up, Shape{1, 1, 2, 4}, {1, 1, 2, 2, 1, 1, 2, 2}));
+  }
+};
+
+}  // namespace
+
+QTEST_GUILESS_MAIN(TestOnnxKernelErrors)
+#include "tst_onnx_kernel_errors.moc"
