@@ -13,17 +13,6 @@
 namespace flowscope {
 namespace {
 
-// A shape split around one axis: `outer` slices of `length` elements `inner` apart.
-struct AxisSplit {
-  int64_t outer = 1, length = 1, inner = 1;
-};
-
-AxisSplit splitAt(const Shape& shape, int64_t axis) {
-  AxisSplit s;
-  for (int i = 0; i < shape.rank(); ++i) (i < axis ? s.outer : (i == axis ? s.length : s.inner)) *= shape.dim(i);
-  return s;
-}
-
 // a before b in descending order; NaN is larger than any number, and equal values keep their index order.
 template <typename T>
 bool above(T a, T b) {

@@ -23,9 +23,7 @@ Status cumSum(KernelContext& ctx) {
   int64_t axis = 0;
   if (!normalizeAxis(intValues(ctx.inputs[1])[0], x.shape().rank(), &axis)) return ctx.error("axis out of range");
   const bool exclusive = attrInt(ctx.node, "exclusive", 0) != 0, reverse = attrInt(ctx.node, "reverse", 0) != 0;
-  int64_t outer = 1, length = x.shape().dim(static_cast<int>(axis)), inner = 1;
-  for (int i = 0; i < x.shape().rank(); ++i)
-    if (i != axis) (i < axis ? outer : inner) *= x.shape().dim(i);
+  const auto [outer, length, inner] = splitAt(x.shape(), axis);
   Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
   const bool ok = dispatchNumeric(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -50,10 +50,7 @@ Status unique(KernelContext& ctx) {
   int64_t axis = 0;
   if (!flat && !normalizeAxis(attrInt(ctx.node, "axis", 0), x.shape().rank(), &axis))
     return ctx.error("axis out of range");
-  int64_t outer = 1, items = flat ? x.numElements() : x.shape().dim(static_cast<int>(axis)), inner = 1;
-  if (!flat)
-    for (int i = 0; i < x.shape().rank(); ++i)
-      if (i != axis) (i < axis ? outer : inner) *= x.shape().dim(i);
+  const auto [outer, items, inner] = flat ? AxisSplit{1, x.numElements(), 1} : splitAt(x.shape(), axis);
   std::vector<std::vector<int64_t>> groups;  // the items of each distinct value, in input order
   const bool ok = dispatchNumeric(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
