@@ -23,7 +23,8 @@ Status cumSum(KernelContext& ctx) {
   int64_t axis = 0;
   if (!normalizeAxis(intValues(ctx.inputs[1])[0], x.shape().rank(), &axis)) return ctx.error("axis out of range");
   const bool exclusive = attrInt(ctx.node, "exclusive", 0) != 0, reverse = attrInt(ctx.node, "reverse", 0) != 0;
-  const auto [outer, length, inner] = splitAt(x.shape(), axis);
+  const AxisSplit split = splitAt(x.shape(), axis);  // named, not bound: clang 14 cannot capture bindings
+  const int64_t outer = split.outer, length = split.length, inner = split.inner;
   Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
   const bool ok = dispatchNumeric(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

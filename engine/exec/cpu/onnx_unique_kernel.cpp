@@ -50,7 +50,8 @@ Status unique(KernelContext& ctx) {
   int64_t axis = 0;
   if (!flat && !normalizeAxis(attrInt(ctx.node, "axis", 0), x.shape().rank(), &axis))
     return ctx.error("axis out of range");
-  const auto [outer, items, inner] = flat ? AxisSplit{1, x.numElements(), 1} : splitAt(x.shape(), axis);
+  const AxisSplit split = flat ? AxisSplit{1, x.numElements(), 1} : splitAt(x.shape(), axis);
+  const int64_t outer = split.outer, items = split.length, inner = split.inner;  // clang 14 cannot capture bindings
   std::vector<std::vector<int64_t>> groups;  // the items of each distinct value, in input order
   const bool ok = dispatchNumeric(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
