@@ -134,7 +134,6 @@ const std::map<std::string, std::string> kExplained = {
     {"test_cast_FLOAT_to_BFLOAT16", "the test data stores bfloat16 tensors as uint16 (NumPy has no bfloat16)"},
     {"test_cast_FLOAT_to_STRING", "float <-> string casts (NumPy's repr formatting) are not implemented"},
     {"test_cast_STRING_to_FLOAT", "float <-> string casts (NumPy's repr formatting) are not implemented"},
-    {"test_qlinearmatmul_3D", "QLinearMatMul runs 2-D operands only"},
     {"test_training_dropout", "training-mode Dropout's mask comes from NumPy's random generator: not reproducible"},
     {"test_training_dropout_default", "training-mode Dropout's mask comes from NumPy's random generator"},
     {"test_training_dropout_default_mask", "training-mode Dropout's mask comes from NumPy's random generator"},

@@ -109,6 +109,13 @@ class TestOnnxKernelErrors : public QObject {
           tensorOf(DType::kUInt8, Shape{}, {0}), tensorOf(DType::kInt16, Shape{2}, {0, 0})},
          {},
          "b_zero_point must be int8"},
+        {"onnx::QLinearMatMul",
+         {tensorOf(DType::kUInt8, Shape{2, 1, 2}, {1, 2, 3, 4}), floats(Shape{}, {1}),
+          tensorOf(DType::kUInt8, Shape{}, {0}), tensorOf(DType::kUInt8, Shape{3, 2, 1}, {1, 2, 3, 4, 5, 6}),
+          floats(Shape{}, {1}), tensorOf(DType::kUInt8, Shape{}, {0}), floats(Shape{}, {1}),
+          tensorOf(DType::kUInt8, Shape{}, {0})},
+         {},
+         "batch dimensions do not broadcast: A [2,1,2] and B [3,2,1]"},
         {"onnx::RNN",
          {floats(Shape{1, 1, 3}, {1, 2, 3}), floats(Shape{1, 4, 3}, std::vector<double>(12, 0.1)),
           floats(Shape{1, 4, 4}, std::vector<double>(16, 0.1)), floats(Shape{1, 2}, {0, 0})},
@@ -144,6 +151,12 @@ class TestOnnxKernelErrors : public QObject {
     big.data<int64_t>()[0] = int64_t{1} << 53;
     big.data<int64_t>()[1] = (int64_t{1} << 53) + 1;
     QCOMPARE(value(runNode("Unique", {big}, {})).numElements(), int64_t{2});
+    // NumPy's matmul: A's batch of one broadcast against B's two, and a 1-D A as one row that the output drops.
+    const Tensor b = tensorOf(DType::kUInt8, Shape{2, 2, 1}, {1, 2, 3, 4});
+    const Tensor row = tensorOf(DType::kUInt8, Shape{1, 1, 2}, {1, 2}),
+                 vector = tensorOf(DType::kUInt8, Shape{2}, {1, 2});
+    QVERIFY(closeTo(value(runNode("MatMulInteger", {row, b}, {})), Shape{2, 1, 1}, {5, 11}));
+    QVERIFY(closeTo(value(runNode("MatMulInteger", {vector, b}, {})), Shape{2, 1}, {5, 11}));
     // Upsample before opset 9 takes its scales from the attr.
     Attr scales{"scales", 0, {1, 1, 2, 2}, ""};
     const Tensor up = value(runNode("Upsample", {floats(Shape{1, 1, 1, 2}, {1, 2})}, {scales}, 7));

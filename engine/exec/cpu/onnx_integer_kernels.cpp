@@ -49,15 +49,13 @@ Tensor zeroPoint(const KernelContext& ctx, int position, DType like) {
 Status matMulInteger(KernelContext& ctx) {
   const Tensor &a = ctx.inputs[0], &b = ctx.inputs[1];
   if (!integer8(a.dtype()) || !integer8(b.dtype())) return ctx.error("multiplies uint8 or int8 tensors");
-  if (b.shape().rank() != 2 || a.shape().rank() < 1 || a.shape().dims().back() != b.shape().dim(0))
-    return ctx.error("runs A [..., K] by a 2-D B [K, N], got " + a.shape().toString() + " and " + b.shape().toString());
+  auto dims = integerMatMulDims(a.shape(), b.shape());
+  if (!dims) return ctx.error(dims.status().message());
   const Tensor aZero = zeroPoint(ctx, 2, a.dtype()), bZero = zeroPoint(ctx, 3, b.dtype());
-  const int64_t n = b.shape().dim(1);
+  const int64_t n = b.shape().dims().back();
   if (Status s = checkZeroPoint(aZero, a.dtype(), 1, "a_zero_point"); !s.isOk()) return ctx.error(s.message());
   if (Status s = checkZeroPoint(bZero, b.dtype(), n, "b_zero_point"); !s.isOk()) return ctx.error(s.message());
-  std::vector<int64_t> dims = a.shape().dims();
-  dims.back() = n;
-  Tensor out = Tensor::uninitialized(DType::kInt32, Shape(dims));
+  Tensor out = Tensor::uninitialized(DType::kInt32, Shape(*dims));
   integerMatMul(a, integerAt(aZero, 0), b, bZero,
                 [&](int64_t r, int64_t j, int32_t sum) { out.data<int32_t>()[r * n + j] = sum; });
   ctx.outputs[0] = std::move(out);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "exec/cpu/onnx_conv_window.h"
 #include "exec/kernel.h"
@@ -25,11 +26,16 @@ using ConvSums = std::function<void(int64_t n, int64_t oc, const int32_t* sums)>
 void integerConv(const Tensor& x, int32_t xZero, const Tensor& w, const Tensor& wZero, const Tensor* bias,
                  int64_t group, const OnnxWindow& window, const ConvSums& emit);
 
-/// Receives row r's sum for column j.
+/// Receives output row r's sum for column j (rows of all batches counted in order, so the row-major output's element
+/// r * N + j).
 using MatMulSum = std::function<void(int64_t r, int64_t j, int32_t sum)>;
 
-/// a ([..., K] as rows of K) times b ([K, N]), each less its zero point (aZero: a scalar; bZero: per tensor or per
-/// column).
+/// The output dims of NumPy's matmul of a ([..., M, K] or [K]) by b ([..., K, N]), batch dims broadcast; an error
+/// naming both shapes where they do not multiply.
+Expected<std::vector<int64_t>> integerMatMulDims(const Shape& a, const Shape& b);
+
+/// a times b (shapes checked by integerMatMulDims), each less its zero point (aZero: a scalar; bZero: per tensor or per
+/// column of b).
 void integerMatMul(const Tensor& a, int32_t aZero, const Tensor& b, const Tensor& bZero, const MatMulSum& emit);
 
 }  // namespace flowscope

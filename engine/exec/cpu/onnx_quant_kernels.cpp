@@ -146,17 +146,15 @@ Status qlinearConv(KernelContext& ctx) {
 Status qlinearMatMul(KernelContext& ctx) {
   if (ctx.inputs.size() < 8) return ctx.error("needs a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp");
   const Tensor &a = ctx.inputs[0], &b = ctx.inputs[3], &yzp = ctx.inputs[7];
-  if (b.shape().rank() != 2 || a.shape().rank() < 1) return ctx.error("b must be 2-D");
-  const int64_t n = b.shape().dim(1);
-  if (a.shape().dims().back() != b.shape().dim(0)) return ctx.error("inner dimensions differ");
+  auto dims = integerMatMulDims(a.shape(), b.shape());
+  if (!dims) return ctx.error(dims.status().message());
+  const int64_t n = b.shape().dims().back();
   if (!isQuantType(a.dtype()) || !isQuantType(b.dtype())) return ctx.error("takes uint8 or int8 tensors");
   FS_RETURN_IF_ERROR(checkQuantParams(ctx, {0, 3}, 6, n));
   const Tensor& bScale = ctx.inputs[4];
   const float aScale = ctx.inputs[1].data<float>()[0], yScale = ctx.inputs[6].data<float>()[0];
   const int32_t zy = quantAt(yzp, 0);
-  std::vector<int64_t> dims = a.shape().dims();
-  dims.back() = n;
-  Tensor out = Tensor::uninitialized(yzp.dtype(), Shape(dims));
+  Tensor out = Tensor::uninitialized(yzp.dtype(), Shape(*dims));
   integerMatMul(a, quantAt(ctx.inputs[2], 0), b, ctx.inputs[5], [&](int64_t r, int64_t j, int32_t sum) {
     const float scale = aScale * bScale.data<float>()[bScale.numElements() == 1 ? 0 : j] / yScale;
     storeQuant(out, r * n + j, requantize(static_cast<float>(sum) * scale, zy));
