@@ -109,6 +109,14 @@ class TestOnnxKernelErrors : public QObject {
           tensorOf(DType::kUInt8, Shape{}, {0}), tensorOf(DType::kInt16, Shape{2}, {0, 0})},
          {},
          "b_zero_point must be int8"},
+        {"onnx::Cast",
+         {Tensor::fromStrings(Shape{2}, {"+1.5", "1.5x"})},
+         {intAttr("to", 1)},
+         "element 1 '1.5x' is not a number"},
+        {"onnx::Cast",
+         {Tensor::fromStrings(Shape{1}, {"300"})},
+         {intAttr("to", 3)},
+         "element 0 '300' is not an integer within int8's range"},
         {"onnx::QLinearMatMul",
          {tensorOf(DType::kUInt8, Shape{2, 1, 2}, {1, 2, 3, 4}), floats(Shape{}, {1}),
           tensorOf(DType::kUInt8, Shape{}, {0}), tensorOf(DType::kUInt8, Shape{3, 2, 1}, {1, 2, 3, 4, 5, 6}),
@@ -157,6 +165,14 @@ class TestOnnxKernelErrors : public QObject {
                  vector = tensorOf(DType::kUInt8, Shape{2}, {1, 2});
     QVERIFY(closeTo(value(runNode("MatMulInteger", {row, b}, {})), Shape{2, 1, 1}, {5, 11}));
     QVERIFY(closeTo(value(runNode("MatMulInteger", {vector, b}, {})), Shape{2, 1}, {5, 11}));
+    // Numbers to text and back: the shortest decimal that reads back the same value, int64s exactly, ONNX's
+    // spellings of the infinities and NaN.
+    const Tensor numbers = runNode("Cast", {floats(Shape{4}, {0.1, 1e-5, -INFINITY, NAN})}, {intAttr("to", 8)}).value();
+    QCOMPARE(numbers.strings(), (std::vector<std::string>{"0.1", "1e-05", "-INF", "NaN"}));
+    QCOMPARE(value(runNode("Cast", {big}, {intAttr("to", 8)})).strings()[1], std::string("9007199254740993"));
+    const Tensor text = Tensor::fromStrings(Shape{3}, {"0.1", "+INF", "-1e-05"});
+    QVERIFY(closeTo(value(runNode("Cast", {text}, {intAttr("to", 10)})), Shape{3},
+                    {0.0999755859375, INFINITY, -1.0013580322265625e-05}, 1e-8));
     // Upsample before opset 9 takes its scales from the attr.
     Attr scales{"scales", 0, {1, 1, 2, 2}, ""};
     const Tensor up = value(runNode("Upsample", {floats(Shape{1, 1, 1, 2}, {1, 2})}, {scales}, 7));

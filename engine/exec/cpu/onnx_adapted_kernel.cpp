@@ -137,6 +137,7 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxReduceKernels(table);
   registerOnnxIndexKernels(table);
   registerOnnxMathKernels(table);
+  registerOnnxCastKernels(table);
   registerOnnxScatterKernels(table);
   registerOnnxNmsKernel(table);
   registerOnnxNormKernels(table);

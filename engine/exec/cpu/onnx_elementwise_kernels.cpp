@@ -82,12 +82,6 @@ Expected<TfEquivalent> leakyReluMapping(const Node& node) {
   return TfEquivalent{"LeakyRelu", {{"alpha", AttrValue::fromFloat(attrFloat(node, "alpha", 0.01f))}}, nullptr};
 }
 
-Expected<TfEquivalent> castMapping(const Node& node) {
-  auto to = onnxDTypeAttr(node, "to");
-  if (!to) return to.status();
-  return TfEquivalent{"Cast", {{"DstT", AttrValue::fromType(*to)}}, nullptr};
-}
-
 // Max, Min, Sum and Mean take any number of inputs: a fold of the binary kernel.
 class VariadicKernel : public OpKernel {
  public:
@@ -298,7 +292,6 @@ void registerOnnxElementwiseKernels(KernelTable& r) {
   r.add("onnx::Pow", adaptedKernel(powMapping));
   r.add("onnx::Mod", halfAsFloat(adaptedKernel(modMapping)));
   r.add("onnx::LeakyRelu", adaptedKernel(leakyReluMapping));
-  r.add("onnx::Cast", adaptedKernel(castMapping));
   r.add("onnx::Max", halfAsFloat(variadic("Maximum", false)));
   r.add("onnx::Min", halfAsFloat(variadic("Minimum", false)));
   r.add("onnx::Sum", variadic("AddV2", false));

@@ -19,6 +19,7 @@ void registerOnnxNnKernels(KernelTable& table);
 void registerOnnxReduceKernels(KernelTable& table);
 void registerOnnxIndexKernels(KernelTable& table);
 void registerOnnxMathKernels(KernelTable& table);
+void registerOnnxCastKernels(KernelTable& table);
 void registerOnnxScatterKernels(KernelTable& table);
 void registerOnnxNmsKernel(KernelTable& table);
 void registerOnnxNormKernels(KernelTable& table);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <memory>
 #include <type_traits>
 
@@ -183,29 +182,6 @@ Status det(KernelContext& ctx) {
   return Status::ok();
 }
 
-// CastLike: Cast to the second input's dtype, through TensorFlow's Cast kernel made once per target dtype.
-class CastLikeKernel : public OpKernel {
- public:
-  Status compute(KernelContext& ctx) override {
-    if (ctx.inputs.size() < 2) return ctx.error("needs input and target_type");
-    const DType to = ctx.inputs[1].dtype();
-    auto& cast = m_casts[to];
-    if (!cast) {
-      m_nodes[to].name = ctx.node.name;
-      m_nodes[to].op = "Cast";
-      m_nodes[to].attrs["DstT"] = AttrValue::fromType(to);
-      FS_ASSIGN_OR_RETURN(cast, (*cpuKernelTable().find("Cast"))(m_nodes[to]));
-    }
-    std::vector<Tensor> in{ctx.inputs[0]};
-    KernelContext inner{m_nodes[to], in, ctx.outputs, ctx.exec};
-    return cast->compute(inner).withContext(nodeLabel(ctx.node));
-  }
-
- private:
-  std::map<DType, std::unique_ptr<OpKernel>> m_casts;
-  std::map<DType, Node> m_nodes;
-};
-
 }  // namespace
 
 void registerOnnxMathKernels(KernelTable& r) {
@@ -215,9 +191,6 @@ void registerOnnxMathKernels(KernelTable& r) {
   r.add("onnx::IsInf", withInputs(1, isInf));
   r.add("onnx::Shrink", withInputs(1, shrink));
   r.add("onnx::Det", withInputs(1, det));
-  r.add("onnx::CastLike", [](const Node&) -> Expected<std::unique_ptr<OpKernel>> {
-    return std::unique_ptr<OpKernel>(std::make_unique<CastLikeKernel>());
-  });
 }
 
 }  // namespace flowscope
