@@ -4,6 +4,9 @@
 // int64 values) give its answer.
 #include <QtTest>
 
+#include <cmath>
+#include <complex>
+
 #include "engine/kernel_test_util.h"
 #include "engine/onnx_test_util.h"
 #include "engine/test_paths.h"
@@ -18,15 +21,17 @@ namespace {
 Tensor int64s(Shape shape, const std::vector<double>& v) { return tensorOf(DType::kInt64, std::move(shape), v); }
 Tensor floats(Shape shape, const std::vector<double>& v) { return tensorOf(DType::kFloat, std::move(shape), v); }
 
-// An ONNX attribute: an int, a float list, or a string.
+// An ONNX attribute: an int, a float list, a string or an int list.
 struct Attr {
   std::string name;
   int64_t i = 0;
   std::vector<float> floats;
   std::string text;
+  std::vector<int64_t> ints;
 };
-Attr intAttr(const char* name, int64_t v) { return {name, v, {}, ""}; }
-Attr textAttr(const char* name, const char* v) { return {name, 0, {}, v}; }
+Attr intAttr(const char* name, int64_t v) { return {name, v, {}, "", {}}; }
+Attr textAttr(const char* name, const char* v) { return {name, 0, {}, v, {}}; }
+Attr intsAttr(const char* name, std::vector<int64_t> v) { return {name, 0, {}, "", std::move(v)}; }
 
 // Runs a model of one `op` node (opset `opset`) whose inputs are initializers holding `inputs`: its first output, or
 // the error.
@@ -49,6 +54,9 @@ Expected<Tensor> runNode(const std::string& op, const std::vector<Tensor>& input
     if (!a.text.empty()) {
       attr->set_type(onnx::AttributeProto::STRING);
       attr->set_s(a.text);
+    } else if (!a.ints.empty()) {
+      attr->set_type(onnx::AttributeProto::INTS);
+      for (int64_t v : a.ints) attr->add_ints(v);
     } else if (!a.floats.empty()) {
       attr->set_type(onnx::AttributeProto::FLOATS);
       for (float f : a.floats) attr->add_floats(f);
@@ -117,6 +125,25 @@ class TestOnnxKernelErrors : public QObject {
          {Tensor::fromStrings(Shape{1}, {"300"})},
          {intAttr("to", 3)},
          "element 0 '300' is not an integer within int8's range"},
+        {"onnx::DFT", {floats(Shape{1, 4, 2}, std::vector<double>(8, 1))}, {intAttr("onesided", 1)}, "needs a real"},
+        {"onnx::DFT", {floats(Shape{4, 1}, {1, 2, 3, 4})}, {}, "axis must name a signal axis"},
+        {"onnx::STFT",
+         {floats(Shape{1, 4, 1}, {1, 2, 3, 4}), int64s(Shape{}, {1}), floats(Shape{8}, std::vector<double>(8, 1))},
+         {},
+         "frame_length <= the signal's length 4"},
+        {"onnx::MelWeightMatrix",
+         {int64s(Shape{}, {4}), int64s(Shape{}, {16}), int64s(Shape{}, {8000}), floats(Shape{}, {0}),
+          floats(Shape{}, {6000})},
+         {},
+         "Nyquist"},
+        {"onnx::RoiAlign",
+         {floats(Shape{1, 1, 2, 2}, {1, 2, 3, 4}), floats(Shape{1, 4}, {0, 0, 1, 1}), int64s(Shape{1}, {1})},
+         {},
+         "batch index 1 of roi 0 is outside X's batch of 1"},
+        {"onnx::MaxUnpool",
+         {floats(Shape{1, 1, 1, 1}, {5}), int64s(Shape{1, 1, 1, 1}, {4})},
+         {intsAttr("kernel_shape", {2, 2})},
+         "index 4 at 0 is outside the output"},
         {"onnx::QLinearMatMul",
          {tensorOf(DType::kUInt8, Shape{2, 1, 2}, {1, 2, 3, 4}), floats(Shape{}, {1}),
           tensorOf(DType::kUInt8, Shape{}, {0}), tensorOf(DType::kUInt8, Shape{3, 2, 1}, {1, 2, 3, 4, 5, 6}),
@@ -173,10 +200,52 @@ class TestOnnxKernelErrors : public QObject {
     const Tensor text = Tensor::fromStrings(Shape{3}, {"0.1", "+INF", "-1e-05"});
     QVERIFY(closeTo(value(runNode("Cast", {text}, {intAttr("to", 10)})), Shape{3},
                     {0.0999755859375, INFINITY, -1.0013580322265625e-05}, 1e-8));
+    // MaxUnpool with output_shape writes each value at its flat index in that shape, as ONNX Runtime and PyTorch do.
+    const Tensor unpooled = value(runNode(
+        "MaxUnpool", {floats(Shape{1, 1, 1, 1}, {5}), int64s(Shape{1, 1, 1, 1}, {5}), int64s(Shape{4}, {1, 1, 3, 3})},
+        {intsAttr("kernel_shape", {2, 2}), intsAttr("strides", {2, 2})}));
+    QVERIFY(closeTo(unpooled, Shape{1, 1, 3, 3}, {0, 0, 0, 0, 0, 5, 0, 0, 0}));
+    // RoiAlign at one sample in the middle of four pixels: their mean, or (max mode, as ONNX Runtime) the largest
+    // weighted corner, 0.25 x 4.
+    const std::vector<Tensor> region{floats(Shape{1, 1, 2, 2}, {1, 2, 3, 4}), floats(Shape{1, 4}, {0, 0, 1, 1}),
+                                     int64s(Shape{1}, {0})};
+    for (const char* mode : {"avg", "max"})
+      QVERIFY(closeTo(value(runNode("RoiAlign", region,
+                                    {textAttr("mode", mode), intAttr("sampling_ratio", 1),
+                                     textAttr("coordinate_transformation_mode", "output_half_pixel")})),
+                      Shape{1, 1, 1, 1}, {mode[0] == 'a' ? 2.5 : 1.0}));
     // Upsample before opset 9 takes its scales from the attr.
-    Attr scales{"scales", 0, {1, 1, 2, 2}, ""};
+    Attr scales{"scales", 0, {1, 1, 2, 2}, "", {}};
     const Tensor up = value(runNode("Upsample", {floats(Shape{1, 1, 1, 2}, {1, 2})}, {scales}, 7));
     QVERIFY(closeTo(up, Shape{1, 1, 2, 4}, {1, 1, 2, 2, 1, 1, 2, 2}));
+  }
+
+  // DFT of lengths the conformance data does not reach: a prime (one 13-point butterfly), a prime above the largest
+  // radix (Bluestein's padded transforms), and a length that zero-pads the signal; forward and inverse, against the
+  // definition summed directly.
+  void fourierTransformsMatchTheDefinition() {
+    for (const int64_t n : {13, 67, 96}) {
+      for (const int inverse : {0, 1}) {
+        const int64_t samples = n == 96 ? 90 : n;  // 96: six zeros appended by dft_length
+        std::vector<double> signal;
+        for (int64_t j = 0; j < samples; ++j)
+          signal.insert(signal.end(), {std::sin(0.3 * j) + 0.1 * j, std::cos(0.7 * j)});
+        auto out = runNode("DFT", {floats(Shape{1, samples, 2}, signal), int64s(Shape{}, {static_cast<double>(n)})},
+                           {intAttr("inverse", inverse)});
+        QVERIFY2(out.hasValue(), out ? "" : out.status().message().c_str());
+        std::vector<double> want;
+        for (int64_t k = 0; k < n; ++k) {
+          std::complex<double> sum;
+          for (int64_t j = 0; j < samples; ++j)
+            sum += std::complex<double>(signal[2 * j], signal[2 * j + 1]) *
+                   std::polar(1.0, (inverse ? 2 : -2) * M_PI * static_cast<double>(j * k % n) / static_cast<double>(n));
+          if (inverse) sum /= static_cast<double>(n);
+          want.insert(want.end(), {sum.real(), sum.imag()});
+        }
+        QVERIFY2(closeTo(*out, Shape{1, n, 2}, want, 1e-3, 1e-5),
+                 qPrintable(QString("n %1 inverse %2").arg(n).arg(inverse)));
+      }
+    }
   }
 };
 

@@ -143,8 +143,11 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxNormKernels(table);
   registerOnnxEinsumKernel(table);
   registerOnnxSignalKernels(table);
+  registerOnnxFourierKernels(table);
   registerOnnxLossKernels(table);
   registerOnnxGridSampleKernel(table);
+  registerOnnxRoiAlignKernel(table);
+  registerOnnxMaxUnpoolKernel(table);
   registerOnnxUniqueKernel(table);
   registerOnnxConvKernels(table);
   registerOnnxConvTransposeKernel(table);
