@@ -226,21 +226,54 @@ Status softmax(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Training mode's statistics of each channel over the batch and the spatial axes: mean and population variance, summed
+// in double; and the running statistics (outputs 1 and 2) moved toward them by 1 - momentum.
+void batchStatistics(KernelContext& ctx, int64_t n, int64_t c, int64_t inner, std::vector<double>& mean,
+                     std::vector<double>& var) {
+  const float* x = ctx.inputs[0].data<float>();
+  parallelFor(c, n * inner, [&](int64_t b, int64_t e) {
+    for (int64_t ch = b; ch < e; ++ch) {
+      double sum = 0, squares = 0;
+      for (int64_t s = 0; s < n; ++s)
+        for (int64_t i = 0; i < inner; ++i) sum += x[(s * c + ch) * inner + i];
+      const auto count = static_cast<double>(std::max<int64_t>(n * inner, 1));
+      const double m = sum / count;
+      for (int64_t s = 0; s < n; ++s)
+        for (int64_t i = 0; i < inner; ++i)
+          squares += (x[(s * c + ch) * inner + i] - m) * (x[(s * c + ch) * inner + i] - m);
+      mean[static_cast<size_t>(ch)] = m;
+      var[static_cast<size_t>(ch)] = squares / count;
+    }
+  });
+  const double momentum = attrFloat(ctx.node, "momentum", 0.9f);
+  for (size_t k = 1; k < ctx.outputs.size() && k <= 2; ++k) {
+    Tensor running = Tensor::uninitialized(DType::kFloat, Shape{c});
+    const std::vector<double>& batch = k == 1 ? mean : var;
+    for (int64_t ch = 0; ch < c; ++ch)
+      running.data<float>()[ch] = static_cast<float>(ctx.inputs[2 + k].data<float>()[ch] * momentum +
+                                                     batch[static_cast<size_t>(ch)] * (1 - momentum));
+    ctx.outputs[k] = std::move(running);
+  }
+}
+
+// BatchNormalization: with the given mean and var (inference), or with the batch's (training_mode=1, opset 14).
 Status batchNorm(KernelContext& ctx) {
   const Tensor& x = ctx.inputs[0];
   if (ctx.inputs.size() < 5 || x.dtype() != DType::kFloat || x.shape().rank() < 2)
     return ctx.error("expects float32 X (N, C, ...), scale, B, mean and var");
-  if (attrInt(ctx.node, "training_mode", 0)) return ctx.error("training_mode=1 is not supported");
   const float eps = attrFloat(ctx.node, "epsilon", 1e-5f);
   const int64_t n = x.shape().dim(0), c = x.shape().dim(1), inner = n * c != 0 ? x.numElements() / (n * c) : 0;
   for (size_t k = 1; k < 5; ++k)
     if (ctx.inputs[k].numElements() != c || ctx.inputs[k].dtype() != DType::kFloat)
       return ctx.error("scale, B, mean and var must be float32 with " + std::to_string(c) + " values");
+  std::vector<double> mean(ctx.inputs[3].data<float>(), ctx.inputs[3].data<float>() + c),
+      var(ctx.inputs[4].data<float>(), ctx.inputs[4].data<float>() + c);
+  if (attrInt(ctx.node, "training_mode", 0)) batchStatistics(ctx, n, c, inner, mean, var);
   std::vector<float> mul(static_cast<size_t>(c)), add(static_cast<size_t>(c));
   for (int64_t k = 0; k < c; ++k) {
     const auto ku = static_cast<size_t>(k);
-    mul[ku] = ctx.inputs[1].data<float>()[k] / std::sqrt(ctx.inputs[4].data<float>()[k] + eps);
-    add[ku] = ctx.inputs[2].data<float>()[k] - ctx.inputs[3].data<float>()[k] * mul[ku];
+    mul[ku] = ctx.inputs[1].data<float>()[k] / std::sqrt(static_cast<float>(var[ku]) + eps);
+    add[ku] = ctx.inputs[2].data<float>()[k] - static_cast<float>(mean[ku]) * mul[ku];
   }
   Tensor out = Tensor::uninitialized(DType::kFloat, x.shape());
   parallelFor(n * c, inner, [&](int64_t b, int64_t e) {
