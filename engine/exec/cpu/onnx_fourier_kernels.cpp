@@ -96,7 +96,10 @@ Status stft(KernelContext& ctx) {
   const bool onesided = attrInt(ctx.node, "onesided", 1) != 0;
   if (onesided && s.parts == 2) return ctx.error("onesided needs a real signal");
   const int64_t frames = (s.length - n) / step + 1, bins = onesided ? n / 2 + 1 : n;
-  Tensor out = Tensor::uninitialized(x.dtype(), Shape{s.outer, frames, bins, 2});
+  const Shape shape{s.outer, frames, bins, 2};
+  if (auto bytes = Tensor::checkedByteSize(x.dtype(), shape, kMaxComputedBytes); !bytes)
+    return ctx.error(bytes.status().message());
+  Tensor out = Tensor::uninitialized(x.dtype(), shape);
   const FourierTransform transform(n, false);
   dispatchFloat(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

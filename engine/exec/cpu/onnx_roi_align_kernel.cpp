@@ -4,6 +4,7 @@
 // does not and makes every region at least one pixel wide.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "exec/cpu/onnx_kernels.h"
 #include "ir/dtype_dispatch.h"
@@ -27,7 +28,8 @@ Expected<RoiAlignParams> roiAlignParams(const KernelContext& ctx) {
   const std::string mode = attrString(ctx.node, "mode", "avg");
   const std::string transform = attrString(ctx.node, "coordinate_transformation_mode",
                                            onnxOpset(ctx.node, 16) >= 16 ? "half_pixel" : "output_half_pixel");
-  if (p.outH < 1 || p.outW < 1 || p.samplingRatio < 0) return ctx.error("output sizes must be positive");
+  if (p.outH < 1 || p.outW < 1 || p.samplingRatio < 0)
+    return ctx.error("output_height and output_width must be positive, sampling_ratio not negative");
   if (mode != "avg" && mode != "max") return ctx.error("mode '" + mode + "' is not avg or max");
   if (transform != "half_pixel" && transform != "output_half_pixel")
     return ctx.error("coordinate_transformation_mode '" + transform + "' is not half_pixel or output_half_pixel");
@@ -56,24 +58,41 @@ Sample sampleAt(double y, double x, int64_t h, int64_t w) {
   return s;
 }
 
+// Where one region's bins and their samples lie: its corner, each bin's size, and the samples per bin on each axis
+// (sampling_ratio, or about one per pixel of the bin, ceil(bin), when it is 0).
+struct RegionGrid {
+  double y0 = 0, x0 = 0, binH = 0, binW = 0, gridH = 0, gridW = 0;
+};
+
+// More samples per bin than this is not a region of an image but a malformed file: an error, not hours of sampling.
+constexpr double kMaxSamplesPerBin = double(1 << 24);
+
+RegionGrid regionGrid(const double* box, const RoiAlignParams& p) {
+  const double offset = p.halfPixel ? 0.5 : 0.0;
+  RegionGrid g;
+  g.y0 = box[1] * p.scale - offset;
+  g.x0 = box[0] * p.scale - offset;
+  double height = box[3] * p.scale - offset - g.y0, width = box[2] * p.scale - offset - g.x0;
+  if (!p.halfPixel) height = std::max(height, 1.0), width = std::max(width, 1.0);
+  g.binH = height / static_cast<double>(p.outH);
+  g.binW = width / static_cast<double>(p.outW);
+  g.gridH = p.samplingRatio > 0 ? static_cast<double>(p.samplingRatio) : std::max(std::ceil(g.binH), 0.0);
+  g.gridW = p.samplingRatio > 0 ? static_cast<double>(p.samplingRatio) : std::max(std::ceil(g.binW), 0.0);
+  return g;
+}
+
 // The bins of one region over one channel plane.
 template <typename T>
-void alignRegion(const T* plane, int64_t h, int64_t w, const double* box, const RoiAlignParams& p, T* out) {
-  const double offset = p.halfPixel ? 0.5 : 0.0;
-  const double y0 = box[1] * p.scale - offset, x0 = box[0] * p.scale - offset;
-  double height = box[3] * p.scale - offset - y0, width = box[2] * p.scale - offset - x0;
-  if (!p.halfPixel) height = std::max(height, 1.0), width = std::max(width, 1.0);
-  const double binH = height / static_cast<double>(p.outH), binW = width / static_cast<double>(p.outW);
-  const int64_t gridH = p.samplingRatio > 0 ? p.samplingRatio : static_cast<int64_t>(std::ceil(binH));
-  const int64_t gridW = p.samplingRatio > 0 ? p.samplingRatio : static_cast<int64_t>(std::ceil(binW));
-  const double count = static_cast<double>(std::max<int64_t>(gridH * gridW, 1));
+void alignRegion(const T* plane, int64_t h, int64_t w, const RegionGrid& g, const RoiAlignParams& p, T* out) {
+  const auto gridH = static_cast<int64_t>(g.gridH), gridW = static_cast<int64_t>(g.gridW);
+  const double count = std::max(g.gridH * g.gridW, 1.0);
   for (int64_t ph = 0; ph < p.outH; ++ph)
     for (int64_t pw = 0; pw < p.outW; ++pw) {
       double sum = 0, best = 0;
       for (int64_t iy = 0; iy < gridH; ++iy)
         for (int64_t ix = 0; ix < gridW; ++ix) {
-          const double y = y0 + static_cast<double>(ph) * binH + (static_cast<double>(iy) + 0.5) * binH / gridH;
-          const double x = x0 + static_cast<double>(pw) * binW + (static_cast<double>(ix) + 0.5) * binW / gridW;
+          const double y = g.y0 + static_cast<double>(ph) * g.binH + (static_cast<double>(iy) + 0.5) * g.binH / g.gridH;
+          const double x = g.x0 + static_cast<double>(pw) * g.binW + (static_cast<double>(ix) + 0.5) * g.binW / g.gridW;
           const Sample s = sampleAt(y, x, h, w);
           double value = 0, peak = 0;
           for (int c = 0; c < 4; ++c) {
@@ -103,16 +122,25 @@ Status roiAlign(KernelContext& ctx) {
     if (images[static_cast<size_t>(r)] < 0 || images[static_cast<size_t>(r)] >= x.shape().dim(0))
       return ctx.error("batch index " + std::to_string(images[static_cast<size_t>(r)]) + " of roi " +
                        std::to_string(r) + " is outside X's batch of " + std::to_string(x.shape().dim(0)));
-  Tensor out = Tensor::uninitialized(x.dtype(), Shape{regions, c, p.outH, p.outW});
+  std::vector<RegionGrid> grids;
+  for (int64_t r = 0; r < regions; ++r) {
+    const double box[4] = {rois.elementAsDouble(r * 4), rois.elementAsDouble(r * 4 + 1),
+                           rois.elementAsDouble(r * 4 + 2), rois.elementAsDouble(r * 4 + 3)};
+    grids.push_back(regionGrid(box, p));
+    const RegionGrid& g = grids.back();
+    if (!std::isfinite(g.binH * g.binW) || g.gridH * g.gridW > kMaxSamplesPerBin)
+      return ctx.error("roi " + std::to_string(r) + " needs more than 2^24 samples per bin (or is not finite)");
+  }
+  const Shape shape{regions, c, p.outH, p.outW};
+  if (auto bytes = Tensor::checkedByteSize(x.dtype(), shape, kMaxComputedBytes); !bytes)
+    return ctx.error(bytes.status().message());
+  Tensor out = Tensor::uninitialized(x.dtype(), shape);
   const bool ok = dispatchFloat(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    for (int64_t r = 0; r < regions; ++r) {
-      const double box[4] = {rois.elementAsDouble(r * 4), rois.elementAsDouble(r * 4 + 1),
-                             rois.elementAsDouble(r * 4 + 2), rois.elementAsDouble(r * 4 + 3)};
+    for (int64_t r = 0; r < regions; ++r)
       for (int64_t ch = 0; ch < c; ++ch)
-        alignRegion(x.data<T>() + (images[static_cast<size_t>(r)] * c + ch) * h * w, h, w, box, p,
-                    out.data<T>() + (r * c + ch) * p.outH * p.outW);
-    }
+        alignRegion(x.data<T>() + (images[static_cast<size_t>(r)] * c + ch) * h * w, h, w,
+                    grids[static_cast<size_t>(r)], p, out.data<T>() + (r * c + ch) * p.outH * p.outW);
   });
   if (!ok) return ctx.error("runs float32 and float64, got " + std::string(dtypeName(x.dtype())));
   ctx.outputs[0] = std::move(out);
