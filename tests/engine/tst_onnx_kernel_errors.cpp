@@ -78,6 +78,12 @@ Expected<Tensor> runNode(const std::string& op, const std::vector<Tensor>& input
   return (*out)[0];
 }
 
+// A node's output where it is expected to run; the test stops with the error where it does not.
+Tensor value(Expected<Tensor> out) {
+  if (!out) qFatal("%s", out.status().message().c_str());
+  return std::move(out).value();
+}
+
 class TestOnnxKernelErrors : public QObject {
   Q_OBJECT
 
@@ -179,10 +185,6 @@ class TestOnnxKernelErrors : public QObject {
   }
 
   void specifiedEdgeCasesGiveTheSpecifiedAnswer() {
-    auto value = [](Expected<Tensor> out) {
-      if (!out) qFatal("%s", out.status().message().c_str());
-      return std::move(out).value();
-    };
     // GridSample on an empty image samples nothing: zeros, whatever the padding.
     const Tensor sampled = value(
         runNode("GridSample", {Tensor(DType::kFloat, Shape{1, 1, 0, 4}), Tensor(DType::kFloat, Shape{1, 2, 2, 2})},
@@ -233,6 +235,38 @@ class TestOnnxKernelErrors : public QObject {
     QVERIFY(closeTo(up, Shape{1, 1, 2, 4}, {1, 1, 2, 2, 1, 1, 2, 2}));
   }
 
+  // Integer sums and products that overflow wrap modulo 2^bits, as ONNX Runtime's and TensorFlow's do (C++'s signed
+  // overflow is undefined; the sanitizer build reports it), and the one division that overflows, the most negative
+  // int32 by -1, gives that wrapped value instead of x86's division trap.
+  void integerArithmeticWrapsWhereItOverflows() {
+    const double most = 2147483647, least = -2147483648.0;
+    auto int32s = [](Shape shape, const std::vector<double>& v) {
+      return tensorOf(DType::kInt32, std::move(shape), v);
+    };
+    QVERIFY(closeTo(value(runNode("CumSum", {int32s(Shape{3}, {most, 1, 1}), int32s(Shape{}, {0})}, {})), Shape{3},
+                    {most, least, least + 1}));
+    QVERIFY(closeTo(value(runNode("Div", {int32s(Shape{2}, {least, 7}), int32s(Shape{2}, {-1, -1})}, {})), Shape{2},
+                    {least, -7}));
+    QVERIFY(closeTo(value(runNode("Mod", {int32s(Shape{2}, {least, 7}), int32s(Shape{2}, {-1, -2})}, {})), Shape{2},
+                    {0, -1}));
+    for (const char* op : {"Neg", "Abs"})
+      QVERIFY(closeTo(value(runNode(op, {int32s(Shape{2}, {least, -5})}, {})), Shape{2}, {least, 5}));
+    const double twoTo62 = 4611686018427387904.0;
+    QVERIFY(closeTo(value(runNode("Mul", {int64s(Shape{1}, {twoTo62}), int64s(Shape{1}, {4})}, {})), Shape{1}, {0}));
+    QVERIFY(closeTo(value(runNode("ReduceSum", {int64s(Shape{2}, {twoTo62, twoTo62})}, {intAttr("keepdims", 0)})),
+                    Shape{}, {-2 * twoTo62}));
+    QVERIFY(closeTo(
+        value(runNode("ScatterElements", {int32s(Shape{1}, {most}), int64s(Shape{1}, {0}), int32s(Shape{1}, {1})},
+                      {textAttr("reduction", "add")}, 16)),
+        Shape{1}, {least}));
+    // 40,000 products of 255 x 255 pass 2^31: the int32 sum wraps.
+    const int64_t k = 40000;
+    const Tensor ones = tensorOf(DType::kUInt8, Shape{1, k}, std::vector<double>(k, 255));
+    const Tensor column = tensorOf(DType::kUInt8, Shape{k, 1}, std::vector<double>(k, 255));
+    QVERIFY(closeTo(value(runNode("MatMulInteger", {ones, column}, {})), Shape{1, 1},
+                    {static_cast<double>(k * 65025) - 4294967296.0}));
+  }
+
   // DFT of lengths the conformance data does not reach: a prime (one 13-point butterfly), a prime above the largest
   // radix (Bluestein's padded transforms), and a length that zero-pads the signal; forward and inverse, against the
   // definition summed directly.
@@ -240,10 +274,12 @@ class TestOnnxKernelErrors : public QObject {
     for (const int64_t n : {13, 67, 96}) {
       for (const int inverse : {0, 1}) {
         const int64_t samples = n == 96 ? 90 : n;  // 96: six zeros appended by dft_length
-        std::vector<double> signal;
+        std::vector<double> signal, batch;  // batch: the signal, then twice the signal (the transforms reuse scratch)
         for (int64_t j = 0; j < samples; ++j)
           signal.insert(signal.end(), {std::sin(0.3 * j) + 0.1 * j, std::cos(0.7 * j)});
-        auto out = runNode("DFT", {floats(Shape{1, samples, 2}, signal), int64s(Shape{}, {static_cast<double>(n)})},
+        batch = signal;
+        for (double v : signal) batch.push_back(2 * v);
+        auto out = runNode("DFT", {floats(Shape{2, samples, 2}, batch), int64s(Shape{}, {static_cast<double>(n)})},
                            {intAttr("inverse", inverse)});
         QVERIFY2(out.hasValue(), out ? "" : out.status().message().c_str());
         std::vector<double> want;
@@ -255,7 +291,9 @@ class TestOnnxKernelErrors : public QObject {
           if (inverse) sum /= static_cast<double>(n);
           want.insert(want.end(), {sum.real(), sum.imag()});
         }
-        QVERIFY2(closeTo(*out, Shape{1, n, 2}, want, 1e-3, 1e-5),
+        const size_t one = want.size();
+        for (size_t i = 0; i < one; ++i) want.push_back(2 * want[i]);
+        QVERIFY2(closeTo(*out, Shape{2, n, 2}, want, 1e-3, 1e-5),
                  qPrintable(QString("n %1 inverse %2").arg(n).arg(inverse)));
       }
     }

@@ -1,5 +1,7 @@
 // Elementwise binary kernels with NumPy broadcasting: arithmetic, comparisons and logic, with TensorFlow's
-// integer division (Div/TruncateDiv truncate, FloorDiv/FloorMod round toward -inf) and error on x / 0.
+// integer division (Div/TruncateDiv truncate, FloorDiv/FloorMod round toward -inf) and error on x / 0. Integer
+// sums, differences and products wrap where they overflow (wrapping_arithmetic.h), and so does the one overflowing
+// division, the most negative integer by -1.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -7,6 +9,7 @@
 
 #include "exec/cpu/broadcast.h"
 #include "exec/cpu/cpu_kernels.h"
+#include "exec/cpu/wrapping_arithmetic.h"
 #include "exec/kernel_util.h"
 #include "ir/dtype_dispatch.h"
 
@@ -16,11 +19,25 @@ namespace {
 template <typename T>
 constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
+// a / b truncated; b is not 0 (the kernel refuses that first).
+template <typename T>
+T truncDiv(T a, T b) {
+  return divisionOverflows(a, b) ? wrappingNeg(a) : static_cast<T>(a / b);
+}
+
+// a % b; b is not 0. A signed one by -1 is 0, also where a / b overflows.
+template <typename T>
+T truncMod(T a, T b) {
+  if constexpr (std::is_signed_v<T>)
+    if (b == T(-1)) return T(0);
+  return static_cast<T>(a % b);
+}
+
 template <typename T>
 T floorDiv(T a, T b) {
   if constexpr (kIsInt<T>) {
-    T q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    T q = truncDiv(a, b);
+    if (truncMod(a, b) != 0 && ((a < 0) != (b < 0))) --q;
     return q;
   } else {
     return std::floor(a / b);
@@ -30,7 +47,7 @@ T floorDiv(T a, T b) {
 template <typename T>
 T floorMod(T a, T b) {
   if constexpr (kIsInt<T>) {
-    T r = a % b;
+    T r = truncMod(a, b);
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
   } else {
@@ -44,8 +61,8 @@ template <typename T>
 T intPow(T base, T exp) {
   T result = 1;
   while (exp > 0) {
-    if (exp & 1) result = static_cast<T>(result * base);
-    base = static_cast<T>(base * base);
+    if (exp & 1) result = wrappingMul(result, base);
+    base = wrappingMul(base, base);
     exp >>= 1;
   }
   return result;
@@ -81,20 +98,23 @@ constexpr bool isComparison(BinOp op) { return op >= BinOp::kLess; }
 template <BinOp Op, typename T>
 inline auto apply(T a, T b) {
   if constexpr (Op == BinOp::kAdd)
-    return static_cast<T>(a + b);
+    return wrappingAdd(a, b);
   else if constexpr (Op == BinOp::kSub)
-    return static_cast<T>(a - b);
+    return wrappingSub(a, b);
   else if constexpr (Op == BinOp::kMul)
-    return static_cast<T>(a * b);
-  else if constexpr (Op == BinOp::kDiv || Op == BinOp::kTruncDiv)
-    return static_cast<T>(a / b);
-  else if constexpr (Op == BinOp::kFloorDiv)
+    return wrappingMul(a, b);
+  else if constexpr (Op == BinOp::kDiv || Op == BinOp::kTruncDiv) {
+    if constexpr (kIsInt<T>)
+      return truncDiv(a, b);
+    else
+      return static_cast<T>(a / b);
+  } else if constexpr (Op == BinOp::kFloorDiv)
     return floorDiv(a, b);
   else if constexpr (Op == BinOp::kFloorMod)
     return floorMod(a, b);
   else if constexpr (Op == BinOp::kTruncMod) {
     if constexpr (kIsInt<T>)
-      return static_cast<T>(a % b);
+      return truncMod(a, b);
     else
       return static_cast<T>(std::fmod(a, b));
   } else if constexpr (Op == BinOp::kMax)
@@ -107,7 +127,7 @@ inline auto apply(T a, T b) {
     else
       return static_cast<T>(std::pow(a, b));
   } else if constexpr (Op == BinOp::kSqDiff)
-    return static_cast<T>((a - b) * (a - b));
+    return wrappingMul(wrappingSub(a, b), wrappingSub(a, b));
   else if constexpr (Op == BinOp::kDivNoNan)
     return b == T(0) ? T(0) : static_cast<T>(a / b);
   else if constexpr (Op == BinOp::kAtan2)

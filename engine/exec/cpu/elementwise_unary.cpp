@@ -5,6 +5,7 @@
 
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/fast_math.h"
+#include "exec/cpu/wrapping_arithmetic.h"
 #include "exec/kernel_util.h"
 #include "ir/dtype_dispatch.h"
 
@@ -53,14 +54,14 @@ constexpr bool floatOnly(UnOp op) {
 template <UnOp Op, typename T>
 inline T apply(T x, float alpha) {
   if constexpr (Op == UnOp::kNeg)
-    return static_cast<T>(-x);
+    return wrappingNeg(x);
   else if constexpr (Op == UnOp::kAbs) {
     if constexpr (std::is_unsigned_v<T>)
       return x;
     else
-      return x < 0 ? static_cast<T>(-x) : x;
+      return x < 0 ? wrappingNeg(x) : x;
   } else if constexpr (Op == UnOp::kSquare)
-    return static_cast<T>(x * x);
+    return wrappingMul(x, x);
   else if constexpr (Op == UnOp::kSign)
     return static_cast<T>((x > T(0)) - (x < T(0)));
   else if constexpr (Op == UnOp::kRelu)

@@ -1,6 +1,7 @@
 // FourierTransform (fourier_transform.h).
 #include "exec/cpu/fourier_transform.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -56,16 +57,30 @@ FourierTransform::FourierTransform(int64_t n, bool inverse) : m_n(n) {
     m_chirpSpectrum[static_cast<size_t>(k)] = conjugate;
     if (k > 0) m_chirpSpectrum[static_cast<size_t>(padded - k)] = conjugate;
   }
-  m_padded->apply(m_chirpSpectrum.data());
+  std::vector<Complex> scratch;
+  m_padded->apply(m_chirpSpectrum.data(), scratch);
 }
 
 FourierTransform::~FourierTransform() = default;
 
-void FourierTransform::apply(Complex* data) const {
+// Mixed radix reads a copy of the input (n values); Bluestein needs its padded series and the padded transforms'
+// own scratch.
+int64_t FourierTransform::scratchSize() const {
+  if (m_n <= 1) return 0;
+  return m_padded ? static_cast<int64_t>(m_chirpSpectrum.size()) + m_padded->scratchSize() : m_n;
+}
+
+void FourierTransform::apply(Complex* data, std::vector<Complex>& scratch) const {
+  const auto needed = static_cast<size_t>(scratchSize());
+  if (scratch.size() < needed) scratch.resize(needed);
+  applyWith(data, scratch.data());
+}
+
+void FourierTransform::applyWith(Complex* data, Complex* scratch) const {
   if (m_n <= 1) return;
-  if (m_padded) return chirpZ(data);
-  std::vector<Complex> in(data, data + m_n);
-  mixedRadix(in.data(), 1, data, m_n);
+  if (m_padded) return chirpZ(data, scratch);
+  std::copy(data, data + m_n, scratch);
+  mixedRadix(scratch, 1, data, m_n);
 }
 
 // out[0, n) = the transform of in[0], in[stride], ...: p interleaved transforms of n / p values each (p the smallest
@@ -77,29 +92,30 @@ void FourierTransform::mixedRadix(const Complex* in, int64_t stride, Complex* ou
   }
   const int64_t p = smallestFactor(n), m = n / p, step = m_n / n;
   for (int64_t q = 0; q < p; ++q) mixedRadix(in + q * stride, stride * p, out + q * m, m);
-  std::vector<Complex> column(static_cast<size_t>(p));
+  Complex column[kLargestRadix];  // p <= kLargestRadix: larger prime factors go to Bluestein
   for (int64_t k = 0; k < m; ++k) {
-    for (int64_t q = 0; q < p; ++q) column[static_cast<size_t>(q)] = out[q * m + k];
+    for (int64_t q = 0; q < p; ++q) column[q] = out[q * m + k];
     for (int64_t r = 0; r < p; ++r) {
       const int64_t bin = k + r * m;
       Complex sum = column[0];
-      for (int64_t q = 1; q < p; ++q)
-        sum += column[static_cast<size_t>(q)] * m_roots[static_cast<size_t>((q * bin % n) * step)];
+      for (int64_t q = 1; q < p; ++q) sum += column[q] * m_roots[static_cast<size_t>((q * bin % n) * step)];
       out[bin] = sum;
     }
   }
 }
 
 // Bluestein: jk = (j^2 + k^2 - (k - j)^2) / 2 turns the transform into a convolution with the chirp's conjugate.
-void FourierTransform::chirpZ(Complex* data) const {
+void FourierTransform::chirpZ(Complex* data, Complex* scratch) const {
   const auto padded = static_cast<int64_t>(m_chirpSpectrum.size());
-  std::vector<Complex> work(static_cast<size_t>(padded));
-  for (int64_t k = 0; k < m_n; ++k) work[static_cast<size_t>(k)] = data[k] * m_chirp[static_cast<size_t>(k)];
-  m_padded->apply(work.data());
-  for (int64_t k = 0; k < padded; ++k) work[static_cast<size_t>(k)] *= m_chirpSpectrum[static_cast<size_t>(k)];
-  m_paddedInverse->apply(work.data());
+  Complex* work = scratch;
+  Complex* inner = scratch + padded;
+  for (int64_t k = 0; k < m_n; ++k) work[k] = data[k] * m_chirp[static_cast<size_t>(k)];
+  std::fill(work + m_n, work + padded, Complex());
+  m_padded->applyWith(work, inner);
+  for (int64_t k = 0; k < padded; ++k) work[k] *= m_chirpSpectrum[static_cast<size_t>(k)];
+  m_paddedInverse->applyWith(work, inner);
   const double scale = 1.0 / static_cast<double>(padded);
-  for (int64_t k = 0; k < m_n; ++k) data[k] = work[static_cast<size_t>(k)] * m_chirp[static_cast<size_t>(k)] * scale;
+  for (int64_t k = 0; k < m_n; ++k) data[k] = work[k] * m_chirp[static_cast<size_t>(k)] * scale;
 }
 
 }  // namespace flowscope

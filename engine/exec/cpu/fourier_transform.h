@@ -18,12 +18,15 @@ class FourierTransform {
   FourierTransform(int64_t n, bool inverse);
   ~FourierTransform();
 
-  /// Transforms `data` (n values) in place.
-  void apply(Complex* data) const;
+  /// Transforms `data` (n values) in place. `scratch` is the caller's working memory, grown here as needed; a
+  /// caller transforming many series passes the same one, so the transforms allocate nothing after the first.
+  void apply(Complex* data, std::vector<Complex>& scratch) const;
 
  private:
+  int64_t scratchSize() const;
+  void applyWith(Complex* data, Complex* scratch) const;
   void mixedRadix(const Complex* in, int64_t stride, Complex* out, int64_t n) const;
-  void chirpZ(Complex* data) const;
+  void chirpZ(Complex* data, Complex* scratch) const;
 
   int64_t m_n;
   std::vector<Complex> m_roots;  // exp(-+2 pi i k / n), k < n (mixed radix)

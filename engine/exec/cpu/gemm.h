@@ -6,22 +6,16 @@
 #include <type_traits>
 #include <utility>
 
+#include "exec/cpu/wrapping_arithmetic.h"
+
 namespace flowscope {
 
 namespace gemm_detail {
 
-// The type sums and products are taken in: for int32 and int64, its unsigned twin, so that overflow wraps as
-// TensorFlow's integer MatMul does (signed overflow is undefined behaviour); the type itself otherwise.
-template <typename T, bool = std::is_integral_v<T>&& std::is_signed_v<T> && sizeof(T) >= sizeof(int)>
-struct WrapOf {
-  using type = T;
-};
+// The type sums and products are taken in: WrappingType (unsigned, so that int32 and int64 overflow wraps as
+// TensorFlow's integer MatMul does) where it has T's size, since sums are kept in the output's memory; T otherwise.
 template <typename T>
-struct WrapOf<T, true> {
-  using type = std::make_unsigned_t<T>;
-};
-template <typename T>
-using Wrap = typename WrapOf<T>::type;
+using Wrap = std::conditional_t<sizeof(WrappingType<T>) == sizeof(T), WrappingType<T>, T>;
 
 // Rows of B contiguous and N known at compile time: the j loop unrolls into full vector operations.
 template <int N, typename T>

@@ -9,6 +9,7 @@
 #include "exec/cpu/fused_epilogue.h"
 #include "exec/cpu/gemm.h"
 #include "exec/cpu/gemv.h"
+#include "exec/cpu/matmul_batches.h"
 #include "exec/kernel_util.h"
 #include "ir/dtype_dispatch.h"
 
@@ -160,20 +161,11 @@ Status batchMatMul(KernelContext& ctx) {
   const int64_t k2 = ay ? y.shape().dim(ry - 1) : y.shape().dim(ry - 2),
                 n = ay ? y.shape().dim(ry - 2) : y.shape().dim(ry - 1);
   if (k != k2) return ctx.error("inner dims differ: " + x.shape().toString() + " and " + y.shape().toString());
-  // Broadcast the batch dims.
-  std::vector<int64_t> bx(x.shape().dims().begin(), x.shape().dims().end() - 2),
-      by(y.shape().dims().begin(), y.shape().dims().end() - 2);
-  size_t rank = std::max(bx.size(), by.size());
-  bx.insert(bx.begin(), rank - bx.size(), 1);
-  by.insert(by.begin(), rank - by.size(), 1);
-  std::vector<int64_t> batch(rank);
-  int64_t count = 1;
-  for (size_t d = 0; d < rank; ++d) {
-    if (bx[d] != by[d] && bx[d] != 1 && by[d] != 1) return ctx.error("batch dims do not broadcast");
-    batch[d] = std::max(bx[d], by[d]);
-    count *= batch[d];
-  }
-  std::vector<int64_t> outDims = batch;
+  const MatMulBatches batches = matMulBatches({x.shape().dims().begin(), x.shape().dims().end() - 2},
+                                              {y.shape().dims().begin(), y.shape().dims().end() - 2});
+  if (!batches.broadcast)
+    return ctx.error("batch dims do not broadcast: " + x.shape().toString() + " and " + y.shape().toString());
+  std::vector<int64_t> outDims = batches.dims;
   outDims.push_back(m);
   outDims.push_back(n);
   Tensor out = Tensor::uninitialized(x.dtype(), Shape(outDims));
@@ -181,17 +173,9 @@ Status batchMatMul(KernelContext& ctx) {
   if (!dispatchNumeric(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (!std::is_same_v<T, bool>) {
-          parallelFor(count, m * n * k, [&](int64_t begin, int64_t end) {
+          parallelFor(batches.count(), m * n * k, [&](int64_t begin, int64_t end) {
             for (int64_t i = begin; i < end; ++i) {
-              int64_t ox = 0, oy = 0, rem = i, sx = 1, sy = 1;
-              for (size_t d = rank; d-- > 0;) {
-                int64_t c = rem % batch[d];
-                rem /= batch[d];
-                ox += (bx[d] == 1 ? 0 : c) * sx;
-                oy += (by[d] == 1 ? 0 : c) * sy;
-                sx *= bx[d];
-                sy *= by[d];
-              }
+              const int64_t ox = batches.offset(i, batches.aDims), oy = batches.offset(i, batches.bDims);
               gemm(x.data<T>() + ox * m * k, ax ? 1 : k, ax ? m : 1, y.data<T>() + oy * k * n, ay ? 1 : n, ay ? k : 1,
                    out.data<T>() + i * m * n, m, k, n);
             }

@@ -59,12 +59,12 @@ Status dft(KernelContext& ctx) {
   const double scale = inverse ? 1.0 / static_cast<double>(n) : 1.0;
   dispatchFloat(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    std::vector<Complex> series(static_cast<size_t>(n));
+    std::vector<Complex> series(static_cast<size_t>(n)), scratch;
     for (int64_t o = 0; o < s.outer; ++o)
       for (int64_t i = 0; i < s.inner; ++i) {
         for (int64_t j = 0; j < n; ++j)
           series[static_cast<size_t>(j)] = j < s.length ? sampleAt(x.data<T>(), s, o, j, i) : Complex();
-        transform.apply(series.data());
+        transform.apply(series.data(), scratch);
         for (int64_t k = 0; k < bins; ++k) {
           T* at = out.data<T>() + ((o * bins + k) * s.inner + i) * 2;
           at[0] = static_cast<T>(series[static_cast<size_t>(k)].real() * scale);
@@ -103,13 +103,13 @@ Status stft(KernelContext& ctx) {
   const FourierTransform transform(n, false);
   dispatchFloat(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    std::vector<Complex> frame(static_cast<size_t>(n));
+    std::vector<Complex> frame(static_cast<size_t>(n)), scratch;
     for (int64_t b = 0; b < s.outer; ++b)
       for (int64_t f = 0; f < frames; ++f) {
         for (int64_t j = 0; j < n; ++j)
           frame[static_cast<size_t>(j)] =
               sampleAt(x.data<T>(), s, b, f * step + j, 0) * (window ? static_cast<double>(window->data<T>()[j]) : 1.0);
-        transform.apply(frame.data());
+        transform.apply(frame.data(), scratch);
         T* at = out.data<T>() + (b * frames + f) * bins * 2;
         for (int64_t k = 0; k < bins; ++k) {
           at[2 * k] = static_cast<T>(frame[static_cast<size_t>(k)].real());

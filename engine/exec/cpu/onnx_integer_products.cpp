@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "base/thread_pool.h"
+#include "exec/cpu/matmul_batches.h"
+#include "exec/cpu/wrapping_arithmetic.h"
 
 namespace flowscope {
 namespace {
@@ -33,35 +35,10 @@ void im2col(const Tensor& x, int32_t zx, int64_t n, int64_t c0, int64_t cg, cons
       }
 }
 
-// NumPy matmul's batch dims: both operands' leading dims, padded with 1s to one rank, and their broadcast.
-struct MatMulBatches {
-  std::vector<int64_t> dims, aDims, bDims;
-  bool broadcast = true;
-
-  // The matrix of `own` (aDims or bDims) that batch i of the output reads.
-  int64_t offset(int64_t i, const std::vector<int64_t>& own) const {
-    int64_t at = 0, stride = 1;
-    for (size_t d = dims.size(); d-- > 0; i /= dims[d]) {
-      if (own[d] != 1) at += (i % dims[d]) * stride;
-      stride *= own[d];
-    }
-    return at;
-  }
-};
-
-MatMulBatches matMulBatches(const Shape& a, const Shape& b) {
-  MatMulBatches batches;
-  batches.aDims.assign(a.dims().begin(), a.dims().end() - std::min(a.rank(), 2));
-  batches.bDims.assign(b.dims().begin(), b.dims().end() - 2);
-  const size_t rank = std::max(batches.aDims.size(), batches.bDims.size());
-  batches.aDims.insert(batches.aDims.begin(), rank - batches.aDims.size(), 1);
-  batches.bDims.insert(batches.bDims.begin(), rank - batches.bDims.size(), 1);
-  for (size_t d = 0; d < rank; ++d) {
-    const int64_t x = batches.aDims[d], y = batches.bDims[d];
-    batches.broadcast = batches.broadcast && (x == y || x == 1 || y == 1);
-    batches.dims.push_back(x == 1 ? y : x);
-  }
-  return batches;
+// The batches of A (a 1-D A is one row, no batch dims) and B.
+MatMulBatches matMulBatchesOf(const Shape& a, const Shape& b) {
+  return matMulBatches({a.dims().begin(), a.dims().end() - std::min(a.rank(), 2)},
+                       {b.dims().begin(), b.dims().end() - 2});
 }
 
 }  // namespace
@@ -103,7 +80,8 @@ void integerConv(const Tensor& x, int32_t xZero, const Tensor& w, const Tensor& 
           for (int64_t kk = 0; kk < k; ++kk) {
             const int32_t wv = integerAt(w, oc * k + kk) - zw;
             const int32_t* row = col.data() + kk * p;
-            for (int64_t j = 0; j < p; ++j) acc[static_cast<size_t>(j)] += wv * row[j];
+            for (int64_t j = 0; j < p; ++j)
+              acc[static_cast<size_t>(j)] = wrappingAdd(acc[static_cast<size_t>(j)], wrappingMul(wv, row[j]));
           }
           emit(n, oc, acc.data());
         }
@@ -116,7 +94,7 @@ Expected<std::vector<int64_t>> integerMatMulDims(const Shape& a, const Shape& b)
   if (a.rank() < 1 || b.rank() < 2)
     return invalidArgument("needs A of rank 1 or more and B of rank 2 or more: " + shapes);
   if (a.dims().back() != b.dim(b.rank() - 2)) return invalidArgument("inner dimensions differ: " + shapes);
-  const MatMulBatches batches = matMulBatches(a, b);
+  const MatMulBatches batches = matMulBatchesOf(a, b);
   if (!batches.broadcast) return invalidArgument("batch dimensions do not broadcast: " + shapes);
   std::vector<int64_t> dims = batches.dims;
   if (a.rank() >= 2) dims.push_back(a.dim(a.rank() - 2));
@@ -127,10 +105,8 @@ Expected<std::vector<int64_t>> integerMatMulDims(const Shape& a, const Shape& b)
 void integerMatMul(const Tensor& a, int32_t aZero, const Tensor& b, const Tensor& bZero, const MatMulSum& emit) {
   const Shape &as = a.shape(), &bs = b.shape();
   const int64_t kdim = bs.dim(bs.rank() - 2), n = bs.dims().back(), m = as.rank() >= 2 ? as.dim(as.rank() - 2) : 1;
-  const MatMulBatches batches = matMulBatches(as, bs);
-  int64_t count = 1;
-  for (int64_t d : batches.dims) count *= d;
-  parallelFor(count * m, kdim * n, [&](int64_t begin, int64_t end) {
+  const MatMulBatches batches = matMulBatchesOf(as, bs);
+  parallelFor(batches.count() * m, kdim * n, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       const int64_t aRow = (batches.offset(r / m, batches.aDims) * m + r % m) * kdim;
       const int64_t bAt = batches.offset(r / m, batches.bDims) * kdim * n;
@@ -138,7 +114,7 @@ void integerMatMul(const Tensor& a, int32_t aZero, const Tensor& b, const Tensor
         const int32_t zb = integerAt(bZero, bZero.numElements() == 1 ? 0 : j);
         int32_t acc = 0;
         for (int64_t kk = 0; kk < kdim; ++kk)
-          acc += (integerAt(a, aRow + kk) - aZero) * (integerAt(b, bAt + kk * n + j) - zb);
+          acc = wrappingAdd(acc, wrappingMul(integerAt(a, aRow + kk) - aZero, integerAt(b, bAt + kk * n + j) - zb));
         emit(r, j, acc);
       }
     }

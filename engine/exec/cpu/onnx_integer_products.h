@@ -1,6 +1,7 @@
 // The int32 products of ONNX's integer ops: a 2-D convolution (QLinearConv, ConvInteger) and a matrix product
-// (QLinearMatMul, MatMulInteger) of uint8 or int8 tensors less their zero points, summed exactly in int32. The caller
-// decides what becomes of the sums (requantized, or kept as int32).
+// (QLinearMatMul, MatMulInteger) of uint8 or int8 tensors less their zero points, summed in int32: exact up to some
+// 33,000 products of extreme values, past that wrapping as ONNX Runtime's sums do. The caller decides what becomes of
+// the sums (requantized, or kept as int32).
 #pragma once
 
 #include <cstdint>

@@ -9,6 +9,7 @@
 #include "exec/cpu/broadcast.h"
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/onnx_kernels.h"
+#include "exec/cpu/running_sums.h"
 #include "ir/dtype_dispatch.h"
 
 namespace flowscope {
@@ -22,27 +23,9 @@ Status cumSum(KernelContext& ctx) {
   int64_t axis = 0;
   if (!normalizeAxis(intValues(ctx.inputs[1])[0], x.shape().rank(), &axis)) return ctx.error("axis out of range");
   const bool exclusive = attrInt(ctx.node, "exclusive", 0) != 0, reverse = attrInt(ctx.node, "reverse", 0) != 0;
-  const AxisSplit split = splitAt(x.shape(), axis);  // named, not bound: clang 14 cannot capture bindings
-  const int64_t outer = split.outer, length = split.length, inner = split.inner;
-  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
-  const bool ok = dispatchNumeric(x.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (!std::is_same_v<T, bool>) {
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t i = 0; i < inner; ++i) {
-          T sum = T(0);
-          for (int64_t step = 0; step < length; ++step) {
-            const int64_t at = (o * length + (reverse ? length - 1 - step : step)) * inner + i;
-            const T v = x.data<T>()[at];
-            if (!exclusive) sum = static_cast<T>(sum + v);
-            out.data<T>()[at] = sum;
-            if (exclusive) sum = static_cast<T>(sum + v);
-          }
-        }
-    }
-  });
-  if (!ok || x.dtype() == DType::kBool) return ctx.error("cannot sum " + std::string(dtypeName(x.dtype())));
-  ctx.outputs[0] = std::move(out);
+  auto sums = runningSums(x, static_cast<int>(axis), exclusive, reverse);
+  if (!sums) return ctx.error(sums.status().message());
+  ctx.outputs[0] = std::move(*sums);
   return Status::ok();
 }
 

@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "exec/cpu/onnx_kernels.h"
+#include "exec/cpu/wrapping_arithmetic.h"
 #include "ir/dtype_dispatch.h"
 
 namespace flowscope {
@@ -23,7 +24,8 @@ void combine(T& target, T update, Reduction r) {
   if constexpr (std::is_same_v<T, bool>) {
     target = r == Reduction::kNone ? update : (r == Reduction::kAdd ? (target || update) : (target && update));
   } else {
-    target = r == Reduction::kNone ? update : static_cast<T>(r == Reduction::kAdd ? target + update : target * update);
+    target = r == Reduction::kNone ? update
+                                   : (r == Reduction::kAdd ? wrappingAdd(target, update) : wrappingMul(target, update));
   }
 }
 

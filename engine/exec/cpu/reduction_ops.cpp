@@ -4,7 +4,9 @@
 #include <numeric>
 
 #include "exec/cpu/cpu_kernels.h"
+#include "exec/cpu/running_sums.h"
 #include "exec/cpu/strided_copy.h"
+#include "exec/cpu/wrapping_arithmetic.h"
 #include "exec/kernel_util.h"
 #include "ir/dtype_dispatch.h"
 
@@ -81,13 +83,13 @@ T reduceRow(const T* row, int64_t n) {
       return s;
     } else {
       Acc s = 0;
-      for (int64_t i = 0; i < n; ++i) s += row[i];
+      for (int64_t i = 0; i < n; ++i) s = wrappingAdd(s, static_cast<Acc>(row[i]));
       if constexpr (R == Reduce::kMean) return n ? static_cast<T>(s / static_cast<Acc>(n)) : T(0);
       return static_cast<T>(s);
     }
   } else if constexpr (R == Reduce::kProd) {
     T p = 1;
-    for (int64_t i = 0; i < n; ++i) p = static_cast<T>(p * row[i]);
+    for (int64_t i = 0; i < n; ++i) p = wrappingMul(p, row[i]);
     return p;
   } else if constexpr (R == Reduce::kMax) {
     T m = std::numeric_limits<T>::lowest();
@@ -245,34 +247,10 @@ Status cumsum(KernelContext& ctx) {
   int64_t axis;
   if (!scalarInt(ctx.inputs[1], &axis) || !normalizeAxis(axis, x.shape().rank(), &axis))
     return ctx.error("axis out of range");
-  bool exclusive = attrBool(ctx.node, "exclusive", false), reverse = attrBool(ctx.node, "reverse", false);
-  int64_t outer = 1, len = x.shape().dim(static_cast<int>(axis)), inner = 1;
-  for (int64_t k = 0; k < axis; ++k) outer *= x.shape().dim(static_cast<int>(k));
-  for (int k = static_cast<int>(axis) + 1; k < x.shape().rank(); ++k) inner *= x.shape().dim(k);
-  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
-  if (!dispatchNumeric(x.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        if constexpr (!std::is_same_v<T, bool>) {
-          for (int64_t o = 0; o < outer; ++o)
-            for (int64_t i = 0; i < inner; ++i) {
-              T acc = 0;
-              for (int64_t s = 0; s < len; ++s) {
-                int64_t j = reverse ? len - 1 - s : s;
-                int64_t at = (o * len + j) * inner + i;
-                T v = x.data<T>()[at];
-                if (exclusive) {
-                  out.data<T>()[at] = acc;
-                  acc = static_cast<T>(acc + v);
-                } else {
-                  acc = static_cast<T>(acc + v);
-                  out.data<T>()[at] = acc;
-                }
-              }
-            }
-        }
-      }))
-    return ctx.error("unsupported dtype");
-  ctx.outputs[0] = std::move(out);
+  auto sums = runningSums(x, static_cast<int>(axis), attrBool(ctx.node, "exclusive", false),
+                          attrBool(ctx.node, "reverse", false));
+  if (!sums) return ctx.error(sums.status().message());
+  ctx.outputs[0] = std::move(*sums);
   return Status::ok();
 }
 
