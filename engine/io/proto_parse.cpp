@@ -8,6 +8,8 @@
 
 #include <mutex>
 
+#include "base/utf8.h"
+
 namespace flowscope {
 namespace {
 
@@ -75,19 +77,6 @@ int expectedWireType(const FieldDescriptor* field) {
     default:
       return 0;
   }
-}
-
-bool validUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    auto c = static_cast<uint8_t>(s[i]);
-    int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xe ? 2 : (c >> 3) == 0x1e ? 3 : -1;
-    if (extra < 0 || i + static_cast<size_t>(extra) >= s.size() + (extra == 0 ? 1 : 0)) return false;
-    for (int k = 1; k <= extra; ++k)
-      if ((static_cast<uint8_t>(s[i + static_cast<size_t>(k)]) >> 6) != 0x2) return false;
-    i += static_cast<size_t>(extra) + 1;
-  }
-  return true;
 }
 
 // Walks a message's wire bytes against its descriptor and reports the first inconsistency.
@@ -160,7 +149,7 @@ class WireWalker {
         if (field->type() == FieldDescriptor::TYPE_MESSAGE)
           return walk(field->message_type(), payloadStart, *pos, path, depth + 1);
         if (field->type() == FieldDescriptor::TYPE_STRING &&
-            !validUtf8(m_data.substr(payloadStart, static_cast<size_t>(value))))
+            !isValidUtf8(m_data.substr(payloadStart, static_cast<size_t>(value))))
           return fail(fieldStart, path, "string field is not valid UTF-8");
         return true;
       }

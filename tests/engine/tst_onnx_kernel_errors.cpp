@@ -21,17 +21,19 @@ namespace {
 Tensor int64s(Shape shape, const std::vector<double>& v) { return tensorOf(DType::kInt64, std::move(shape), v); }
 Tensor floats(Shape shape, const std::vector<double>& v) { return tensorOf(DType::kFloat, std::move(shape), v); }
 
-// An ONNX attribute: an int, a float list, a string or an int list.
+// An ONNX attribute: an int, a float list, a string, an int list or a string list.
 struct Attr {
   std::string name;
   int64_t i = 0;
   std::vector<float> floats;
   std::string text;
   std::vector<int64_t> ints;
+  std::vector<std::string> texts = {};
 };
 Attr intAttr(const char* name, int64_t v) { return {name, v, {}, "", {}}; }
 Attr textAttr(const char* name, const char* v) { return {name, 0, {}, v, {}}; }
 Attr intsAttr(const char* name, std::vector<int64_t> v) { return {name, 0, {}, "", std::move(v)}; }
+Attr textsAttr(const char* name, std::vector<std::string> v) { return {name, 0, {}, "", {}, std::move(v)}; }
 
 // Runs a model of one `op` node (opset `opset`) whose inputs are initializers holding `inputs`: its first output, or
 // the error.
@@ -54,6 +56,9 @@ Expected<Tensor> runNode(const std::string& op, const std::vector<Tensor>& input
     if (!a.text.empty()) {
       attr->set_type(onnx::AttributeProto::STRING);
       attr->set_s(a.text);
+    } else if (!a.texts.empty()) {
+      attr->set_type(onnx::AttributeProto::STRINGS);
+      for (const std::string& v : a.texts) attr->add_strings(v);
     } else if (!a.ints.empty()) {
       attr->set_type(onnx::AttributeProto::INTS);
       for (int64_t v : a.ints) attr->add_ints(v);
@@ -170,6 +175,27 @@ class TestOnnxKernelErrors : public QObject {
           tensorOf(DType::kUInt8, Shape{}, {0})},
          {},
          "batch dimensions do not broadcast: A [2,1,2] and B [3,2,1]"},
+        {"onnx::StringNormalizer",
+         {Tensor::fromStrings(Shape{2, 2}, {"a", "b", "c", "d"})},
+         {},
+         "expects a string tensor of shape [C] or [1, C]"},
+        {"onnx::StringNormalizer", {Tensor::fromStrings(Shape{2}, {"ok", "\xff"})}, {}, "element 1 is not valid UTF-8"},
+        {"onnx::StringNormalizer",
+         {Tensor::fromStrings(Shape{1}, {"a"})},
+         {textAttr("case_change_action", "TITLE")},
+         "'TITLE' is not LOWER, UPPER or NONE"},
+        {"onnx::TfIdfVectorizer",
+         {int64s(Shape{3}, {1, 2, 3})},
+         {intAttr("min_gram_length", 1), intAttr("max_gram_length", 2), intAttr("max_skip_count", 0),
+          textAttr("mode", "TF"), intsAttr("ngram_counts", {0, 2}), intsAttr("pool_int64s", {1, 2, 3}),
+          intsAttr("ngram_indexes", {0, 1})},
+         "does not split the pool of 3 items into 2-grams"},
+        {"onnx::TfIdfVectorizer",
+         {Tensor::fromStrings(Shape{1}, {"a"})},
+         {intAttr("min_gram_length", 1), intAttr("max_gram_length", 1), intAttr("max_skip_count", 0),
+          textAttr("mode", "TF"), intsAttr("ngram_counts", {0}), intsAttr("pool_int64s", {1}),
+          intsAttr("ngram_indexes", {0})},
+         "expects int32 or int64 tokens as its pool holds, got string"},
         {"onnx::RNN",
          {floats(Shape{1, 1, 3}, {1, 2, 3}), floats(Shape{1, 4, 3}, std::vector<double>(12, 0.1)),
           floats(Shape{1, 4, 4}, std::vector<double>(16, 0.1)), floats(Shape{1, 2}, {0, 0})},
@@ -229,6 +255,19 @@ class TestOnnxKernelErrors : public QObject {
                                     {textAttr("mode", mode), intAttr("sampling_ratio", 1),
                                      textAttr("coordinate_transformation_mode", "output_half_pixel")})),
                       Shape{1, 1, 1, 1}, {mode[0] == 'a' ? 2.5 : 1.0}));
+    // Stop words matched without case, and upper case beyond ASCII.
+    const Tensor words =
+        value(runNode("StringNormalizer", {Tensor::fromStrings(Shape{1, 3}, {"\u00c9mile", "\u00fcber", "\u00dcBER"})},
+                      {textsAttr("stopwords", {"\u00dcber"}), textAttr("case_change_action", "UPPER")}));
+    QCOMPARE(words.shape(), (Shape{1, 1}));
+    QCOMPARE(words.strings()[0], std::string("\u00c9MILE"));
+    // TF-IDF of 1-grams counted once and 2-grams at skips 0 and 1: "1" twice (x 0.5) and "1 2" twice (x 2).
+    const Tensor tfidf =
+        value(runNode("TfIdfVectorizer", {int64s(Shape{5}, {1, 9, 2, 1, 2})},
+                      {intAttr("min_gram_length", 1), intAttr("max_gram_length", 2), intAttr("max_skip_count", 1),
+                       textAttr("mode", "TFIDF"), intsAttr("ngram_counts", {0, 1}), intsAttr("pool_int64s", {1, 1, 2}),
+                       intsAttr("ngram_indexes", {1, 0}), Attr{"weights", 0, {0.5f, 2.0f}, "", {}}}));
+    QVERIFY(closeTo(tfidf, Shape{2}, {4, 1}));
     // Upsample before opset 9 takes its scales from the attr.
     Attr scales{"scales", 0, {1, 1, 2, 2}, "", {}};
     const Tensor up = value(runNode("Upsample", {floats(Shape{1, 1, 1, 2}, {1, 2})}, {scales}, 7));

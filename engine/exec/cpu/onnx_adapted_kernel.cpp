@@ -149,6 +149,8 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxRoiAlignKernel(table);
   registerOnnxMaxUnpoolKernel(table);
   registerOnnxUniqueKernel(table);
+  registerOnnxStringNormalizerKernel(table);
+  registerOnnxTfIdfVectorizerKernel(table);
   registerOnnxConvKernels(table);
   registerOnnxConvTransposeKernel(table);
   registerOnnxResizeKernels(table);

@@ -31,6 +31,8 @@ void registerOnnxGridSampleKernel(KernelTable& table);
 void registerOnnxRoiAlignKernel(KernelTable& table);
 void registerOnnxMaxUnpoolKernel(KernelTable& table);
 void registerOnnxUniqueKernel(KernelTable& table);
+void registerOnnxStringNormalizerKernel(KernelTable& table);
+void registerOnnxTfIdfVectorizerKernel(KernelTable& table);
 void registerOnnxConvKernels(KernelTable& table);
 void registerOnnxConvTransposeKernel(KernelTable& table);
 void registerOnnxQuantKernels(KernelTable& table);
