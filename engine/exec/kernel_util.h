@@ -10,6 +10,10 @@
 
 namespace flowscope {
 
+/// The largest tensor a kernel makes from sizes it reads out of a model's tensors (OneHot's depth, a window's size, a
+/// random op's shape).
+inline constexpr size_t kMaxComputedBytes = size_t{1} << 34;
+
 int64_t attrInt(const Node& node, const char* name, int64_t fallback);
 float attrFloat(const Node& node, const char* name, float fallback);
 bool attrBool(const Node& node, const char* name, bool fallback);

@@ -138,6 +138,12 @@ const std::map<std::string, std::string> kExplained = {
     {"test_training_dropout_default", "training-mode Dropout's mask comes from NumPy's random generator"},
     {"test_training_dropout_default_mask", "training-mode Dropout's mask comes from NumPy's random generator"},
     {"test_training_dropout_mask", "training-mode Dropout's mask comes from NumPy's random generator"},
+    {"test_bernoulli", "Bernoulli's answer is NumPy's random draw (the distribution is tested elsewhere)"},
+    {"test_bernoulli_double", "Bernoulli's answer is NumPy's random draw"},
+    {"test_bernoulli_seed", "Bernoulli's answer is NumPy's random draw"},
+    {"test_bernoulli_expanded", "RandomUniformLike's answer is NumPy's random draw"},
+    {"test_bernoulli_double_expanded", "RandomUniformLike's answer is NumPy's random draw"},
+    {"test_bernoulli_seed_expanded", "RandomUniformLike's answer is NumPy's random draw"},
 };
 
 std::string readAll(const fs::path& path) {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <complex>
+#include <optional>
 
 #include "engine/kernel_test_util.h"
 #include "engine/onnx_test_util.h"
@@ -21,7 +22,7 @@ namespace {
 Tensor int64s(Shape shape, const std::vector<double>& v) { return tensorOf(DType::kInt64, std::move(shape), v); }
 Tensor floats(Shape shape, const std::vector<double>& v) { return tensorOf(DType::kFloat, std::move(shape), v); }
 
-// An ONNX attribute: an int, a float list, a string, an int list or a string list.
+// An ONNX attribute: an int, a float list, a string, an int list, a string list or a float.
 struct Attr {
   std::string name;
   int64_t i = 0;
@@ -29,11 +30,13 @@ struct Attr {
   std::string text;
   std::vector<int64_t> ints;
   std::vector<std::string> texts = {};
+  std::optional<float> real = {};
 };
 Attr intAttr(const char* name, int64_t v) { return {name, v, {}, "", {}}; }
 Attr textAttr(const char* name, const char* v) { return {name, 0, {}, v, {}}; }
 Attr intsAttr(const char* name, std::vector<int64_t> v) { return {name, 0, {}, "", std::move(v)}; }
 Attr textsAttr(const char* name, std::vector<std::string> v) { return {name, 0, {}, "", {}, std::move(v)}; }
+Attr floatAttr(const char* name, float v) { return {name, 0, {}, "", {}, {}, v}; }
 
 // Runs a model of one `op` node (opset `opset`) whose inputs are initializers holding `inputs`: its first output, or
 // the error.
@@ -56,6 +59,9 @@ Expected<Tensor> runNode(const std::string& op, const std::vector<Tensor>& input
     if (!a.text.empty()) {
       attr->set_type(onnx::AttributeProto::STRING);
       attr->set_s(a.text);
+    } else if (a.real) {
+      attr->set_type(onnx::AttributeProto::FLOAT);
+      attr->set_f(*a.real);
     } else if (!a.texts.empty()) {
       attr->set_type(onnx::AttributeProto::STRINGS);
       for (const std::string& v : a.texts) attr->add_strings(v);
@@ -304,6 +310,72 @@ class TestOnnxKernelErrors : public QObject {
     const Tensor column = tensorOf(DType::kUInt8, Shape{k, 1}, std::vector<double>(k, 255));
     QVERIFY(closeTo(value(runNode("MatMulInteger", {ones, column}, {})), Shape{1, 1},
                     {static_cast<double>(k * 65025) - 4294967296.0}));
+  }
+
+  // The random generators and training-mode Dropout draw their distributions (their node tests compare against
+  // NumPy's draws, which no other generator gives), a seeded node draws the same values every run, and the dtypes and
+  // shapes are as specified.
+  void randomGeneratorsDrawTheirDistributions() {
+    auto moments = [](const Tensor& t) {
+      double sum = 0, squares = 0;
+      for (int64_t i = 0; i < t.numElements(); ++i) sum += t.elementAsDouble(i);
+      const double mean = sum / static_cast<double>(t.numElements());
+      for (int64_t i = 0; i < t.numElements(); ++i) squares += std::pow(t.elementAsDouble(i) - mean, 2);
+      return std::pair{mean, std::sqrt(squares / static_cast<double>(t.numElements()))};
+    };
+    const int64_t n = 40000;
+    const std::vector<Attr> normal{intsAttr("shape", {n}), floatAttr("mean", 3), floatAttr("scale", 2),
+                                   floatAttr("seed", 7)};
+    const Tensor first = value(runNode("RandomNormal", {}, normal)), again = value(runNode("RandomNormal", {}, normal));
+    QCOMPARE(first.dtype(), DType::kFloat);
+    const auto [mean, deviation] = moments(first);
+    QVERIFY2(std::abs(mean - 3) < 0.05 && std::abs(deviation - 2) < 0.05, qPrintable(QString::number(mean)));
+    QVERIFY(std::equal(first.bytes().begin(), first.bytes().end(), again.bytes().begin()));
+    const Tensor uniform =
+        value(runNode("RandomUniformLike", {tensorOf(DType::kDouble, Shape{n}, std::vector<double>(n))},
+                      {floatAttr("low", -1), floatAttr("high", 3)}));
+    QCOMPARE(uniform.dtype(), DType::kDouble);
+    for (int64_t i = 0; i < n; ++i) QVERIFY(uniform.data<double>()[i] >= -1 && uniform.data<double>()[i] < 3);
+    QVERIFY(std::abs(moments(uniform).first - 1) < 0.05);
+    std::vector<double> p(n, 0.25);
+    p[0] = 0, p[1] = 1;
+    const Tensor coins = value(runNode("Bernoulli", {floats(Shape{n}, p)}, {intAttr("dtype", 7)}));  // int64
+    QCOMPARE(coins.dtype(), DType::kInt64);
+    QCOMPARE(coins.data<int64_t>()[0], int64_t{0});
+    QCOMPARE(coins.data<int64_t>()[1], int64_t{1});
+    QVERIFY(std::abs(moments(coins).first - 0.25) < 0.02);
+    // Class 1 of log-weights [log 0.1, log 0.9, -inf]: 90% of the draws; class 2 never.
+    const Tensor classes = value(runNode(
+        "Multinomial", {floats(Shape{1, 3}, {std::log(0.1), std::log(0.9), -INFINITY})}, {intAttr("sample_size", n)}));
+    QCOMPARE(classes.shape(), (Shape{1, n}));
+    QCOMPARE(classes.dtype(), DType::kInt32);
+    int64_t ones = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      QVERIFY(classes.data<int32_t>()[i] == 0 || classes.data<int32_t>()[i] == 1);
+      ones += classes.data<int32_t>()[i];
+    }
+    QVERIFY(std::abs(static_cast<double>(ones) / n - 0.9) < 0.02);
+    // Training-mode Dropout keeps three quarters, scaled by 4/3; at inference it passes the input through.
+    const Tensor input = floats(Shape{n}, std::vector<double>(n, 1.0)), ratio = floats(Shape{}, {0.25});
+    const Tensor dropped =
+        value(runNode("Dropout", {input, ratio, tensorOf(DType::kBool, Shape{}, {1})}, {intAttr("seed", 3)}, 13));
+    int64_t zeros = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const float v = dropped.data<float>()[i];
+      QVERIFY(v == 0.0f || std::abs(v - 4.0f / 3.0f) < 1e-6f);
+      zeros += v == 0.0f;
+    }
+    QVERIFY(std::abs(static_cast<double>(zeros) / n - 0.25) < 0.02);
+    QVERIFY(closeTo(value(runNode("Dropout", {input, ratio}, {}, 13)), Shape{n}, std::vector<double>(n, 1.0)));
+    // Errors name the op and the fault.
+    auto error = [](Expected<Tensor> out) { return out ? std::string("<no error>") : out.status().message(); };
+    QVERIFY(
+        error(runNode("RandomNormal", {}, {intsAttr("shape", {2}), intAttr("dtype", 6)})).find("onnx::RandomNormal") !=
+        std::string::npos);  // int32
+    QVERIFY(error(runNode("RandomUniform", {}, {intsAttr("shape", {int64_t{1} << 40, 1 << 20})})).find("allowed") !=
+            std::string::npos);
+    QVERIFY(error(runNode("Multinomial", {floats(Shape{3}, {1, 2, 3})}, {})).find("[batch, classes]") !=
+            std::string::npos);
   }
 
   // DFT of lengths the conformance data does not reach: a prime (one 13-point butterfly), a prime above the largest

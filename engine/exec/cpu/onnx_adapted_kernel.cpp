@@ -151,6 +151,7 @@ void registerOnnxKernels(KernelTable& table) {
   registerOnnxUniqueKernel(table);
   registerOnnxStringNormalizerKernel(table);
   registerOnnxTfIdfVectorizerKernel(table);
+  registerOnnxRandomKernels(table);
   registerOnnxConvKernels(table);
   registerOnnxConvTransposeKernel(table);
   registerOnnxResizeKernels(table);

@@ -33,6 +33,7 @@ void registerOnnxMaxUnpoolKernel(KernelTable& table);
 void registerOnnxUniqueKernel(KernelTable& table);
 void registerOnnxStringNormalizerKernel(KernelTable& table);
 void registerOnnxTfIdfVectorizerKernel(KernelTable& table);
+void registerOnnxRandomKernels(KernelTable& table);
 void registerOnnxConvKernels(KernelTable& table);
 void registerOnnxConvTransposeKernel(KernelTable& table);
 void registerOnnxQuantKernels(KernelTable& table);
@@ -78,8 +79,6 @@ AxisSplit splitAt(const Shape& shape, int64_t axis);
 /// A kernel factory for `fn` whose kernel first checks that the node has at least `inputs` inputs (ONNX's checker only
 /// warns about a node with too few, so a model file may carry one).
 KernelFactory withInputs(size_t inputs, KernelFn fn);
-/// The largest tensor a kernel makes from sizes it reads out of a model's tensors (OneHot's depth, a window's size).
-inline constexpr size_t kMaxComputedBytes = size_t{1} << 34;
 
 /// A kernel factory that runs an ONNX node as a TensorFlow kernel; errors name the ONNX node and op.
 KernelFactory adaptedKernel(TfMapping mapping);

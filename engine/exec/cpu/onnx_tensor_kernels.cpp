@@ -1,6 +1,5 @@
-// ONNX ops that move elements: Transpose, Concat, Split, Slice, Expand, Tile, Pad, Range, Dropout, DepthToSpace and
-// SpaceToDepth. Where
-// TensorFlow's kernel moves them the same way, the ONNX attributes become its inputs.
+// ONNX ops that move elements: Transpose, Concat, Split, Slice, Expand, Tile, Pad, Range, DepthToSpace and
+// SpaceToDepth. Where TensorFlow's kernel moves them the same way, the ONNX attributes become its inputs.
 #include <algorithm>
 #include <cstring>
 
@@ -190,17 +189,6 @@ Status slice(KernelContext& ctx) {
   return Status::ok();
 }
 
-// Dropout at inference: the input, and a mask of ones when asked for.
-Status dropout(KernelContext& ctx) {
-  ctx.outputs[0] = ctx.inputs[0];
-  if (ctx.outputs.size() > 1) {
-    Tensor mask(DType::kBool, ctx.inputs[0].shape());
-    std::fill_n(mask.data<uint8_t>(), mask.numElements(), uint8_t{1});
-    ctx.outputs[1] = std::move(mask);
-  }
-  return Status::ok();
-}
-
 // DepthToSpace (DCR or CRD) and SpaceToDepth on NCHW: one strided copy each, the output's axes read from the input's
 // channels and pixels as the modes split them (b: blocksize).
 Status blockRearrange(KernelContext& ctx, bool toSpace) {
@@ -248,7 +236,6 @@ void registerOnnxTensorKernels(KernelTable& r) {
   r.add("onnx::Range", adaptedKernel(rangeMapping));
   r.add("onnx::Pad", adaptedKernel(padMapping));
   r.addFn("onnx::Slice", slice);
-  r.addFn("onnx::Dropout", dropout);
   r.add("onnx::DepthToSpace", withInputs(1, depthToSpace));
   r.add("onnx::SpaceToDepth", withInputs(1, spaceToDepth));
 }
