@@ -16,6 +16,9 @@ namespace flowscope {
 bool PassContext::isPreserved(const Node& node) const { return preserved.count(node.name) > 0 || hasSideEffects(node); }
 
 bool PassContext::hasSideEffects(const Node& node) const {
+  // ONNX's Dropout given a training_mode input may draw a random mask, and only running it tells: two such nodes
+  // must not merge nor one fold. Without that input it is an identity, free to optimize.
+  if (node.op == "onnx::Dropout" && node.inputs.size() >= 3) return true;
   auto cached = m_sideEffectsByOp.find(node.op);
   if (cached != m_sideEffectsByOp.end()) return cached->second;
   bool effects =

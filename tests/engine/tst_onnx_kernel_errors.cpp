@@ -304,6 +304,10 @@ class TestOnnxKernelErrors : public QObject {
         value(runNode("ScatterElements", {int32s(Shape{1}, {most}), int64s(Shape{1}, {0}), int32s(Shape{1}, {1})},
                       {textAttr("reduction", "add")}, 16)),
         Shape{1}, {least}));
+    // uint16 x uint16 promotes to int in C++, where 65535 x 65535 overflows: the product wraps to 1.
+    Tensor big16(DType::kUInt16, Shape{1, 1});
+    big16.data<uint16_t>()[0] = 65535;
+    QVERIFY(closeTo(value(runNode("MatMul", {big16, big16}, {})), Shape{1, 1}, {1}));
     // 40,000 products of 255 x 255 pass 2^31: the int32 sum wraps.
     const int64_t k = 40000;
     const Tensor ones = tensorOf(DType::kUInt8, Shape{1, k}, std::vector<double>(k, 255));

@@ -127,6 +127,23 @@ onnx::ModelProto ifWithConvBranchesModel() {
   return m;
 }
 
+// x [4096] -> two Dropouts in training mode (ratio 0.5) -> their difference y: two draws, not one.
+onnx::ModelProto trainingDropoutsModel() {
+  onnx::ModelProto m = onnxModel();
+  auto* g = m.mutable_graph();
+  addValue(g->mutable_input(), "x", {4096});
+  addValue(g->mutable_output(), "y", {4096});
+  addFloats(g, "ratio", {}, 0.0f, 0.5f);
+  auto* training = g->add_initializer();
+  training->set_name("training");
+  training->set_data_type(onnx::TensorProto::BOOL);
+  training->add_int32_data(1);
+  addNode(g, "Dropout", {"x", "ratio", "training"}, {"a"}, "first");
+  addNode(g, "Dropout", {"x", "ratio", "training"}, {"b"}, "second");
+  addNode(g, "Sub", {"a", "b"}, {"y"}, "difference");
+  return m;
+}
+
 using Feeds = std::vector<std::pair<std::string, Tensor>>;
 
 std::vector<Tensor> run(const std::shared_ptr<const Model>& model, const Feeds& feeds) {
@@ -233,6 +250,21 @@ class TestOnnxOptimize : public QObject {
   // Grappler's function library optimization: the pipeline runs over the If's branches too. The main graph's pass
   // moves the captured initializer into each branch as a constant; the branches' own pipelines then run their 1-D
   // convolutions channels-last and fold the onnx Constant; both branches still compute what they did.
+  // Two training-mode Dropouts of one input draw two masks: the optimizer keeps both (CSE would merge them, and their
+  // difference would be zero).
+  void trainingDropoutsStayApart() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("dropouts.onnx").toStdString();
+    writeBytes(path, trainingDropoutsModel().SerializeAsString());
+    auto fast = optimized(loadForTest(path));
+    const std::map<std::string, size_t> ops = fast->graph.opHistogram();
+    QCOMPARE(ops.count("onnx::Dropout") ? ops.at("onnx::Dropout") : 0, size_t(2));
+    const Tensor y = run(fast, formulaTensor(Shape{4096}, 1.0f))[0];
+    int64_t differing = 0;
+    for (int64_t i = 0; i < y.numElements(); ++i) differing += y.data<float>()[i] != 0.0f;
+    QVERIFY2(differing > 1000, std::to_string(differing).c_str());  // about half the elements
+  }
+
   void ifBranchesAreOptimized() {
     QTemporaryDir dir;
     const std::string path = dir.filePath("if.onnx").toStdString();

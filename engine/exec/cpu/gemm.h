@@ -17,15 +17,21 @@ namespace gemm_detail {
 template <typename T>
 using Wrap = std::conditional_t<sizeof(WrappingType<T>) == sizeof(T), WrappingType<T>, T>;
 
+// a * b as Wrap<T>, multiplied in WrappingType: uint16 x uint16 promotes to int, where it can overflow.
+template <typename T>
+Wrap<T> product(T a, T b) {
+  return static_cast<Wrap<T>>(static_cast<WrappingType<T>>(a) * static_cast<WrappingType<T>>(b));
+}
+
 // Rows of B contiguous and N known at compile time: the j loop unrolls into full vector operations.
 template <int N, typename T>
 void fixedN(const T* a, int64_t sa0, int64_t sa1, const T* b, int64_t sb0, T* out, int64_t m, int64_t k) {
   for (int64_t i = 0; i < m; ++i) {
     Wrap<T> row[N] = {};
     for (int64_t p = 0; p < k; ++p) {
-      const Wrap<T> av = static_cast<Wrap<T>>(a[i * sa0 + p * sa1]);
+      const T av = a[i * sa0 + p * sa1];
       const T* brow = b + p * sb0;
-      for (int j = 0; j < N; ++j) row[j] += av * static_cast<Wrap<T>>(brow[j]);
+      for (int j = 0; j < N; ++j) row[j] = static_cast<Wrap<T>>(row[j] + product(av, brow[j]));
     }
     std::memcpy(out + i * N, row, sizeof row);
   }
@@ -54,9 +60,9 @@ void gemm(const T* a, int64_t sa0, int64_t sa1, const T* b, int64_t sb0, int64_t
     for (int64_t i = 0; i < m; ++i) {
       W* row = reinterpret_cast<W*>(out + i * n);  // same size and representation as T
       for (int64_t p = 0; p < k; ++p) {
-        const W av = static_cast<W>(a[i * sa0 + p * sa1]);
+        const T av = a[i * sa0 + p * sa1];
         const T* brow = b + p * sb0;
-        for (int64_t j = 0; j < n; ++j) row[j] += av * static_cast<W>(brow[j]);
+        for (int64_t j = 0; j < n; ++j) row[j] = static_cast<W>(row[j] + gemm_detail::product(av, brow[j]));
       }
     }
     return;
@@ -65,7 +71,7 @@ void gemm(const T* a, int64_t sa0, int64_t sa1, const T* b, int64_t sb0, int64_t
     for (int64_t j = 0; j < n; ++j) {
       W acc = 0;
       for (int64_t p = 0; p < k; ++p)
-        acc += static_cast<W>(a[i * sa0 + p * sa1]) * static_cast<W>(b[p * sb0 + j * sb1]);
+        acc = static_cast<W>(acc + gemm_detail::product(a[i * sa0 + p * sa1], b[p * sb0 + j * sb1]));
       out[i * n + j] = static_cast<T>(acc);
     }
 }
