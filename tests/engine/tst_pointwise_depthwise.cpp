@@ -7,6 +7,7 @@
 
 #include "exec/cpu/pointwise_depthwise.h"
 #include "exec/model_runner.h"
+#include "fusion_test_util.h"
 #include "io/loader.h"
 #include "kernel_test_util.h"
 #include "onnx_test_util.h"
@@ -52,18 +53,6 @@ void buildPair(vktest::Case& k, const PairShape& s) {
   };
   conv("pw", "_FusedConv2D", {"x", "f1", "b1"}, 1, "VALID");
   conv("dw", "_FusedDepthwiseConv2dNative", {"pw", "f2", "b2"}, s.stride, s.padding);
-}
-
-std::map<std::string, size_t> placedOps(const vktest::Case& k, std::vector<std::string> fetches,
-                                        std::set<std::string> fed = {"x"}) {
-  auto cpu = openBackend("cpu");
-  if (!cpu) qFatal("%s", cpu.status().message().c_str());
-  PlacementRequest request;
-  request.fedNodes = std::move(fed);
-  request.fetches = std::move(fetches);
-  auto placement = (*cpu)->place(k.graph, request);
-  if (!placement) qFatal("%s", placement.status().message().c_str());
-  return placement->graph.opHistogram();
 }
 
 const Tensor& constantOf(const vktest::Case& k, const std::string& name) {
@@ -118,11 +107,11 @@ class TestPointwiseDepthwise : public QObject {
   void placementFusesLargePairsOnly() {
     vktest::Case large;
     buildPair(large, shapes()[0]);
-    auto ops = placedOps(large, {"dw:0"});
+    auto ops = testing::placedOps(large, {"dw:0"});
     QCOMPARE(ops[kPointwiseDepthwiseOp], size_t(1));
     QCOMPARE(ops.count("_FusedConv2D"), size_t(0));
-    QCOMPARE(placedOps(large, {"dw:0", "pw:0"}).count(kPointwiseDepthwiseOp), size_t(0));
-    QCOMPARE(placedOps(large, {"dw:0"}, {"x", "pw"}).count(kPointwiseDepthwiseOp), size_t(0));
+    QCOMPARE(testing::placedOps(large, {"dw:0", "pw:0"}).count(kPointwiseDepthwiseOp), size_t(0));
+    QCOMPARE(testing::placedOps(large, {"dw:0"}, {"x", "pw"}).count(kPointwiseDepthwiseOp), size_t(0));
     vktest::Case shared;
     buildPair(shared, shapes()[0]);
     Node reader;
@@ -131,10 +120,10 @@ class TestPointwiseDepthwise : public QObject {
     reader.inputs.push_back(TensorRef{"pw", 0, ""});
     reader.attrs["T"] = AttrValue::fromType(DType::kFloat);
     shared.graph.addNode(std::move(reader));
-    QCOMPARE(placedOps(shared, {"dw:0", "reader:0"}).count(kPointwiseDepthwiseOp), size_t(0));
+    QCOMPARE(testing::placedOps(shared, {"dw:0", "reader:0"}).count(kPointwiseDepthwiseOp), size_t(0));
     vktest::Case small;
     buildPair(small, shapes()[1]);
-    QCOMPARE(placedOps(small, {"dw:0"}).count(kPointwiseDepthwiseOp), size_t(0));
+    QCOMPARE(testing::placedOps(small, {"dw:0"}).count(kPointwiseDepthwiseOp), size_t(0));
   }
 
   // A run of the large pair: the fused node answers under the depthwise node's name, with the value of a run that
@@ -142,25 +131,7 @@ class TestPointwiseDepthwise : public QObject {
   void runsFusedUnderTheDepthwiseName() {
     vktest::Case k;
     buildPair(k, shapes()[0]);
-    auto model = std::make_shared<Model>();
-    model->graph = k.graph;
-    ModelRunner runner(model);
-    RunProfile fused, apart;
-    auto got = runner.run(k.feeds, {"dw:0"}, {}, &fused, 0);
-    QVERIFY2(got, got.status().message().c_str());
-    auto expected = runner.run(k.feeds, {"dw:0", "pw:0"}, {}, &apart, 0);
-    QVERIFY2(expected, expected.status().message().c_str());
-    const double error = testing::relativeError(expected->at(0), got->at(0));
-    QVERIFY2(error < 1e-5, qPrintable(QString("relative error %1").arg(error)));
-    int64_t fusedFlops = -1, apartFlops = 0;
-    for (const auto& e : fused.events())
-      if (e.name == "dw") {
-        QCOMPARE(e.op, std::string(kPointwiseDepthwiseOp));
-        fusedFlops = e.flops;
-      }
-    for (const auto& e : apart.events())
-      if (e.name == "dw" || e.name == "pw") apartFlops += e.flops;
-    QCOMPARE(fusedFlops, apartFlops);
+    testing::checkFusedRun(k, "pw", "dw", kPointwiseDepthwiseOp);
   }
 
  private:

@@ -7,6 +7,7 @@
 #include "exec/cpu/conv_window.h"
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/fused_epilogue.h"
+#include "exec/cpu/placement_util.h"
 #include "exec/kernel_util.h"
 #include "ir/graph_algorithms.h"
 #include "ops/shape_inference.h"
@@ -49,12 +50,6 @@ struct NodeLayout {
   int addendSlot = -1;  ///< a fused Add's addend input
   bool blockedOutput = false;
 };
-
-bool floatNhwc(const Node& node) {
-  const AttrValue* t = node.attr("T");
-  return attrString(node, "data_format", "NHWC") == "NHWC" && t && t->kind() == AttrValue::Kind::kType &&
-         t->type() == DType::kFloat;
-}
 
 bool blockableChannels(const TensorInfo* info) {
   return info && info->shape.rank() == 4 && info->shape.isFullyDefined() && info->shape.dim(3) % kChannelBlock == 0;
@@ -142,8 +137,7 @@ void placeBlockedLayouts(Placement& placement, const PlacementRequest& request) 
   const GraphShapes shapes = inferShapes(graph);
   std::vector<NodeLayout> layouts(graph.size());
   for (size_t i = 0; i < graph.size(); ++i) layouts[i] = layoutRole(graph, shapes, i);
-  std::set<std::string> pinned = request.fedNodes;  // fed and fetched tensors stay NHWC
-  for (const std::string& f : request.fetches) pinned.insert(f.substr(0, f.find(':')));
+  const std::set<std::string> pinned = pinnedNodes(request);  // fed and fetched tensors stay NHWC
   const Fanout fanout(graph);
   LayoutVote vote(graph, layouts);
   for (size_t i : topologicalOrder(graph)) {

@@ -10,6 +10,7 @@
 
 #include "exec/backend_registration.h"
 #include "exec/cpu/blocked_layout.h"
+#include "exec/cpu/conv_max_pool.h"
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/cpu_roofline.h"
 #include "exec/cpu/pointwise_depthwise.h"
@@ -56,13 +57,15 @@ class CpuBackend : public Backend {
     return (*factory)(node);
   }
 
-  // The graph as given, with 1x1 + depthwise pairs fused (pointwise_depthwise.h) and chains of Winograd
-  // convolutions on the blocked layout (blocked_layout.h).
+  // The graph as given, with 1x1 + depthwise pairs fused (pointwise_depthwise.h), chains of Winograd
+  // convolutions on the blocked layout (blocked_layout.h), and convolutions fused with the max pools reading them
+  // (conv_max_pool.h).
   Expected<Placement> place(const Graph& graph, const PlacementRequest& request) override {
     Placement placement;
     placement.graph = graph;
     fusePointwiseDepthwise(placement, request);
     placeBlockedLayouts(placement, request);
+    fuseConvMaxPool(placement, request);
     return placement;
   }
 

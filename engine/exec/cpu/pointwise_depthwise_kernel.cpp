@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "exec/cpu/conv_window.h"
-#include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/fused_epilogue.h"
+#include "exec/cpu/fused_pair.h"
 #include "exec/cpu/pointwise_depthwise.h"
 
 namespace flowscope {
@@ -46,26 +46,10 @@ class PointwiseDepthwiseKernel : public OpKernel {
   Status setUp() {
     FS_ASSIGN_OR_RETURN(m_pwSpec, parseFusedOps(m_pointwise));
     FS_ASSIGN_OR_RETURN(m_dwSpec, parseFusedOps(m_depthwise));
-    for (const Node* node : {&m_pointwise, &m_depthwise}) {
-      const KernelFactory* factory = cpuKernelTable().find(node->op);
-      if (!factory) return unimplemented(nodeLabel(*node) + "no CPU kernel");
-      FS_ASSIGN_OR_RETURN(auto kernel, (*factory)(*node));
-      (node == &m_pointwise ? m_pwKernel : m_dwKernel) = std::move(kernel);
-    }
-    return Status::ok();
+    return m_pair.make(m_pointwise, m_depthwise);
   }
 
-  // The 1x1 node, then the depthwise node, each on its own kernel: errors name the node they are about.
-  Status runOneAfterTheOther(KernelContext& ctx) {
-    std::vector<Tensor> pwInputs(ctx.inputs.begin(), ctx.inputs.begin() + static_cast<ptrdiff_t>(2 + m_pwArgs));
-    std::vector<Tensor> middle(1);
-    KernelContext pw{m_pointwise, pwInputs, middle, ctx.exec};
-    FS_RETURN_IF_ERROR(m_pwKernel->compute(pw));
-    std::vector<Tensor> dwInputs{middle[0]};
-    dwInputs.insert(dwInputs.end(), ctx.inputs.begin() + static_cast<ptrdiff_t>(2 + m_pwArgs), ctx.inputs.end());
-    KernelContext dw{m_depthwise, dwInputs, ctx.outputs, ctx.exec};
-    return m_dwKernel->compute(dw);
-  }
+  Status runOneAfterTheOther(KernelContext& ctx) { return m_pair.run(ctx, 2 + m_pwArgs); }
 
   Status runFused(KernelContext& ctx) {
     FusedPrimitive& p = m_cache;
@@ -190,7 +174,7 @@ class PointwiseDepthwiseKernel : public OpKernel {
   size_t m_pwArgs;
   Status m_setup;
   FusedSpec m_pwSpec, m_dwSpec;
-  std::unique_ptr<OpKernel> m_pwKernel, m_dwKernel;
+  KernelPair m_pair;
   Window m_dwWindow;
   FusedPrimitive m_cache;
 };

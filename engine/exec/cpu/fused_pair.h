@@ -1,0 +1,24 @@
+// Two nodes of a placed graph that one CPU kernel runs as one (pointwise_depthwise.h, conv_max_pool.h). Where the
+// fused kernel cannot take a case, the two nodes' own kernels run it one after the other, so their errors name the
+// node they are about.
+#pragma once
+
+#include <memory>
+
+#include "exec/kernel.h"
+
+namespace flowscope {
+
+class KernelPair {
+ public:
+  /// Makes the CPU kernels of `first` and `second`; an error naming the node that has none.
+  Status make(const Node& first, const Node& second);
+  /// `first` on ctx.inputs [0, firstArity), then `second` on first's output and the inputs after those.
+  Status run(KernelContext& ctx, size_t firstArity);
+
+ private:
+  Node m_first, m_second;
+  std::unique_ptr<OpKernel> m_firstKernel, m_secondKernel;
+};
+
+}  // namespace flowscope

@@ -1,0 +1,57 @@
+// Checks shared by the tests of the CPU placement's fused pairs (tst_pointwise_depthwise, tst_conv_max_pool).
+#pragma once
+
+#include <QtTest>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "exec/model_runner.h"
+#include "onnx_test_util.h"
+#include "profile/run_profile.h"
+#include "vulkan_case.h"
+
+namespace flowscope::testing {
+
+/// How many nodes of each op the CPU placement of k's graph has, for a run feeding `fed` and fetching `fetches`.
+inline std::map<std::string, size_t> placedOps(const vktest::Case& k, std::vector<std::string> fetches,
+                                               std::set<std::string> fed = {"x"}) {
+  auto cpu = openBackend("cpu");
+  if (!cpu) qFatal("%s", cpu.status().message().c_str());
+  PlacementRequest request;
+  request.fedNodes = std::move(fed);
+  request.fetches = std::move(fetches);
+  auto placement = (*cpu)->place(k.graph, request);
+  if (!placement) qFatal("%s", placement.status().message().c_str());
+  return placement->graph.opHistogram();
+}
+
+/// Runs k's graph fetching `second` alone, where its pair runs fused as `op` under its name, and fetching `first`
+/// too, which keeps the pair apart: the values agree within 1e-5 and the fused node's FLOPs are the two nodes'.
+inline void checkFusedRun(const vktest::Case& k, const std::string& first, const std::string& second,
+                          const std::string& op) {
+  auto model = std::make_shared<Model>();
+  model->graph = k.graph;
+  ModelRunner runner(model);
+  RunProfile fused, apart;
+  auto got = runner.run(k.feeds, {second + ":0"}, {}, &fused, 0);
+  QVERIFY2(got, got.status().message().c_str());
+  auto expected = runner.run(k.feeds, {second + ":0", first + ":0"}, {}, &apart, 0);
+  QVERIFY2(expected, expected.status().message().c_str());
+  const double error = relativeError(expected->at(0), got->at(0));
+  QVERIFY2(error < 1e-5, qPrintable(QString("relative error %1").arg(error)));
+  int64_t fusedFlops = -1, apartFlops = 0;
+  for (const auto& e : fused.events())
+    if (e.name == second) {
+      QCOMPARE(e.op, op);
+      fusedFlops = e.flops;
+    }
+  for (const auto& e : apart.events())
+    if (e.name == second || e.name == first) apartFlops += e.flops;
+  QCOMPARE(fusedFlops, apartFlops);
+}
+
+}  // namespace flowscope::testing
