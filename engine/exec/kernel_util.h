@@ -14,6 +14,16 @@ namespace flowscope {
 /// random op's shape).
 inline constexpr size_t kMaxComputedBytes = size_t{1} << 34;
 
+/// A shape split around one axis (in range): `outer` slices of `length` elements `inner` apart.
+struct AxisSplit {
+  int64_t outer = 1, length = 1, inner = 1;
+};
+inline AxisSplit splitAt(const Shape& shape, int64_t axis) {
+  AxisSplit s;
+  for (int i = 0; i < shape.rank(); ++i) (i < axis ? s.outer : (i == axis ? s.length : s.inner)) *= shape.dim(i);
+  return s;
+}
+
 int64_t attrInt(const Node& node, const char* name, int64_t fallback);
 float attrFloat(const Node& node, const char* name, float fallback);
 bool attrBool(const Node& node, const char* name, bool fallback);

@@ -184,7 +184,7 @@ Status Plan::addSteps(const std::vector<size_t>& order, const std::vector<bool>&
     step.fed = fed[n];
     step.kind = kindOf(node.op);
     const OpDef* def = lookup(node.op);
-    step.stateful = def && def->isStateful;
+    step.stateful = isStatefulNode(node, def);
     step.numOutputs = static_cast<int>(outputTypesOf(node, def).size());
     if (!def && !step.fed)
       return unimplemented(nodeLabel(node) + "unknown op '" + node.op +

@@ -69,7 +69,7 @@ Expected<InstantiatedFunction> instantiateFunction(const FunctionDef& f, const A
       FS_ASSIGN_OR_RETURN(in, resolve(in));
     }
     const OpDef* def = lookup(node.op);
-    if ((def && def->isStateful) || node.op == "PrintV2" || node.op == "Assert") out.targets.push_back(node.name);
+    if (isStatefulNode(node, def) || node.op == "PrintV2" || node.op == "Assert") out.targets.push_back(node.name);
     out.graph.addNode(std::move(node));
   }
   for (const auto& arg : f.signature.outputs) {

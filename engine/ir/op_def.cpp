@@ -1,7 +1,14 @@
-// Flattening of OpDef argument lists into per-tensor entries.
+// Flattening of OpDef argument lists into per-tensor entries, and which nodes are stateful.
 #include "ir/op_def.h"
 
+#include "ir/node.h"
+
 namespace flowscope {
+
+bool isStatefulNode(const Node& node, const OpDef* def) {
+  if (def && def->isStateful) return true;
+  return node.op == "onnx::Dropout" && node.inputs.size() >= 3;
+}
 
 const AttrDef* OpDef::findAttr(const std::string& attrName) const {
   for (const auto& attr : attrs)

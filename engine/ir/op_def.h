@@ -52,6 +52,13 @@ struct OpDef {
   const AttrDef* findAttr(const std::string& attrName) const;
 };
 
+struct Node;
+
+/// Whether `node`, of op `def` (null when unknown), draws randomness or changes state, so that no pass may merge,
+/// fold or prune it for an equal one: its op is stateful, or this node of a stateless op may draw (ONNX's Dropout
+/// given a training_mode input; without it the op is an identity).
+bool isStatefulNode(const Node& node, const OpDef* def);
+
 /// One flattened tensor of an argument list: its arg, position inside the arg, and dtype (kInvalid if unknown).
 struct FlatArg {
   const ArgDef* arg = nullptr;

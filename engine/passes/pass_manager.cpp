@@ -16,19 +16,17 @@ namespace flowscope {
 bool PassContext::isPreserved(const Node& node) const { return preserved.count(node.name) > 0 || hasSideEffects(node); }
 
 bool PassContext::hasSideEffects(const Node& node) const {
-  // ONNX's Dropout given a training_mode input may draw a random mask, and only running it tells: two such nodes
-  // must not merge nor one fold. Without that input it is an identity, free to optimize.
-  if (node.op == "onnx::Dropout" && node.inputs.size() >= 3) return true;
   auto cached = m_sideEffectsByOp.find(node.op);
-  if (cached != m_sideEffectsByOp.end()) return cached->second;
-  bool effects =
-      node.op.rfind("Placeholder", 0) == 0 || node.op == "_Arg" || node.op == "_Retval";  // feeds stay feedable
-  if (!effects) {
-    const OpDef* def = lookup ? lookup(node.op) : nullptr;
-    effects = !def || def->isStateful;
+  if (cached == m_sideEffectsByOp.end()) {
+    bool effects =
+        node.op.rfind("Placeholder", 0) == 0 || node.op == "_Arg" || node.op == "_Retval";  // feeds stay feedable
+    if (!effects) {
+      const OpDef* def = lookup ? lookup(node.op) : nullptr;
+      effects = !def || def->isStateful;
+    }
+    cached = m_sideEffectsByOp.emplace(node.op, effects).first;
   }
-  m_sideEffectsByOp.emplace(node.op, effects);
-  return effects;
+  return cached->second || isStatefulNode(node, nullptr);  // the op's flags are cached; a node may add its own
 }
 
 std::vector<const PassInfo*> defaultPasses() {

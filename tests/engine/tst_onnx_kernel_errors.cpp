@@ -267,6 +267,10 @@ class TestOnnxKernelErrors : public QObject {
                       {textsAttr("stopwords", {"\u00dcber"}), textAttr("case_change_action", "UPPER")}));
     QCOMPARE(words.shape(), (Shape{1, 1}));
     QCOMPARE(words.strings()[0], std::string("\u00c9MILE"));
+    const Tensor lowered =
+        value(runNode("StringNormalizer", {Tensor::fromStrings(Shape{3}, {"\u00c9mile", "\u00dcBER", "Caf\u00c9"})},
+                      {textsAttr("stopwords", {"\u00fcber"}), textAttr("case_change_action", "LOWER")}));
+    QCOMPARE(lowered.strings(), (std::vector<std::string>{"\u00e9mile", "caf\u00e9"}));
     // TF-IDF of 1-grams counted once and 2-grams at skips 0 and 1: "1" twice (x 0.5) and "1 2" twice (x 2).
     const Tensor tfidf =
         value(runNode("TfIdfVectorizer", {int64s(Shape{5}, {1, 9, 2, 1, 2})},

@@ -121,12 +121,8 @@ Status pack(KernelContext& ctx) {
 Status splitAlong(KernelContext& ctx, const Tensor& x, int64_t axis, const std::vector<int64_t>& sizes, bool dropAxis) {
   const Shape& s = x.shape();
   if (x.isStringLike()) return ctx.error("does not support " + std::string(dtypeName(x.dtype())) + " tensors");
-  int64_t outer = 1, inner = 1;  // elements before and after the axis
-  for (int k = 0; k < s.rank(); ++k) {
-    if (k < axis) outer *= s.dim(k);
-    if (k > axis) inner *= s.dim(k);
-  }
-  const int64_t len = s.dim(static_cast<int>(axis));
+  const AxisSplit split = splitAt(s, axis);  // elements before the axis, along it and after it
+  const int64_t outer = split.outer, len = split.length, inner = split.inner;
   const auto elem = static_cast<size_t>(dtypeSize(x.dtype()));
   const std::byte* source = x.bytes().data();
   int64_t start = 0;

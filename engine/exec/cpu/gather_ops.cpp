@@ -37,9 +37,8 @@ Status gatherAlong(KernelContext& ctx, int64_t axis, bool negativeFromEnd) {
   std::vector<int64_t> dims(params.shape().dims().begin(), params.shape().dims().begin() + axis);
   dims.insert(dims.end(), indices.shape().dims().begin(), indices.shape().dims().end());
   dims.insert(dims.end(), params.shape().dims().begin() + axis + 1, params.shape().dims().end());
-  int64_t outer = 1, inner = 1;
-  for (int64_t k = 0; k < axis; ++k) outer *= params.shape().dim(static_cast<int>(k));
-  for (int k = static_cast<int>(axis) + 1; k < params.shape().rank(); ++k) inner *= params.shape().dim(k);
+  const AxisSplit split = splitAt(params.shape(), axis);
+  const int64_t outer = split.outer, inner = split.inner;
   Tensor out = Tensor::uninitialized(params.dtype(), Shape(dims));
   const size_t row = static_cast<size_t>(inner) * elementBytes(params);
   const std::byte* src = params.bytes().data();

@@ -88,12 +88,6 @@ class ArityCheckedKernel : public OpKernel {
 
 }  // namespace
 
-AxisSplit splitAt(const Shape& shape, int64_t axis) {
-  AxisSplit s;
-  for (int i = 0; i < shape.rank(); ++i) (i < axis ? s.outer : (i == axis ? s.length : s.inner)) *= shape.dim(i);
-  return s;
-}
-
 KernelFactory withInputs(size_t inputs, KernelFn fn) {
   return [inputs, fn](const Node&) -> Expected<std::unique_ptr<OpKernel>> {
     return std::unique_ptr<OpKernel>(std::make_unique<ArityCheckedKernel>(inputs, fn));

@@ -70,12 +70,6 @@ struct TfEquivalent {
 };
 using TfMapping = std::function<Expected<TfEquivalent>(const Node& node)>;
 
-/// A shape split around one axis: `outer` slices of `length` elements `inner` apart.
-struct AxisSplit {
-  int64_t outer = 1, length = 1, inner = 1;
-};
-AxisSplit splitAt(const Shape& shape, int64_t axis);
-
 /// A kernel factory for `fn` whose kernel first checks that the node has at least `inputs` inputs (ONNX's checker only
 /// warns about a node with too few, so a model file may carry one).
 KernelFactory withInputs(size_t inputs, KernelFn fn);

@@ -129,10 +129,8 @@ KernelFactory reduce(const char* tfOp, int64_t axesInputFrom) {
 // `x` reversed along `axis` (elements moved as bytes, so any dtype): select_last_index=1 is the first index of the
 // reversed tensor, counted from the end.
 Tensor reversedAlong(const Tensor& x, int64_t axis) {
-  int64_t outer = 1, inner = 1;
-  const int64_t len = x.shape().dim(static_cast<int>(axis));
-  for (int i = 0; i < x.shape().rank(); ++i)
-    if (i != axis) (i < axis ? outer : inner) *= x.shape().dim(i);
+  const AxisSplit split = splitAt(x.shape(), axis);
+  const int64_t outer = split.outer, len = split.length, inner = split.inner;
   const size_t row = static_cast<size_t>(inner) * static_cast<size_t>(dtypeSize(x.dtype()));
   Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
   const std::byte* src = x.bytes().data();

@@ -84,10 +84,8 @@ std::vector<Tap> tapsAt(const ResizeMode& m, double x, int64_t len, double scale
 Tensor resizeAxis(const Tensor& x, int axis, int64_t outLen, const std::vector<std::vector<Tap>>& taps,
                   float extrapolation) {
   std::vector<int64_t> dims = x.shape().dims();
-  const int64_t len = dims[static_cast<size_t>(axis)];
-  int64_t outer = 1, inner = 1;
-  for (int i = 0; i < x.shape().rank(); ++i)
-    if (i != axis) (i < axis ? outer : inner) *= dims[static_cast<size_t>(i)];
+  const AxisSplit split = splitAt(x.shape(), axis);
+  const int64_t outer = split.outer, len = split.length, inner = split.inner;
   dims[static_cast<size_t>(axis)] = outLen;
   Tensor out = Tensor::uninitialized(DType::kFloat, Shape(dims));
   const float* in = x.data<float>();

@@ -122,11 +122,8 @@ Status splitToSequence(KernelContext& ctx) {
   const bool dropAxis = !split && attrInt(ctx.node, "keepdims", 1) == 0;
   const auto a = static_cast<int>(axis);
   FS_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, splitSizes(ctx, split, x.shape().dim(a)));
-  int64_t outer = 1, inner = 1;
-  for (int k = 0; k < x.shape().rank(); ++k) {
-    if (k < a) outer *= x.shape().dim(k);
-    if (k > a) inner *= x.shape().dim(k);
-  }
+  const AxisSplit around = splitAt(x.shape(), a);
+  const int64_t outer = around.outer, inner = around.inner;
   const auto elementBytes = static_cast<size_t>(dtypeSize(x.dtype()));
   const size_t rowBytes = static_cast<size_t>(x.shape().dim(a) * inner) * elementBytes;
   Elements pieces;

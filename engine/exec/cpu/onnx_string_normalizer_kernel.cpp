@@ -71,9 +71,12 @@ class StringNormalizerKernel : public OpKernel {
     std::vector<std::string> kept;
     for (size_t i = 0; i < x.strings().size(); ++i) {
       const std::string& word = x.strings()[i];
-      auto changed = m_locale.change(word, m_change);
-      if (!changed) return ctx.error("element " + std::to_string(i) + " is not valid UTF-8");
-      if (!m_stopwords.count(m_caseSensitive ? word : folded(word))) kept.push_back(std::move(*changed));
+      if (!isValidUtf8(word)) return ctx.error("element " + std::to_string(i) + " is not valid UTF-8");
+      std::string lower;  // what case-insensitive matching compares, and the kept word when lower-casing
+      if (!m_caseSensitive) lower = folded(word);
+      if (m_stopwords.count(m_caseSensitive ? word : lower)) continue;  // a dropped word's case is never changed
+      const bool lowered = !m_caseSensitive && m_change == CaseChange::kLower;
+      kept.push_back(lowered ? std::move(lower) : m_locale.change(word, m_change).value_or(word));
     }
     if (kept.empty()) kept.emplace_back();  // the specification's empty value: one empty string
     const auto count = static_cast<int64_t>(kept.size());

@@ -6,17 +6,15 @@
 
 #include "base/thread_pool.h"
 #include "exec/cpu/wrapping_arithmetic.h"
+#include "exec/kernel_util.h"
 #include "ir/dtype_dispatch.h"
 
 namespace flowscope {
 
 Expected<Tensor> runningSums(const Tensor& x, int axis, bool exclusive, bool reverse) {
-  const Shape& shape = x.shape();
-  int64_t outer = 1, inner = 1;
-  const int64_t length = shape.dim(axis);
-  for (int d = 0; d < axis; ++d) outer *= shape.dim(d);
-  for (int d = axis + 1; d < shape.rank(); ++d) inner *= shape.dim(d);
-  Tensor out = Tensor::uninitialized(x.dtype(), shape);
+  const AxisSplit split = splitAt(x.shape(), axis);
+  const int64_t outer = split.outer, length = split.length, inner = split.inner;
+  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
   const bool known = dispatchNumeric(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!std::is_same_v<T, bool>) {
