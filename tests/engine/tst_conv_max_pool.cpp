@@ -25,6 +25,7 @@ struct PairShape {
   int64_t poolK, poolStride;
   std::string poolPadding;
   std::string activation = "Relu";
+  int64_t dilation = 1;
 };
 
 AttrValue stringList(std::vector<std::string> v) {
@@ -44,7 +45,8 @@ void buildPair(vktest::Case& k, const PairShape& s) {
   conv.attrs["T"] = AttrValue::fromType(DType::kFloat);
   conv.attrs["strides"] = vktest::ints({1, s.stride, s.stride, 1});
   conv.attrs["padding"] = AttrValue::fromString(s.padding);
-  const int64_t p = s.k / 2;
+  conv.attrs["dilations"] = vktest::ints({1, s.dilation, s.dilation, 1});
+  const int64_t p = s.k / 2 * s.dilation;
   if (s.padding == "EXPLICIT") conv.attrs["explicit_paddings"] = vktest::ints({0, 0, p, p, p, p, 0, 0});
   conv.attrs["fused_ops"] = stringList({"BiasAdd", s.activation});
   conv.attrs["num_args"] = AttrValue::fromInt(1);
@@ -68,6 +70,7 @@ const std::vector<PairShape>& shapes() {
       {1, 40, 33, 8, 32, 3, 1, "SAME", 3, 1, "SAME"},        // stride-1 pool: bands share two rows
       {1, 9, 1100, 3, 128, 3, 1, "SAME", 3, 2, "SAME"},      // a row past the band size: bands of one pooled row
       {1, 30, 30, 16, 16, 3, 2, "SAME", 3, 2, "SAME", "Relu6"},
+      {1, 31, 26, 4, 16, 3, 1, "EXPLICIT", 3, 2, "VALID", "Relu", 2},  // a dilated window
   };
   return all;
 }
@@ -107,7 +110,7 @@ class TestConvMaxPool : public QObject {
         const PairShape& s = shapes()[i];
         for (bool blocked : {false, true}) {
           if (blocked && s.oc % 16 != 0) continue;
-          QTest::newRow(QString("%1x%2x%3 %4->%5 k%6 s%7 %8, pool %9 s%10, %11 threads%12")
+          QTest::newRow(QString("%1x%2x%3 %4->%5 k%6 s%7 d%13 %8, pool %9 s%10, %11 threads%12")
                             .arg(s.n)
                             .arg(s.h)
                             .arg(s.w)
@@ -120,6 +123,7 @@ class TestConvMaxPool : public QObject {
                             .arg(s.poolStride)
                             .arg(threads)
                             .arg(blocked ? ", blocked" : "")
+                            .arg(s.dilation)
                             .toUtf8())
               << static_cast<int>(i) << threads << blocked;
         }
