@@ -4,7 +4,8 @@
 # (optimized, as users run it) and by ORT's CPU provider (npm onnxruntime-node, ort_peer.mjs) at 1 thread and at all
 # physical cores, in the same run. Checks Flowscope's outputs against ORT's (relative error, target 1e-4) and prints
 # medians and FS/ORT (target 0.8) with onnx_report.py. On a shared machine the medians move with the load, so the two
-# alternate for --rounds rounds and each cell keeps its best median.
+# alternate for --rounds rounds, each cell keeps its best median, and the report prints each engine's spread over the
+# rounds, marking a ratio unsettled where either spread passes 10%.
 # Usage: tests/bench/onnx_peers.sh [--runs N] [--rounds R] [--node-modules DIR]   (DIR holds onnxruntime-node;
 # default: npm installs it once under build/bench/onnx/node)
 set -euo pipefail

@@ -1,6 +1,7 @@
 """Prints onnx_peers.sh's figures: per model and thread count, Flowscope's and ONNX Runtime's median ms per run (the
 best of the rounds) and FS/ORT (target 0.8), and the relative error of Flowscope's output against ORT's
-(max |a - b| / max |b|, target 1e-4).
+(max |a - b| / max |b|, target 1e-4). Each engine's spread (its slowest round's median over its fastest's, less 1)
+says how much the host moved during the run: a ratio whose engines spread more than 10% is marked unsettled.
 Usage: /usr/bin/python3 onnx_report.py OUT_DIR NAME..."""
 import glob
 import json
@@ -16,6 +17,13 @@ def relative_error(out, name):
     return float(np.abs(ours - theirs).max() / np.abs(theirs).max())
 
 
+NOISY_SPREAD = 0.10
+
+
+def spread(values):
+    return max(values) / min(values) - 1
+
+
 def load(out, name):
     with open(os.path.join(out, name)) as f:
         return json.load(f)
@@ -28,15 +36,22 @@ def main():
     threads = sorted({int(t) for t, _ in runs})
     rounds = sorted({int(r) for _, r in runs})
     print(f"best median of {len(rounds)} round(s)")
-    print("| model | threads | Flowscope ms | ORT 1.30 ms | FS/ORT | target 0.8 |")
-    print("|---|---|---|---|---|---|")
+    print("| model | threads | Flowscope ms | ORT 1.30 ms | FS/ORT | target 0.8 | spread FS / ORT |")
+    print("|---|---|---|---|---|---|---|")
+    unsettled = False
     for name in names:
         for t in threads:
-            ours = min(load(out, f"flowscope_{name}_t{t}_r{r}.json")["median_run_us"] for r in rounds) / 1000
-            theirs = min(load(out, f"ort_t{t}_r{r}.json")["cases"][name] for r in rounds) / 1000
-            ratio = ours / theirs
+            ours = [load(out, f"flowscope_{name}_t{t}_r{r}.json")["median_run_us"] / 1000 for r in rounds]
+            theirs = [load(out, f"ort_t{t}_r{r}.json")["cases"][name] / 1000 for r in rounds]
+            ratio = min(ours) / min(theirs)
             verdict = "met" if ratio <= 0.8 else "not met"
-            print(f"| {name} | {t} | {ours:.3f} | {theirs:.3f} | {ratio:.2f} | {verdict} |")
+            noisy = max(spread(ours), spread(theirs)) > NOISY_SPREAD
+            unsettled |= noisy
+            print(f"| {name} | {t} | {min(ours):.3f} | {min(theirs):.3f} | {ratio:.2f} | {verdict}"
+                  f"{' (unsettled)' if noisy else ''} | {spread(ours):.0%} / {spread(theirs):.0%} |")
+    if unsettled:
+        print(f"unsettled: an engine's round medians spread more than {NOISY_SPREAD:.0%}, so the host was not quiet "
+              "and such a ratio may move by as much in another run; more rounds, or a quieter machine, settle it")
     for name in names:
         error = relative_error(out, name)
         print(f"{name}: output relative error {error:.2g} against ORT ({'within' if error <= 1e-4 else 'above'} 1e-4)")
