@@ -121,9 +121,8 @@ float* threadBuffer(size_t floats) {
 
 class ConvMaxPoolKernel : public OpKernel {
  public:
-  ConvMaxPoolKernel(const Node& conv, const Node& pool) : m_conv(conv), m_pool(pool) {
-    const AttrValue* blocked = pool.attr(kBlockedOutputAttr);
-    m_blockedOutput = blocked && blocked->kind() == AttrValue::Kind::kBool && blocked->b();
+  ConvMaxPoolKernel(const Node& conv, const Node& pool)
+      : m_conv(conv), m_pool(pool), m_blockedOutput(attrBool(pool, kBlockedOutputAttr, false)) {
     m_setup = setUp();
   }
 

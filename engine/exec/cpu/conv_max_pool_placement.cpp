@@ -5,6 +5,7 @@
 #include "exec/cpu/blocked_layout.h"
 #include "exec/cpu/conv_max_pool.h"
 #include "exec/cpu/placement_util.h"
+#include "exec/kernel_util.h"
 #include "ir/graph_algorithms.h"
 
 namespace flowscope {
@@ -12,11 +13,6 @@ namespace {
 
 // Below this the convolution's output stays in cache between the two kernels anyway.
 constexpr int64_t kMinFusedBytes = int64_t{1} << 20;
-
-bool marked(const Node& node, const char* attr) {
-  const AttrValue* v = node.attr(attr);
-  return v && v->kind() == AttrValue::Kind::kBool && v->b();
-}
 
 // The index of the convolution that the max pool at `p` fuses with, or -1.
 int64_t convolutionOf(const Graph& graph, const Fanout& fanout, const std::set<std::string>& pinned, size_t p) {
@@ -26,11 +22,11 @@ int64_t convolutionOf(const Graph& graph, const Fanout& fanout, const std::set<s
   if (c < 0) return -1;
   const Node& conv = graph.node(static_cast<size_t>(c));
   if (conv.op != "_FusedConv2D" || !fusedWithBiasOnly(conv) || !floatNhwc(conv) || conv.inputs.size() != 3 ||
-      marked(conv, "_winograd") || marked(conv, kBlockedOutputAttr) || pinned.count(conv.name) ||
+      attrBool(conv, "_winograd", false) || attrBool(conv, kBlockedOutputAttr, false) || pinned.count(conv.name) ||
       soleReaderOfOutput0(graph, fanout, static_cast<size_t>(c)) != static_cast<int64_t>(p))
     return -1;
   const int64_t source = graph.find(conv.inputs[0].node);  // the fused kernel reads NHWC only
-  if (source >= 0 && marked(graph.node(static_cast<size_t>(source)), kBlockedOutputAttr)) return -1;
+  if (source >= 0 && attrBool(graph.node(static_cast<size_t>(source)), kBlockedOutputAttr, false)) return -1;
   return c;
 }
 
