@@ -40,6 +40,7 @@ std::set<std::string> withAncestors(const std::string& scope) {
 // `roofline`, each node's share of the machine's roofline instead of its seconds as the colour.
 struct NodeOverlay {
   std::vector<double> seconds, rooflineShares;
+  std::vector<int64_t> fusedInto;
 };
 
 Expected<NodeOverlay> profileNodes(const Model& model, const Graph& graph, int runs, bool roofline) {
@@ -48,7 +49,8 @@ Expected<NodeOverlay> profileNodes(const Model& model, const Graph& graph, int r
   FS_ASSIGN_OR_RETURN(PreparedRun prepared, prepareRun(copy, RunSetup{}));
   FS_ASSIGN_OR_RETURN(ProfiledRun run, profileRun(prepared, {runs, 1, {}, roofline}));
   const NodeTimes times = nodeTimes(run.profile, graph);
-  return NodeOverlay{times.seconds, roofline ? rooflineShares(times, run.roofline) : std::vector<double>{}};
+  return NodeOverlay{times.seconds, roofline ? rooflineShares(times, run.roofline) : std::vector<double>{},
+                     times.fusedInto};
 }
 
 // What the picture shows: a graph and the colours on its nodes.
@@ -110,6 +112,7 @@ int render(const Args& args, const ShownGraph& shown, const NodeOverlay& profile
     addNodeTimes(overlay, **scene, profiled.seconds);
   else
     addRooflineShares(overlay, **scene, profiled.rooflineShares, profiled.seconds);
+  addFusedMarks(overlay, **scene, profiled.fusedInto);
   QImage image = renderScene(**scene, size.width(), size.height(), colours, &overlay, &stats);
   const std::string out = *args.value("--out");
   QByteArray png;

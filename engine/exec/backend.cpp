@@ -33,6 +33,7 @@ Status Backend::run(OpKernel& kernel, KernelContext& ctx) {
   if (!s.isOk()) return s;
   event.name = exec->eventPrefix + ctx.node.name;
   event.op = ctx.node.op;
+  recordFusedFrom(event, ctx.node, exec->eventPrefix);
   event.backend = name();
   event.thread = profile.threadId();
   bytesMoved(ctx.node, ctx.inputs, ctx.outputs, &event.bytesIn, &event.bytesOut);

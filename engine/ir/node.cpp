@@ -1,6 +1,7 @@
-// TensorRef parsing and printing; name scopes.
+// TensorRef parsing and printing; name scopes; what a fused node was made from.
 #include "ir/node.h"
 
+#include <algorithm>
 #include <string_view>
 
 #include "base/strings.h"
@@ -41,6 +42,22 @@ bool parseTensorRef(const std::string& text, bool functionStyle, TensorRef* out)
   if (arg.empty() || !parseIndex(rest.substr(second + 1), &out->index)) return false;
   out->outputArg = InternedString(arg);
   return true;
+}
+
+std::vector<std::string> originalNames(const Node& node) {
+  if (node.debugInfo && !node.debugInfo->originalNodeNames.empty()) return node.debugInfo->originalNodeNames;
+  return {node.name};
+}
+
+void recordFusion(Node& fused, std::initializer_list<const Node*> parts) {
+  std::vector<std::string> names;
+  for (const Node* part : parts)
+    for (std::string& name : originalNames(*part))
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
+  if (names == originalNames(fused)) return;  // nothing fused (a node rewritten in place)
+  auto info = std::make_shared<NodeDebugInfo>(fused.debugInfo ? *fused.debugInfo : NodeDebugInfo{});
+  info->originalNodeNames = std::move(names);
+  fused.debugInfo = std::move(info);
 }
 
 std::string Node::scope() const {

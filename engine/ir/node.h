@@ -1,6 +1,7 @@
 // Node: one op instance in a graph or function body (NodeDef).
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -50,5 +51,13 @@ struct Node {
   /// The name scope: everything before the last '/', or "" at top level.
   std::string scope() const;
 };
+
+/// The names of the nodes `node` was made from: its debug info's original node names, or its own name.
+std::vector<std::string> originalNames(const Node& node);
+
+/// Records in `fused`'s debug info (original_node_names, as TensorFlow's rewrites record theirs) that it computes
+/// what `parts` computed: each part's original names in order, each name once. The first part is the anchor: a
+/// profile shows the fused node's time on it.
+void recordFusion(Node& fused, std::initializer_list<const Node*> parts);
 
 }  // namespace flowscope

@@ -141,6 +141,9 @@ class BatchNormFolding : public Pass {
         biasAdd.controlInputs.push_back(c);
     biasAdd.attrs["T"] = AttrValue::fromType(DType::kFloat);
     biasAdd.attrs["data_format"] = AttrValue::fromString("NHWC");
+    biasAdd.debugInfo = graph.node(site.bn).debugInfo;
+    if (site.biasAdd >= 0)
+      recordFusion(biasAdd, {&graph.node(static_cast<size_t>(site.biasAdd)), &graph.node(site.bn)});
     graph.replaceNode(site.bn, std::move(biasAdd));
     producers.rewrote(site.conv);
     producers.rewrote(site.bn);

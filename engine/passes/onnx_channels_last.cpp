@@ -96,7 +96,9 @@ class ChannelsLast {
     const std::string name = m_graph.node(last).name;
     if (last != i) m_absorbed.insert(conv.name);
     if (bn && bn->name != name) m_absorbed.insert(bn->name);
-    replace(last, makeFusedConv(m_graph, conv, name, *plan, bn ? &*bn : nullptr, activation));
+    Node fused = makeFusedConv(m_graph, conv, name, *plan, bn ? &*bn : nullptr, activation);
+    recordFusion(fused, {&conv, bn ? &*bn : &conv, &m_graph.node(last)});
+    replace(last, std::move(fused));
     if (plan->oneD) m_oneD.insert(name);
     return true;
   }

@@ -170,6 +170,7 @@ class Remapper : public Pass {
     if (e.zeroBias) e.args = {zeroBias(graph, graph.node(rootIndex))};
     const Node& rootNow = graph.node(rootIndex);  // (adding the bias may have moved the node table)
     Node fused = fusedNode(rootNow, graph.node(last).name, e, alpha);
+    recordFusion(fused, {&rootNow, &graph.node(e.next), &graph.node(last)});
     for (size_t k : {rootIndex, e.next, last})  // control inputs of every absorbed node move onto the fused one
       for (const auto& c : graph.node(k).controlInputs)
         if (std::find(fused.controlInputs.begin(), fused.controlInputs.end(), c) == fused.controlInputs.end())
@@ -191,6 +192,7 @@ class Remapper : public Pass {
     if (!isActivation(act.op) || typeAttr(act) != typeAttr(root)) return nullptr;
     Node fused = root;
     fused.name = act.name;
+    recordFusion(fused, {&root, &act});
     AttrList ops;
     ops.s = {"BiasAdd", act.op};
     fused.attrs["fused_ops"] = AttrValue::fromList(ops);

@@ -136,6 +136,7 @@ bool matchAt(const Graph& graph, const PassContext& context, const Fanout& fanou
 Node fusedNode(const Graph& graph, const Match& m) {
   Node fused = graph.node(m.conv);
   fused.name = graph.node(m.last).name;
+  recordFusion(fused, {&graph.node(m.conv), &graph.node(m.add), &graph.node(m.last)});
   fused.inputs.push_back(m.addend);
   fused.attrs["num_args"] = AttrValue::fromInt(2);
   AttrList ops;

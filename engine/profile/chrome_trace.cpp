@@ -24,6 +24,9 @@ NodeEvent eventFromJson(const nlohmann::json& e) {
     n.flops = a.value("flops", int64_t{0});
     n.run = a.value("run", 0);
     n.depth = a.value("depth", 0);
+    if (a.contains("fused_from") && a["fused_from"].is_array())
+      for (const auto& name : a["fused_from"])
+        if (name.is_string()) n.fusedFrom.push_back(name.get<std::string>());
   }
   return n;
 }
@@ -33,6 +36,10 @@ NodeEvent eventFromJson(const nlohmann::json& e) {
 std::string toChromeTraceJson(const RunProfile& profile) {
   nlohmann::json events = nlohmann::json::array();
   for (const auto& e : profile.events()) {
+    nlohmann::json args = {
+        {"op", e.op},       {"backend", e.backend}, {"bytes_in", e.bytesIn}, {"bytes_out", e.bytesOut},
+        {"flops", e.flops}, {"run", e.run},         {"depth", e.depth}};
+    if (!e.fusedFrom.empty()) args["fused_from"] = e.fusedFrom;
     events.push_back({{"name", e.name},
                       {"cat", e.op},
                       {"ph", "X"},
@@ -40,14 +47,7 @@ std::string toChromeTraceJson(const RunProfile& profile) {
                       {"dur", static_cast<double>(e.durationNs()) / 1000.0},
                       {"pid", 1},
                       {"tid", e.thread},
-                      {"args",
-                       {{"op", e.op},
-                        {"backend", e.backend},
-                        {"bytes_in", e.bytesIn},
-                        {"bytes_out", e.bytesOut},
-                        {"flops", e.flops},
-                        {"run", e.run},
-                        {"depth", e.depth}}}});
+                      {"args", std::move(args)}});
   }
   nlohmann::json root = {
       {"traceEvents", events}, {"displayTimeUnit", "ns"}, {"otherData", {{"producer", "flowscope"}}}};

@@ -8,8 +8,11 @@ namespace flowscope {
 
 RunProfile ImportedProfile::toRunProfile() const {
   std::vector<NodeEvent> out;
-  for (const ImportedEvent& e : events)
-    if (e.inTables) out.push_back(e.event);
+  for (const ImportedEvent& e : events) {
+    if (!e.inTables) continue;
+    out.push_back(e.event);
+    if (e.nodes.size() > 1) out.back().fusedFrom = e.nodes;  // the tool fused them: the overlay marks the others
+  }
   RunProfile profile;
   profile.addAll(std::move(out));
   return profile;

@@ -34,7 +34,8 @@ struct ImportedProfile {
   std::map<int, std::string> threadNames;  ///< NodeEvent::thread -> "host:CPU python3", "GPU 0 stream 7"
   std::shared_ptr<const Model> graph;      ///< the graph the file carries (TensorBoard), or null
 
-  /// The events the tables count, named after their node when matched (as our own runs name them).
+  /// The events the tables count, named after their node when matched (as our own runs name them); an event that
+  /// covers several nodes lists them as fused (NodeEvent::fusedFrom).
   RunProfile toRunProfile() const;
   size_t matchedCount() const;
   size_t nodeEventCount() const;

@@ -3,6 +3,24 @@
 
 namespace flowscope {
 
+namespace {
+
+// The node an event's time goes on (or -1): the node it names, unless a rewrite fused it and `graph` holds the nodes
+// it was made from rather than the fused node itself; then the first of those. The others it covers are marked.
+int64_t nodeOf(const NodeEvent& e, const Graph& graph, NodeTimes& times) {
+  const int64_t named = graph.find(e.name);
+  if (e.fusedFrom.empty()) return named;
+  int64_t anchor = named >= 0 && graph.node(static_cast<size_t>(named)).op == e.op ? named : -1;
+  for (const std::string& name : e.fusedFrom)
+    if (const int64_t part = graph.find(name); part >= 0 && anchor < 0) anchor = part;
+  for (const std::string& name : e.fusedFrom)
+    if (const int64_t part = graph.find(name); part >= 0 && part != anchor)
+      times.fusedInto[static_cast<size_t>(part)] = anchor;
+  return anchor >= 0 ? anchor : named;
+}
+
+}  // namespace
+
 NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph) {
   NodeTimes times;
   times.runs = profile.runCount();
@@ -10,11 +28,12 @@ NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph) {
   times.flops.assign(graph.size(), 0.0);
   times.bytes.assign(graph.size(), 0.0);
   times.events.assign(graph.size(), 0.0);
+  times.fusedInto.assign(graph.size(), -1);
   const double perRun = 1e-9 / times.runs;
   for (const NodeEvent& e : profile.events()) {
     if (e.depth > 0) continue;  // a call node's body: inside that node's event, which counts it
     const double seconds = static_cast<double>(e.durationNs()) * perRun;
-    if (int64_t node = graph.find(e.name); node >= 0) {
+    if (int64_t node = nodeOf(e, graph, times); node >= 0) {
       const auto i = static_cast<size_t>(node);
       times.seconds[i] += seconds;
       times.flops[i] += static_cast<double>(e.flops) / times.runs;

@@ -16,13 +16,18 @@ struct NodeTimes {
   std::vector<double> flops;    ///< per node, mean per run
   std::vector<double> bytes;    ///< per node, mean per run (read and written)
   std::vector<double> events;   ///< per node, kernel calls per run (more than 1 in loop bodies)
+  /// Per node: the node whose time includes this one's, when the run fused them into one kernel (its anchor, the
+  /// first of the fused nodes this graph holds); -1 otherwise.
+  std::vector<int64_t> fusedInto;
   double matchedSeconds = 0;    ///< per run, on nodes of the graph
   double unmatchedSeconds = 0;  ///< per run, on events that name no node of it (made by the optimizer, in bodies)
   size_t matchedEvents = 0, unmatchedEvents = 0;
   int runs = 1;
 };
 
-/// Sums `profile`'s events onto `graph`'s nodes by name, averaged over the profile's runs.
+/// Sums `profile`'s events onto `graph`'s nodes by name, averaged over the profile's runs. An event of a node that a
+/// rewrite fused, on a graph that holds the nodes it was made from (not the fused node itself), goes on the first of
+/// them, and the others are marked as fused into it.
 NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph);
 
 /// Each node's share of the roofline (0 for nodes that did not run, or when the roofline is unknown).

@@ -9,6 +9,11 @@
 #include <unordered_map>
 
 namespace flowscope {
+
+void recordFusedFrom(NodeEvent& event, const Node& node, const std::string& prefix) {
+  if (!node.debugInfo || node.debugInfo->originalNodeNames.empty()) return;
+  for (const std::string& name : node.debugInfo->originalNodeNames) event.fusedFrom.push_back(prefix + name);
+}
 namespace {
 
 int64_t steadyNs() {
@@ -113,18 +118,24 @@ std::vector<OpStats> RunProfile::byOp() const {
 
 std::vector<OpStats> RunProfile::byScope(int depth) const {
   return aggregate(m_events, [depth](const NodeEvent& e) {
+    const std::string& name = e.fusedFrom.empty() ? e.name : e.fusedFrom.front();  // a fused node's anchor
     size_t pos = 0;
     for (int d = 0; d < depth; ++d) {
-      size_t next = e.name.find('/', pos);
-      if (next == std::string::npos) return d == 0 ? std::string("(top level)") : e.name.substr(0, pos - 1);
+      size_t next = name.find('/', pos);
+      if (next == std::string::npos) return d == 0 ? std::string("(top level)") : name.substr(0, pos - 1);
       pos = next + 1;
     }
-    return e.name.substr(0, pos - 1);
+    return name.substr(0, pos - 1);
   });
 }
 
 std::vector<OpStats> RunProfile::slowestNodes(size_t limit) const {
-  auto all = aggregate(m_events, [](const NodeEvent& e) { return e.name + " (" + e.op + ")"; });
+  auto all = aggregate(m_events, [](const NodeEvent& e) {
+    if (e.fusedFrom.empty()) return e.name + " (" + e.op + ")";
+    std::string parts;  // a fused node: the nodes of the user's graph it computes
+    for (const std::string& name : e.fusedFrom) parts += (parts.empty() ? "" : " + ") + name;
+    return parts + " (" + e.op + ")";
+  });
   if (all.size() > limit) all.resize(limit);
   return all;
 }

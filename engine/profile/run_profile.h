@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "ir/node.h"
 
 namespace flowscope {
 
@@ -23,6 +24,9 @@ struct NodeEvent {
   int64_t flops = 0;  ///< estimated arithmetic (profile/flops.h)
   int run = 0;        ///< which of several runs
   int depth = 0;      ///< function-call depth: a call node's body nodes are one deeper and inside its time
+  /// The nodes of the user's graph that a fused node computes (its original_node_names, the anchor first); empty
+  /// for a node no rewrite fused.
+  std::vector<std::string> fusedFrom;
 
   int64_t durationNs() const { return endNs - startNs; }
 };
@@ -35,6 +39,10 @@ struct OpStats {
   int64_t bytes = 0;  ///< read and written
   double share = 0;   ///< of the summed node time
 };
+
+/// Fills `event.fusedFrom` from `node`'s debug info when a rewrite fused it (names prefixed with `prefix`, the
+/// calling function's frame).
+void recordFusedFrom(NodeEvent& event, const Node& node, const std::string& prefix);
 
 /// Collects events from any thread.
 class RunProfile {
@@ -56,9 +64,10 @@ class RunProfile {
 
   /// Per op type, sorted by total time (descending).
   std::vector<OpStats> byOp() const;
-  /// Per name scope at `depth` components ("a/b" for depth 2), sorted by total time.
+  /// Per name scope at `depth` components ("a/b" for depth 2), sorted by total time. A fused node counts in its
+  /// anchor's scope.
   std::vector<OpStats> byScope(int depth) const;
-  /// The slowest nodes (summed over runs), longest first.
+  /// The slowest nodes (summed over runs), longest first. A fused node is named by the nodes it computes.
   std::vector<OpStats> slowestNodes(size_t limit) const;
   /// How many runs the events cover (the highest run index + 1; 1 when there are none).
   int runCount() const;

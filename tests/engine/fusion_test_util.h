@@ -30,7 +30,8 @@ inline std::map<std::string, size_t> placedOps(const vktest::Case& k, std::vecto
 }
 
 /// Runs k's graph fetching `second` alone, where its pair runs fused as `op` under its name, and fetching `first`
-/// too, which keeps the pair apart: the values agree within 1e-5 and the fused node's FLOPs are the two nodes'.
+/// too, which keeps the pair apart: the values agree within 1e-5, and the fused node's FLOPs are the two nodes' and its
+/// profile event names both.
 inline void checkFusedRun(const vktest::Case& k, const std::string& first, const std::string& second,
                           const std::string& op) {
   auto model = std::make_shared<Model>();
@@ -47,6 +48,7 @@ inline void checkFusedRun(const vktest::Case& k, const std::string& first, const
   for (const auto& e : fused.events())
     if (e.name == second) {
       QCOMPARE(e.op, op);
+      QCOMPARE(e.fusedFrom, (std::vector<std::string>{first, second}));  // a profile shows both nodes' time
       fusedFlops = e.flops;
     }
   for (const auto& e : apart.events())

@@ -254,6 +254,7 @@ class TestConvAdd : public QObject {
     QCOMPARE(fused->attr("fused_ops")->list().s, (std::vector<std::string>{"BiasAdd", "Add", "Relu"}));
     QCOMPARE(fused->attr("num_args")->i(), int64_t(2));
     QCOMPARE(fused->inputs.back().node, std::string("residual"));
+    QCOMPARE(originalNames(*fused), (std::vector<std::string>{"conv", "bias", "add", "out"}));  // the conv first
     const double error = testing::relativeError(runGraph(k.graph, k, "out:0"), runGraph(graph, k, "out:0"));
     QVERIFY2(error < 1e-6, qPrintable(QString("relative error %1").arg(error)));
   }

@@ -1,7 +1,9 @@
 // The optimizer on ONNX graphs: the channels-last pass (onnx_channels_last.cpp) fuses Conv, BatchNormalization and
 // Relu/Clip into NHWC convolutions (1-D ones as [N, 1, W, C]) with transposes only at a chain's ends; If branches
 // are optimized too, with the constants they capture moved inside; the optimized graph computes what the loaded one
-// does; the corpus's MobileNetV2 and Silero VAD (whose network is an If's branch), optimized, still match ONNX Runtime.
+// does; a profile of the optimized run puts a fused convolution's time on the Conv the user wrote and marks the nodes
+// fused into it; the corpus's MobileNetV2 and Silero VAD (whose network is an If's branch), optimized, still match ONNX
+// Runtime.
 #include <QtTest>
 
 #include <map>
@@ -10,7 +12,10 @@
 #include "engine/test_paths.h"
 #include "exec/model_runner.h"
 #include "io/npy.h"
+#include "profile/chrome_trace.h"
+#include "profile/node_times.h"
 #include "workflow/optimize_model.h"
+#include "workflow/prepared_run.h"
 
 using namespace flowscope;
 using namespace flowscope::testing;
@@ -166,6 +171,13 @@ Expected<OptimizedModel> optimizeForRun(const std::shared_ptr<const Model>& mode
   return optimizeModel(model, PipelineOptions{}, feeds, fetches);
 }
 
+// `proto` written to `file` in `dir` (the loader reads files), loaded.
+std::shared_ptr<const Model> loadWritten(const QTemporaryDir& dir, const char* file, const onnx::ModelProto& proto) {
+  const std::string path = dir.filePath(file).toStdString();
+  writeBytes(path, proto.SerializeAsString());
+  return loadForTest(path);
+}
+
 std::shared_ptr<const Model> optimized(const std::shared_ptr<const Model>& model) {
   auto result = optimizeForRun(model);
   if (!result) qFatal("optimizing failed: %s", result.status().message().c_str());
@@ -197,9 +209,7 @@ class TestOnnxOptimize : public QObject {
  private slots:
   void convChainRunsChannelsLast() {
     QTemporaryDir dir;
-    const std::string path = dir.filePath("chain.onnx").toStdString();
-    writeBytes(path, convChainModel().SerializeAsString());
-    auto model = loadForTest(path);
+    auto model = loadWritten(dir, "chain.onnx", convChainModel());
     auto fast = optimized(model);
     const std::map<std::string, size_t> ops = fast->graph.opHistogram();
     for (const char* gone :
@@ -225,13 +235,51 @@ class TestOnnxOptimize : public QObject {
     }
   }
 
+  // The fused nodes record what they were made from (original_node_names, the Conv first); a profiled run shows
+  // their time on the user's Conv, with the BatchNormalization, Clip and Add it absorbed marked as fused into it.
+  void fusedTimeGoesOnTheUsersConv() {
+    QTemporaryDir dir;
+    auto model = loadWritten(dir, "chain.onnx", convChainModel());
+    auto fast = optimized(model);
+    using Names = std::vector<std::string>;
+    QCOMPARE(originalNames(*fast->graph.findNode("clip1")), (Names{"conv1", "bn1", "clip1"}));
+    QCOMPARE(originalNames(*fast->graph.findNode("add")), (Names{"pw", "add"}));
+    QVERIFY(!fast->graph.findNode("dw")->debugInfo);  // converted in place, nothing fused into it
+
+    auto prepared = prepareRun(model, RunSetup{});
+    QVERIFY2(prepared, prepared.status().message().c_str());
+    auto run = profileRun(*prepared, {2, 1, {}, false});
+    QVERIFY2(run, run.status().message().c_str());
+    const Graph& graph = model->graph;
+    const auto at = [&](const char* name) { return static_cast<size_t>(graph.find(name)); };
+    const NodeTimes times = nodeTimes(run->profile, graph);
+    for (const char* anchor : {"conv1", "pw", "dw"}) QVERIFY2(times.seconds[at(anchor)] > 0, anchor);
+    for (const char* part : {"bn1", "clip1"}) {
+      QCOMPARE(times.seconds[at(part)], 0.0);
+      QCOMPARE(times.fusedInto[at(part)], int64_t(at("conv1")));
+    }
+    QCOMPARE(times.fusedInto[at("add")], int64_t(at("pw")));
+    QCOMPARE(times.fusedInto[at("conv1")], int64_t(-1));
+    QCOMPARE(times.fusedInto[at("relu2")], int64_t(-1));  // fetched: it ran apart
+    QVERIFY(times.seconds[at("relu2")] > 0);
+    bool named = false;  // the slowest-nodes table names the nodes a fused kernel computes
+    for (const OpStats& row : run->profile.slowestNodes(100)) named |= row.key == "conv1 + bn1 + clip1 (_FusedConv2D)";
+    QVERIFY(named);
+    auto reread = fromChromeTraceJson(toChromeTraceJson(run->profile));  // the trace file keeps them
+    QVERIFY(reread.hasValue());
+    const NodeTimes again = nodeTimes(*reread, graph);
+    QCOMPARE(again.fusedInto, times.fusedInto);
+    QVERIFY(again.seconds[at("conv1")] > 0);
+    // On the optimized graph itself, the fused node keeps its own time.
+    const NodeTimes onOptimized = nodeTimes(run->profile, fast->graph);
+    QVERIFY(onOptimized.seconds[static_cast<size_t>(fast->graph.find("clip1"))] > 0);
+  }
+
   // A 1-D chain stays [N, 1, W, C] between its convolutions: into that layout once at x (ExpandDims, Transpose), out
   // once before the fetched Sigmoid, which keeps its layout (Transpose, Squeeze).
   void conv1dChainRunsChannelsLast() {
     QTemporaryDir dir;
-    const std::string path = dir.filePath("chain1d.onnx").toStdString();
-    writeBytes(path, conv1dChainModel().SerializeAsString());
-    auto model = loadForTest(path);
+    auto model = loadWritten(dir, "chain1d.onnx", conv1dChainModel());
     auto fast = optimized(model);
     const std::map<std::string, size_t> ops = fast->graph.opHistogram();
     auto count = [&](const char* op) { return ops.count(op) ? ops.at(op) : size_t(0); };
@@ -254,9 +302,7 @@ class TestOnnxOptimize : public QObject {
   // difference would be zero).
   void trainingDropoutsStayApart() {
     QTemporaryDir dir;
-    const std::string path = dir.filePath("dropouts.onnx").toStdString();
-    writeBytes(path, trainingDropoutsModel().SerializeAsString());
-    auto fast = optimized(loadForTest(path));
+    auto fast = optimized(loadWritten(dir, "dropouts.onnx", trainingDropoutsModel()));
     const std::map<std::string, size_t> ops = fast->graph.opHistogram();
     QCOMPARE(ops.count("onnx::Dropout") ? ops.at("onnx::Dropout") : 0, size_t(2));
     const Tensor y = run(fast, formulaTensor(Shape{4096}, 1.0f))[0];
@@ -267,9 +313,7 @@ class TestOnnxOptimize : public QObject {
 
   void ifBranchesAreOptimized() {
     QTemporaryDir dir;
-    const std::string path = dir.filePath("if.onnx").toStdString();
-    writeBytes(path, ifWithConvBranchesModel().SerializeAsString());
-    auto model = loadForTest(path);
+    auto model = loadWritten(dir, "if.onnx", ifWithConvBranchesModel());
     QCOMPARE(opsInBodies(*model, "onnx::Conv"), size_t(2));
     auto result = optimizeForRun(model);
     QVERIFY2(result.hasValue(), result.status().message().c_str());

@@ -15,6 +15,7 @@
 #include "engine/test_paths.h"
 #include "profile/import/importer.h"
 #include "profile/import/tf_record.h"
+#include "profile/node_times.h"
 #include "profile/profile_match.h"
 
 using namespace flowscope;
@@ -98,6 +99,16 @@ class TestProfileImport : public QObject {
     QCOMPARE(m.byMethod["output"], size_t{8});  // three Convs, GlobalAveragePool
     const RunProfile rp = p->toRunProfile();
     QCOMPARE(rp.slowestNodes(100).size(), size_t{7});  // six nodes and ReorderOutput
+    // On the canvas the Conv holds the fused event's time and the Clip and Add are marked as fused into it.
+    const NodeTimes times = nodeTimes(rp, g);
+    const auto at = [&](const char* name) { return static_cast<size_t>(g.find(name)); };
+    const size_t conv = at("/features/features.0/features.0.0/Conv"),
+                 clip = at("/features/features.0/features.0.2/Clip");
+    QVERIFY(times.seconds[conv] > 0);
+    QCOMPARE(times.seconds[clip], 0.0);
+    QCOMPARE(times.fusedInto[clip], int64_t(conv));
+    QCOMPARE(times.fusedInto[at("/features/features.3/Add")], int64_t(at("/features/features.3/conv/conv.2/Conv")));
+    QCOMPARE(times.fusedInto[conv], int64_t(-1));
   }
 
   void ortOnMobilenet() {

@@ -1,5 +1,5 @@
 // The graph canvas: scenes arrive off the UI thread, expand and collapse, selection, themes, and rendering that
-// shows the expected structure (not a blank image).
+// shows the expected structure (not a blank image), and profile overlays (fused nodes take their kernel's colour).
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -213,6 +213,30 @@ class TestCanvas : public QObject {
     for (int y = 3; y < image.height() - 3; ++y)  // inside the border, clear of the rounded corners
       for (int x = 10; x < image.width() - 10; ++x) darkest = std::min(darkest, qGray(image.pixel(x, y)));
     QVERIFY2(darkest < 100, qPrintable(QString::number(darkest)));
+  }
+
+  // A node whose work ran inside another node's fused kernel takes that node's colour and the badge "fused"; one that
+  // has time of its own keeps its own colour and time.
+  void fusedNodesShowTheirKernelsColour() {
+    GraphCanvas canvas;
+    QVERIFY(showExpanded(canvas, 300));
+    const Scene& scene = *canvas.scene();
+    const auto item = [&](size_t node) { return static_cast<size_t>(scene.itemOfNode[node]); };
+    QVERIFY(item(0) != item(1) && item(1) != item(2) && item(0) != item(2));
+    std::vector<double> seconds(scene.itemOfNode.size(), 0.0);
+    seconds[0] = 2e-3;
+    seconds[2] = 1e-3;
+    std::vector<int64_t> fusedInto(seconds.size(), -1);
+    fusedInto[1] = fusedInto[2] = 0;
+    canvas.setNodeTimes(seconds, fusedInto);
+    const SceneOverlay& overlay = canvas.overlay();
+    QCOMPARE(overlay.itemBadge[item(0)], QString("2.00 ms"));
+    QCOMPARE(overlay.itemBadge[item(1)], QString("fused"));
+    QCOMPARE(overlay.itemFill[item(1)], overlay.itemFill[item(0)]);
+    QCOMPARE(overlay.itemBadge[item(2)], QString("1.00 ms"));
+    QVERIFY(overlay.itemFill[item(2)] != overlay.itemFill[item(0)]);
+    canvas.setNodeTimes({});
+    QVERIFY(canvas.overlay().itemBadge[item(1)].isEmpty());
   }
 
   void minimapMovesTheView() {

@@ -146,15 +146,18 @@ void GraphCanvas::setNodeColors(std::vector<std::pair<size_t, QColor>> colors) {
   update();
 }
 
-void GraphCanvas::setNodeTimes(std::vector<double> seconds) {
+void GraphCanvas::setNodeTimes(std::vector<double> seconds, std::vector<int64_t> fusedInto) {
   m_nodeTimes = std::move(seconds);
+  m_nodeFusedInto = std::move(fusedInto);
   applyNodeColors();
   update();
 }
 
-void GraphCanvas::setNodeRoofline(std::vector<double> shares, std::vector<double> seconds) {
+void GraphCanvas::setNodeRoofline(std::vector<double> shares, std::vector<double> seconds,
+                                  std::vector<int64_t> fusedInto) {
   m_nodeShares = std::move(shares);
   m_nodeShareSeconds = std::move(seconds);
+  if (!m_nodeShares.empty() || !fusedInto.empty()) m_nodeFusedInto = std::move(fusedInto);
   applyNodeColors();
   update();
 }
@@ -175,6 +178,7 @@ void GraphCanvas::applyNodeColors() {
   addNodeColors(m_overlay, *m_scene, m_nodeColors);
   addNodeTimes(m_overlay, *m_scene, m_nodeTimes);
   addRooflineShares(m_overlay, *m_scene, m_nodeShares, m_nodeShareSeconds);
+  addFusedMarks(m_overlay, *m_scene, m_nodeFusedInto);
   addTimeRatios(m_overlay, *m_scene, m_nodeOurs, m_nodeTheirs);
   ++m_overlayVersion;
   refreshMinimap();

@@ -52,10 +52,11 @@ class GraphCanvas : public QWidget {
   /// Colours graph nodes (and the collapsed groups that show them); kept across relayouts.
   void setNodeColors(std::vector<std::pair<size_t, QColor>> colors);
   /// A timing overlay: seconds per graph node (empty: none). Each visible item (a node, or a collapsed group
-  /// summing its nodes) gets a heat colour by its share of the slowest item and a time label.
-  void setNodeTimes(std::vector<double> seconds);
+  /// summing its nodes) gets a heat colour by its share of the slowest item and a time label. `fusedInto`: per node,
+  /// the node whose time includes its own (NodeTimes::fusedInto); such nodes show that node's colour, marked fused.
+  void setNodeTimes(std::vector<double> seconds, std::vector<int64_t> fusedInto = {});
   /// A roofline overlay: per graph node its share of the roofline and its seconds (empty: none).
-  void setNodeRoofline(std::vector<double> shares, std::vector<double> seconds);
+  void setNodeRoofline(std::vector<double> shares, std::vector<double> seconds, std::vector<int64_t> fusedInto = {});
   /// An ours-over-theirs overlay: per graph node our seconds and an imported profile's (empty: none).
   void setNodeRatios(std::vector<double> ours, std::vector<double> theirs);
   /// The heat colour for a fraction of the slowest item's time (0..1).
@@ -146,6 +147,7 @@ class GraphCanvas : public QWidget {
   std::vector<std::pair<size_t, QColor>> m_nodeColors;
   std::vector<double> m_nodeTimes;
   std::vector<double> m_nodeShares, m_nodeShareSeconds;
+  std::vector<int64_t> m_nodeFusedInto;
   std::vector<double> m_nodeOurs, m_nodeTheirs;
   int m_selected = -1;
   double m_scale = 1;

@@ -236,6 +236,23 @@ void addNodeTimes(SceneOverlay& overlay, const Scene& scene, const std::vector<d
   }
 }
 
+void addFusedMarks(SceneOverlay& overlay, const Scene& scene, const std::vector<int64_t>& fusedInto) {
+  if (overlay.itemFill.size() != scene.items.size() || overlay.itemBadge.size() != scene.items.size()) return;
+  const auto itemOf = [&](int64_t node) {
+    return node >= 0 && static_cast<size_t>(node) < scene.itemOfNode.size()
+               ? scene.itemOfNode[static_cast<size_t>(node)]
+               : -1;
+  };
+  for (size_t n = 0; n < fusedInto.size(); ++n) {
+    const int item = itemOf(static_cast<int64_t>(n)), anchor = itemOf(fusedInto[n]);
+    if (item < 0 || anchor < 0 || item == anchor) continue;
+    const auto i = static_cast<size_t>(item), a = static_cast<size_t>(anchor);
+    if (!overlay.itemBadge[i].isEmpty() || !overlay.itemFill[a].isValid()) continue;  // it shows time of its own
+    overlay.itemFill[i] = overlay.itemFill[a];
+    overlay.itemBadge[i] = "fused";
+  }
+}
+
 QColor rooflineColor(double share) {
   const double t = std::clamp(share / 0.6, 0.0, 1.0);
   return QColor::fromHsvF(0.33 * t, 0.55, 0.95);

@@ -34,6 +34,9 @@ QColor heatColor(double fraction);
 /// work (share 0) stay uncoloured.
 void addRooflineShares(SceneOverlay& overlay, const Scene& scene, const std::vector<double>& shares,
                        const std::vector<double>& seconds);
+/// Nodes that a run fused into another node's kernel (`fusedInto`, NodeTimes::fusedInto): an item showing such a node
+/// and no time of its own takes the colour of the item that shows the kernel's time, with the badge "fused".
+void addFusedMarks(SceneOverlay& overlay, const Scene& scene, const std::vector<int64_t>& fusedInto);
 /// Red for a kernel far below its roofline, through amber, to green at 60% and above.
 QColor rooflineColor(double share);
 

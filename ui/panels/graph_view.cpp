@@ -58,13 +58,19 @@ void GraphView::profileChanged(const Session& session) {
     if (profile->imported && ours) m_canvas->setNodeRatios(ours->times.seconds, profile->times.seconds);
     return;
   }
-  if (session.overlayMode() == OverlayMode::kTime) return m_canvas->setNodeTimes(profile->times.seconds);
+  const NodeTimes& times = profile->times;
+  if (session.overlayMode() == OverlayMode::kTime) return m_canvas->setNodeTimes(times.seconds, times.fusedInto);
   if (session.overlayMode() == OverlayMode::kRoofline)
-    return m_canvas->setNodeRoofline(rooflineShares(profile->times, profile->roofline), profile->times.seconds);
+    return m_canvas->setNodeRoofline(rooflineShares(times, profile->roofline), times.seconds, times.fusedInto);
   const Graph& graph = session.model()->graph;
   std::map<size_t, bool> onVulkan;
-  for (const auto& e : profile->profile->events())
-    if (int64_t node = graph.find(e.name); node >= 0) onVulkan[static_cast<size_t>(node)] |= e.backend == "vulkan";
+  const auto mark = [&](const std::string& name, bool vulkan) {
+    if (int64_t node = graph.find(name); node >= 0) onVulkan[static_cast<size_t>(node)] |= vulkan;
+  };
+  for (const auto& e : profile->profile->events()) {
+    mark(e.name, e.backend == "vulkan");
+    for (const std::string& part : e.fusedFrom) mark(part, e.backend == "vulkan");  // the nodes a fused kernel ran
+  }
   std::vector<std::pair<size_t, QColor>> colours;
   for (const auto& [node, vulkan] : onVulkan) colours.emplace_back(node, vulkan ? vulkanColour() : cpuColour());
   m_canvas->setNodeColors(std::move(colours));

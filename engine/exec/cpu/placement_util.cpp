@@ -58,6 +58,7 @@ Node fusedNode(const PairFusion& fusion, const Node& first, const Node& second) 
   fused.attrs[fusion.firstAttr] = AttrValue::fromString(first.name);
   const AttrValue* blocked = second.attr(kBlockedOutputAttr);
   if (fusion.keepsBlockedOutput && blocked) fused.attrs[kBlockedOutputAttr] = *blocked;
+  recordFusion(fused, {&first, &second});
   return fused;
 }
 

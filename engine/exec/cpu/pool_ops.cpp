@@ -42,7 +42,7 @@ class PoolKernel : public OpKernel {
     }
     if (m_input != x.shape() || m_output != out.shape()) {
       try {
-        prepare(in, isBlocked(x.shape()), w, blockedOut);
+        prepare(in, w, blockedOut);
       } catch (const dnnl::error& e) {
         return ctx.error(std::string("oneDNN could not create the pooling: ") + e.what());
       }
@@ -59,12 +59,13 @@ class PoolKernel : public OpKernel {
   }
 
  private:
-  // The primitive pools in its input's layout; the output is reordered where it is wanted in the other.
-  void prepare(const Shape& in, bool blockedIn, const Window& w, bool blockedOut) {
+  // The primitive pools a blocked input in that layout (NHWC inputs take poolNhwc); the output is reordered where it
+  // is wanted in NHWC.
+  void prepare(const Shape& in, const Window& w, bool blockedOut) {
     using namespace dnnl_util;
     const int64_t n = in.dim(0), h = in.dim(1), wd = in.dim(2), c = in.dim(3);
-    const auto srcDesc = activationDesc({n, c, h, wd}, blockedIn);
-    const auto poolDst = activationDesc({n, c, w.oh, w.ow}, blockedIn);
+    const auto srcDesc = activationDesc({n, c, h, wd}, true);
+    const auto poolDst = activationDesc({n, c, w.oh, w.ow}, true);
     dnnl::pooling_forward::desc opDesc(
         dnnl::prop_kind::forward_inference,
         m_max ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding, srcDesc, poolDst,

@@ -421,6 +421,7 @@ Status ClusterProgram::run(const std::vector<Tensor>& inputs, std::vector<Tensor
         NodeEvent e;
         e.name = exec->eventPrefix + m_spec.nodes[k].name;
         e.op = m_spec.nodes[k].op;
+        recordFusedFrom(e, m_spec.nodes[k], exec->eventPrefix);
         e.backend = "vulkan";
         e.startNs = submitted + static_cast<int64_t>(static_cast<double>(ticks[k] - ticks[0]) * ns);
         e.endNs = submitted + static_cast<int64_t>(static_cast<double>(ticks[k + 1] - ticks[0]) * ns);
