@@ -26,7 +26,7 @@ mkdir -p "$out/graphs" "$out/node"
 if [ ! -d "$out/node/node_modules/onnxruntime-node" ]; then  # the npm tarball carries the library: no download step
   (cd "$out/node" && ONNXRUNTIME_NODE_INSTALL=skip npm install --silent --no-audit --no-fund onnxruntime-node@1.30.0)
 fi
-cp "$root/tests/bench/ort_peer.mjs" "$out/node/"
+cp "$root/tests/bench/ort_peer.mjs" "$root/tests/bench/ort_model.mjs" "$out/node/"
 
 flowscope="$root/build/app/flowscope"
 graphs="$root/../shared/graphs"

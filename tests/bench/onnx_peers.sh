@@ -5,18 +5,20 @@
 # physical cores, in the same run. Checks Flowscope's outputs against ORT's (relative error, target 1e-4) and prints
 # medians and FS/ORT (target 0.8) with onnx_report.py. On a shared machine the medians move with the load, so the two
 # alternate for --rounds rounds, each cell keeps its best median, and the report prints each engine's spread over the
-# rounds, marking a ratio unsettled where either spread passes 10%.
-# Usage: tests/bench/onnx_peers.sh [--runs N] [--rounds R] [--node-modules DIR]   (DIR holds onnxruntime-node;
-# default: npm installs it once under build/bench/onnx/node)
+# rounds, marking a ratio unsettled where either spread passes 10%. Then onnx_paired.py runs the two in turns, --pairs
+# bursts of 6 runs each per cell, and prints the median of the per-pair ratios: the figure a busy host moves least.
+# Usage: tests/bench/onnx_peers.sh [--runs N] [--rounds R] [--pairs P] [--node-modules DIR]   (DIR holds
+# onnxruntime-node; default: npm installs it once under build/bench/onnx/node; --pairs 0 skips the paired runs)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-runs=30; rounds=3; modules=""
+runs=30; rounds=3; pairs=20; modules=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift ;;
     --rounds) rounds="$2"; shift ;;
+    --pairs) pairs="$2"; shift ;;
     --node-modules) modules="$2"; shift ;;
-    *) echo "usage: onnx_peers.sh [--runs N] [--rounds R] [--node-modules DIR]" >&2; exit 2 ;;
+    *) echo "usage: onnx_peers.sh [--runs N] [--rounds R] [--pairs P] [--node-modules DIR]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -34,7 +36,7 @@ if [ -n "$modules" ]; then
 elif [ ! -d "$out/node/node_modules/onnxruntime-node" ]; then  # the npm tarball carries the library
   (cd "$out/node" && ONNXRUNTIME_NODE_INSTALL=skip npm install --silent --no-audit --no-fund onnxruntime-node@1.30.0)
 fi
-cp "$root/tests/bench/ort_peer.mjs" "$out/node/"
+cp "$root/tests/bench/ort_peer.mjs" "$root/tests/bench/ort_model.mjs" "$root/tests/bench/ort_lockstep.mjs" "$out/node/"
 cores=$(lscpu -p=Core,Socket | grep -v '^#' | sort -u | wc -l)
 names="resnet18 mobilenet_v2 silero_vad"
 output() { /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]]["output"])' \
@@ -58,3 +60,11 @@ for ((r = 1; r <= rounds; ++r)); do
   done
 done
 /usr/bin/python3 "$root/tests/bench/onnx_report.py" "$out" $names
+lockstep="$root/build/tests/bench/onnx_lockstep"
+if [ "$pairs" -gt 0 ] && [ ! -x "$lockstep" ]; then
+  echo "paired runs skipped: build tests/bench's onnx_lockstep first (a build with -DFLOWSCOPE_BUILD_TESTS=ON)" >&2
+elif [ "$pairs" -gt 0 ]; then
+  echo
+  /usr/bin/python3 "$root/tests/bench/onnx_paired.py" "$out" "$lockstep" "$pairs" 6 "$(echo 1 "$cores" |
+    tr ' ' '\n' | sort -un | paste -sd,)" $names
+fi

@@ -4,25 +4,14 @@
 // caller; --save writes each model's compared output as raw float32 to DIR/NAME.ort_output.bin)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as ort from 'onnxruntime-node';
+import {openModel, ort, readManifest} from './ort_model.mjs';
 
 const [dir, threadsText, runsText, saveFlag] = process.argv.slice(2);
 const threads = Number(threadsText), maxRuns = Number(runsText || 20);
-const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+const manifest = readManifest(dir);
 const result = {ort: ort.env.versions.node, threads, cases: {}};
-const arrays = {float32: Float32Array, int64: BigInt64Array};  // the dtypes onnx_models.py writes
 for (const [name, info] of Object.entries(manifest)) {
-  const session = await ort.InferenceSession.create(path.join(dir, name + '.onnx'), {
-    executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential',
-    graphOptimizationLevel: 'all'});
-  const feeds = {};
-  for (const input of info.inputs) {
-    const bytes = fs.readFileSync(path.join(dir, `${name}.${input.name}.bin`));
-    const view = arrays[input.dtype];
-    const data = new view(bytes.buffer, bytes.byteOffset, bytes.length / view.BYTES_PER_ELEMENT);
-    feeds[input.name] = new ort.Tensor(input.dtype === 'float32' ? 'float32' : 'int64', data, input.shape);
-  }
-  for (let i = 0; i < 3; ++i) await session.run(feeds);  // warm-up
+  const {session, feeds} = await openModel(dir, name, info, threads);
   if (saveFlag === '--save') {
     const out = (await session.run(feeds))[info.output].data;
     fs.writeFileSync(path.join(dir, name + '.ort_output.bin'), Buffer.from(out.buffer, out.byteOffset, out.byteLength));
