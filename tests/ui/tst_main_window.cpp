@@ -107,6 +107,47 @@ class TestMainWindow : public QObject {
     QVERIFY2(text.contains("Inputs") && text.contains("transpose_a"), qPrintable(text));
   }
 
+  // Optimized, MatMul + BiasAdd + Relu run as one _FusedMatMul under the Relu's name: its time shows on the MatMul,
+  // the other two are marked fused into it (the inspector says so), and clicking the kernel in the timeline selects
+  // the MatMul.
+  void fusedKernelsShowOnTheUsersNodes() {
+    MainWindow window;
+    QVERIFY(openAndLayOut(window, QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt"));
+    ProfilePanel* panel = window.profilePanel();
+    QSignalSpy profiled(&window.session(), &Session::profiled);
+    panel->setOptimize(true);
+    panel->profile(2);
+    QVERIFY(profiled.wait(20000));
+    const Graph& graph = window.model()->graph;
+    const auto at = [&](const char* name) { return static_cast<size_t>(graph.find(name)); };
+    const NodeTimes& times = window.session().profileView()->times;
+    QVERIFY(times.seconds[at("dense/MatMul")] > 0);
+    for (const char* part : {"dense/BiasAdd", "dense/Relu"}) {
+      QCOMPARE(times.seconds[at(part)], 0.0);
+      QCOMPARE(times.fusedInto[at(part)], int64_t(at("dense/MatMul")));
+    }
+    // The inspector says which kernel computed a node, and what the kernel computed.
+    window.session().selectInOpenedGraph(at("dense/BiasAdd"));
+    QTRY_VERIFY2(window.inspector()->toPlainText().contains("Ran inside the fused kernel of dense/MatMul"),
+                 qPrintable(window.inspector()->toPlainText()));
+    window.session().selectInOpenedGraph(at("dense/MatMul"));
+    QTRY_VERIFY2(window.inspector()->toPlainText().contains("one fused kernel with dense/BiasAdd, dense/Relu"),
+                 qPrintable(window.inspector()->toPlainText()));
+    TimelineView* timeline = panel->timeline();
+    timeline->resize(800, 120);
+    int fused = -1;
+    for (size_t i = 0; i < timeline->events().size() && fused < 0; ++i)
+      if (timeline->events()[i].op == "_FusedMatMul") fused = static_cast<int>(i);
+    QVERIFY(fused >= 0);
+    QCOMPARE(timeline->events()[static_cast<size_t>(fused)].name, std::string("dense/Relu"));
+    const QPoint point = timeline->eventRect(fused).center().toPoint();
+    QVERIFY(timeline->eventAt(point) >= 0);
+    if (timeline->events()[static_cast<size_t>(timeline->eventAt(point))].op != "_FusedMatMul")
+      QSKIP("another event covers the fused kernel's pixels at this width");
+    QTest::mouseClick(timeline, Qt::LeftButton, Qt::NoModifier, point);
+    QCOMPARE(window.session().selection(), Selection::ofNode(at("dense/MatMul")));
+  }
+
   void profileOverlayTimelineExports() {
     MainWindow window;
     QVERIFY(openAndLayOut(window, QString(FLOWSCOPE_TEST_DATA) + "/small_mlp.pbtxt"));

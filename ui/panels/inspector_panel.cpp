@@ -107,7 +107,28 @@ void InspectorPanel::renderNode(size_t index) {
     }
     html += "</ul><p><i>Click a function, or double-click the node, to open its body.</i></p>";
   }
-  setHtml(html);
+  setHtml(html + profileHtml(index));
+}
+
+// The node's time per run in the profile of the opened graph, and the nodes fused into its kernel; or the node whose
+// fused kernel computed it.
+QString InspectorPanel::profileHtml(size_t index) const {
+  const ProfileView* view = m_session->profileView();
+  if (!view || m_model != m_session->model() || index >= view->times.seconds.size()) return {};
+  const NodeTimes& times = view->times;
+  const Graph& g = m_model->graph;
+  if (const int64_t anchor = times.fusedInto[index]; anchor >= 0)
+    return "<h4>Profile</h4><p>Ran inside the fused kernel of " + esc(g.node(static_cast<size_t>(anchor)).name) +
+           ", which shows the time.</p>";
+  if (times.seconds[index] <= 0) return {};
+  QString html = "<h4>Profile</h4><p>" + QString::number(times.seconds[index] * 1e6, 'f', 1) + " us per run";
+  if (times.flops[index] > 0)
+    html += ", " + QString::number(times.flops[index] / times.seconds[index] * 1e-9, 'f', 1) + " GFLOP/s";
+  QStringList fused;
+  for (size_t k = 0; k < times.fusedInto.size(); ++k)
+    if (times.fusedInto[k] == static_cast<int64_t>(index)) fused << esc(g.node(k).name);
+  if (!fused.isEmpty()) html += "<br>one fused kernel with " + fused.join(", ") + ": the time is theirs too";
+  return html + "</p>";
 }
 
 void InspectorPanel::renderGroup(const std::string& path) {

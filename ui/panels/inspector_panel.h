@@ -1,5 +1,6 @@
 // The node inspector: op and its one-line doc, device, attrs, inputs and outputs with dtype and shape, a preview of
-// Const values, the functions a node calls; for a group, its path and op histogram.
+// Const values, the functions a node calls, its time in the profile (or the node whose fused kernel computed it); for
+// a group, its path and op histogram.
 #pragma once
 
 #include <QTextBrowser>
@@ -22,7 +23,7 @@ class InspectorPanel : public QTextBrowser, public SessionViewer {
   void documentChanged(const Session& session) override;
   void selectionChanged(const Session& session) override;
   void passChanged(const Session&) override {}
-  void profileChanged(const Session&) override {}
+  void profileChanged(const Session&) override { render(); }
 
  private:
   // What the inspector infers about the shown graph in the background.
@@ -33,6 +34,7 @@ class InspectorPanel : public QTextBrowser, public SessionViewer {
   void render();
   void renderNode(size_t index);
   void renderGroup(const std::string& path);
+  QString profileHtml(size_t index) const;
 
   Session* m_session;
   std::shared_ptr<const Model> m_model;

@@ -51,11 +51,14 @@ ProfilePanel::ProfilePanel(Session* session, QWidget* parent)
   split->addWidget(m_timeline);
   layout()->addWidget(split);
   static_cast<QVBoxLayout*>(layout())->setStretch(1, 1);
-  connect(m_timeline, &TimelineView::nodeClicked, this, [this](const QString& name) {
+  connect(m_timeline, &TimelineView::nodeClicked, this, [this](const QStringList& names) {
     auto model = m_session->model();
     if (!model) return;
-    if (int64_t node = model->graph.find(name.toStdString()); node >= 0)
-      m_session->selectInOpenedGraph(static_cast<size_t>(node));
+    for (const QString& name : names)  // the first the opened graph holds
+      if (int64_t node = model->graph.find(name.toStdString()); node >= 0) {
+        m_session->selectInOpenedGraph(static_cast<size_t>(node));
+        return;
+      }
   });
   connect(session, &Session::profiled, this, [this] { setRunning(false); });
   connect(session, &Session::profileFailed, this, [this](const QString& message) {

@@ -67,7 +67,9 @@ void TimelineView::paintEvent(QPaintEvent*) {
   for (size_t i = 0; i < m_events.size(); ++i) {
     QRectF r = eventRect(static_cast<int>(i));
     if (r.right() < kLeft || r.left() > width()) continue;
-    const bool hot = !m_highlight.empty() && m_events[i].name == m_highlight;
+    const NodeEvent& e = m_events[i];
+    const bool hot = !m_highlight.empty() && (e.name == m_highlight || std::find(e.fusedFrom.begin(), e.fusedFrom.end(),
+                                                                                 m_highlight) != e.fusedFrom.end());
     QColor c = QColor::fromHsv(static_cast<int>(std::hash<std::string>{}(m_events[i].op) % 360), 90, 230);
     p.fillRect(r, hot ? QColor("#e53935") : c);
     if (r.width() > 40) {
@@ -80,9 +82,12 @@ void TimelineView::paintEvent(QPaintEvent*) {
 void TimelineView::mousePressEvent(QMouseEvent* event) {
   int hit = eventAt(event->pos());
   if (hit < 0) return;
-  m_highlight = m_events[static_cast<size_t>(hit)].name;
+  const NodeEvent& e = m_events[static_cast<size_t>(hit)];
+  m_highlight = e.name;
   update();
-  emit nodeClicked(QString::fromStdString(m_highlight));
+  QStringList names;
+  for (const std::string& name : e.fusedFrom) names << QString::fromStdString(name);
+  emit nodeClicked(names << QString::fromStdString(e.name));
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event) {

@@ -1,5 +1,6 @@
 // TimelineView: one lane per thread, one box per node event (Perfetto-style), zoomable in time. Clicking an event
-// selects its node; selecting a node elsewhere highlights its events here.
+// selects its node (a fused kernel's: the first node it computes); selecting a node elsewhere highlights its events
+// here, a fused kernel's for any node it computes.
 #pragma once
 
 #include <QWidget>
@@ -19,6 +20,7 @@ class TimelineView : public QWidget {
   /// Widens the time axis to at least this many nanoseconds (so that two timelines side by side share a scale).
   void setMinimumSpan(int64_t ns);
   int64_t span() const { return m_end - m_start; }
+  /// Highlights the events of node `name`: those it ran as, and the fused kernels that computed it.
   void highlightNode(const std::string& name);
   const std::vector<NodeEvent>& events() const { return m_events; }
   /// The event under a widget point, or -1.
@@ -26,7 +28,8 @@ class TimelineView : public QWidget {
   QRectF eventRect(int index) const;
 
  signals:
-  void nodeClicked(const QString& name);
+  /// An event was clicked: the nodes it computed as a fused kernel (the first one first), then the node it ran as.
+  void nodeClicked(const QStringList& names);
 
  protected:
   void paintEvent(QPaintEvent*) override;
