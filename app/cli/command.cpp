@@ -76,7 +76,7 @@ const std::vector<Command>& commands() {
        "the same file: its GraphDef is the graph), an ONNX Runtime profile JSON, or a Chrome trace (.json/.json.gz,\n"
        "PyTorch's included). It prints the same tables, how many events matched graph nodes (by name, by output\n"
        "tensor, by op order and shapes), every unmatched event with its time, and, unless --no-run, our engine's\n"
-       "profile of the graph as loaded beside theirs per node (theirs, ours, ratio).\n",
+       "profile of the graph (optimized first, unless --no-optimize) beside theirs per node (theirs, ours, ratio).\n",
        {withProfile(withImport(kRunValueOptions)), {"--json", "--no-optimize", "--no-run"}, 1, 1},
        runProfile},
       {"diff",

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <set>
 
 #include "profile/node_times.h"
@@ -43,22 +42,13 @@ nlohmann::json unmatchedJson(const ImportedProfile& p, size_t i) {
 
 std::vector<SideBySideRow> sideBySide(const ImportReportInput& in) {
   if (!in.graph || !in.ours) return {};
-  std::map<std::string, std::set<std::string>> groups;  // first node -> every node its events cover
-  for (const ImportedEvent& e : in.imported->events)
-    if (e.inTables && !e.nodes.empty()) groups[e.nodes.front()].insert(e.nodes.begin(), e.nodes.end());
   const NodeTimes theirs = nodeTimes(in.imported->toRunProfile(), *in.graph);
   const NodeTimes ours = nodeTimes(*in.ours, *in.graph);
   std::vector<SideBySideRow> rows;
-  for (const auto& [first, nodes] : groups) {
-    int64_t i = in.graph->find(first);
-    if (i < 0) continue;
-    SideBySideRow row{first, in.graph->node(static_cast<size_t>(i)).op, nodes.size(), 0, 0};
-    row.theirsUs = theirs.seconds[static_cast<size_t>(i)] * 1e6;
-    for (const std::string& n : nodes)
-      if (int64_t k = in.graph->find(n); k >= 0) row.oursUs += ours.seconds[static_cast<size_t>(k)] * 1e6;
-    rows.push_back(row);
+  for (const NodeGroupTimes& g : compareNodeTimes(theirs, ours)) {
+    const Node& node = in.graph->node(g.node);
+    rows.push_back({node.name, node.op, g.nodes, g.theirs * 1e6, g.ours * 1e6});
   }
-  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.theirsUs > b.theirsUs; });
   return rows;
 }
 

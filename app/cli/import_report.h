@@ -23,7 +23,8 @@ struct ImportReportInput {
   std::string oursNote;              ///< why it did not run, or how it ran
 };
 
-/// One row of the side-by-side table: an event's node group (what the tool fused counts as one), mean us per run.
+/// One row of the side-by-side table: a group of nodes that either side ran as one kernel (compareNodeTimes), mean us
+/// per run; `node` is the one they timed longest.
 struct SideBySideRow {
   std::string node, op;
   size_t nodes = 1;

@@ -65,7 +65,8 @@ void printSideBySide(const ImportReportInput& in) {
   if (!in.oursNote.empty()) std::printf("\n%s\n", in.oursNote.c_str());
   const auto rows = sideBySide(in);
   if (rows.empty()) return;
-  std::printf("\nside by side (mean us per run; theirs / ours; a fused event's row sums our nodes it covers)\n");
+  std::printf(
+      "\nside by side (mean us per run; theirs / ours; a row sums the nodes either side fused into one kernel)\n");
   std::printf("%-60s %-18s %10s %10s %7s\n", "node", "op", "theirs", "ours", "ratio");
   for (size_t k = 0; k < rows.size() && k < 25; ++k) {
     const auto& r = rows[k];

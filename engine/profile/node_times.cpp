@@ -1,6 +1,9 @@
 // Summing events onto nodes.
 #include "profile/node_times.h"
 
+#include <algorithm>
+#include <map>
+
 namespace flowscope {
 
 namespace {
@@ -47,6 +50,44 @@ NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph) {
     }
   }
   return times;
+}
+
+namespace {
+
+// Union-find over node indices.
+size_t rootOf(std::vector<size_t>& parent, size_t i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+void joinFusions(std::vector<size_t>& parent, const NodeTimes& times) {
+  for (size_t i = 0; i < times.fusedInto.size() && i < parent.size(); ++i)
+    if (const int64_t anchor = times.fusedInto[i]; anchor >= 0 && static_cast<size_t>(anchor) < parent.size())
+      parent[rootOf(parent, i)] = rootOf(parent, static_cast<size_t>(anchor));
+}
+
+}  // namespace
+
+std::vector<NodeGroupTimes> compareNodeTimes(const NodeTimes& theirs, const NodeTimes& ours) {
+  const size_t n = std::min(theirs.seconds.size(), ours.seconds.size());
+  std::vector<size_t> parent(n);
+  for (size_t i = 0; i < n; ++i) parent[i] = i;
+  joinFusions(parent, theirs);
+  joinFusions(parent, ours);
+  std::map<size_t, NodeGroupTimes> groups;  // by root
+  for (size_t i = 0; i < n; ++i) {
+    auto [it, added] = groups.try_emplace(rootOf(parent, i), NodeGroupTimes{i, 0, 0, 0});
+    NodeGroupTimes& g = it->second;
+    ++g.nodes;
+    g.theirs += theirs.seconds[i];
+    g.ours += ours.seconds[i];
+    if (theirs.seconds[i] > theirs.seconds[g.node]) g.node = i;
+  }
+  std::vector<NodeGroupTimes> rows;
+  for (const auto& [root, g] : groups)
+    if (g.theirs > 0) rows.push_back(g);
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.theirs > b.theirs; });
+  return rows;
 }
 
 std::vector<double> rooflineShares(const NodeTimes& times, const Roofline& roofline) {

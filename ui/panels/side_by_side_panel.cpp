@@ -10,12 +10,6 @@
 namespace flowscope {
 namespace {
 
-struct Row {
-  size_t node;
-  double theirs, ours;
-  int covered;
-};
-
 QTableWidgetItem* number(double value) {
   auto* item = new QTableWidgetItem;
   item->setData(Qt::DisplayRole, value);
@@ -62,49 +56,38 @@ void SideBySidePanel::profileChanged(const Session& session) {
 }
 
 void SideBySidePanel::fill(const Graph& graph, const ProfileView& theirs, const ProfileView& ours) {
-  std::vector<Row> rows;
-  for (size_t i = 0; i < graph.size() && i < theirs.times.seconds.size(); ++i) {
-    if (theirs.times.seconds[i] <= 0) continue;
-    Row row{i, theirs.times.seconds[i] * 1e6, 0, 1};
-    auto covers = theirs.covers.find(graph.node(i).name);
-    std::vector<std::string> nodes =
-        covers == theirs.covers.end() ? std::vector<std::string>{graph.node(i).name} : covers->second;
-    row.covered = static_cast<int>(nodes.size());
-    for (const std::string& n : nodes)
-      if (int64_t k = graph.find(n); k >= 0 && static_cast<size_t>(k) < ours.times.seconds.size())
-        row.ours += ours.times.seconds[static_cast<size_t>(k)] * 1e6;
-    rows.push_back(row);
-  }
-  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.theirs > b.theirs; });
+  const std::vector<NodeGroupTimes> rows = compareNodeTimes(theirs.times, ours.times);
   m_table->setSortingEnabled(false);
   m_table->setRowCount(static_cast<int>(rows.size()));
   double theirsTotal = 0, oursTotal = 0;
   for (size_t r = 0; r < rows.size(); ++r) {
-    const Row& row = rows[r];
+    const NodeGroupTimes& row = rows[r];
+    const double theirsUs = row.theirs * 1e6, oursUs = row.ours * 1e6;
     const Node& n = graph.node(row.node);
     auto* name = new QTableWidgetItem(QString::fromStdString(n.name));
     name->setData(Qt::UserRole, static_cast<qulonglong>(row.node));
     const int at = static_cast<int>(r);
     m_table->setItem(at, 0, name);
-    m_table->setItem(at, 1,
-                     new QTableWidgetItem(QString::fromStdString(n.op) +
-                                          (row.covered > 1 ? QString("+%1").arg(row.covered - 1) : "")));
-    m_table->setItem(at, 2, number(row.theirs));
-    m_table->setItem(at, 3, number(row.ours));
-    m_table->setItem(at, 4, row.ours > 0 ? number(row.theirs / row.ours) : new QTableWidgetItem("–"));
-    theirsTotal += row.theirs;
-    oursTotal += row.ours;
+    m_table->setItem(
+        at, 1,
+        new QTableWidgetItem(QString::fromStdString(n.op) + (row.nodes > 1 ? QString("+%1").arg(row.nodes - 1) : "")));
+    m_table->setItem(at, 2, number(theirsUs));
+    m_table->setItem(at, 3, number(oursUs));
+    m_table->setItem(at, 4, oursUs > 0 ? number(theirsUs / oursUs) : new QTableWidgetItem("–"));
+    theirsTotal += theirsUs;
+    oursTotal += oursUs;
   }
   m_table->setSortingEnabled(true);
   m_table->resizeColumnsToContents();
-  m_summary->setText(
-      tr("%1 nodes timed by %2: theirs %3 µs, ours %4 µs per run on them (ours: %5, %6)")
-          .arg(rows.size())
-          .arg(theirs.source)
-          .arg(theirsTotal, 0, 'f', 1)
-          .arg(oursTotal, 0, 'f', 1)
-          .arg(QString::fromStdString(ours.device))
-          .arg(ours.optimized ? tr("optimized first: names the optimizer removed have no time") : tr("as loaded")));
+  m_summary->setText(tr("%1 nodes timed by %2: theirs %3 µs, ours %4 µs per run on them (ours: %5, %6)")
+                         .arg(rows.size())
+                         .arg(theirs.source)
+                         .arg(theirsTotal, 0, 'f', 1)
+                         .arg(oursTotal, 0, 'f', 1)
+                         .arg(QString::fromStdString(ours.device))
+                         .arg(ours.optimized
+                                  ? tr("optimized first: a fused kernel's time is on the first node it computed")
+                                  : tr("as loaded")));
 }
 
 }  // namespace flowscope

@@ -1,6 +1,6 @@
 // Theirs vs ours: an imported profile beside our engine's profile of the same graph, per node (theirs, ours, ratio;
-// a fused event's row sums our nodes it covers). Shown when the session's profile is imported and our engine has
-// profiled the document too; a row selects its node on the canvas, which shows the imported profile's overlay.
+// a row sums the nodes either side fused into one kernel). Shown when the session's profile is imported and our engine
+// has profiled the document too; a row selects its node on the canvas, which shows the imported profile's overlay.
 #pragma once
 
 #include <QWidget>

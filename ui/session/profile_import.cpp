@@ -21,8 +21,6 @@ Expected<std::shared_ptr<const ProfileView>> importedProfileView(const std::stri
                         std::to_string(match.nodeEvents) + " events to " + std::to_string(match.nodesCovered) +
                         " nodes, " + std::to_string(match.unmatched()) + " unmatched");
   for (size_t i = 0; i < imported.warnings.size() && i < 3; ++i) view->notes.push_back(imported.warnings[i]);
-  for (const ImportedEvent& e : imported.events)
-    if (e.inTables && e.nodes.size() > 1) view->covers[e.nodes.front()] = e.nodes;
   return std::shared_ptr<const ProfileView>(std::move(view));
 }
 

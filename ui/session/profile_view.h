@@ -42,8 +42,6 @@ struct ProfileView {
   double medianMicros = 0;
   std::map<std::string, std::string> placement;
   std::vector<std::string> notes;  ///< "Vulkan is not available (...); running on the CPU"
-  /// Imported profiles: per node an event timed first, every node that event covers (what the tool fused).
-  std::map<std::string, std::vector<std::string>> covers;
   int runs() const { return times.runs; }
 };
 
