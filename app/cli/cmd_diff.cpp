@@ -22,6 +22,7 @@ nlohmann::json diffJson(const std::string& a, const std::string& b, const Model&
           {"matched_by_structure", c.matchedByStructure},
           {"added", c.added},
           {"removed", c.removed},
+          {"fused_into", c.fusedInto},
           {"changed", changed}};
 }
 
@@ -33,10 +34,14 @@ void printDiff(const std::string& a, const std::string& b, const Model& ma, cons
               c.matchedByStructure);
   std::printf("summary:");
   for (const char* k :
-       {"added", "removed", "renamed", "changed", "op", "inputs", "attrs", "shapes", "value", "unchanged"})
+       {"added", "removed", "fused", "renamed", "changed", "op", "inputs", "attrs", "shapes", "value", "unchanged"})
     std::printf(" %s %zu%s", k, counts.at(k), std::string(k) == "unchanged" ? "\n" : ",");
   if (c.identical()) std::printf("the graphs are the same\n");
-  for (const std::string& n : c.removed) std::printf("- %s (%s)\n", n.c_str(), ma.graph.findNode(n)->op.c_str());
+  for (const std::string& n : c.removed) {
+    auto fused = c.fusedInto.find(n);
+    std::printf("- %s (%s)%s\n", n.c_str(), ma.graph.findNode(n)->op.c_str(),
+                fused == c.fusedInto.end() ? "" : (", fused into " + fused->second).c_str());
+  }
   for (const std::string& n : c.added) std::printf("+ %s (%s)\n", n.c_str(), mb.graph.findNode(n)->op.c_str());
   for (const NodeChange& n : c.changed) {
     std::printf("~ %s%s\n", n.after.c_str(), n.before != n.after ? (" (was " + n.before + ")").c_str() : "");

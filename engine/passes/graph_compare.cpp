@@ -110,11 +110,24 @@ void matchLoneOps(Matching* m) {
   }
 }
 
+// Unmatched nodes of `a` that a node of `b` names among the nodes it was made from -> that node.
+std::map<std::string, std::string> fusedNodes(const Graph& a, const Graph& b, const std::vector<int64_t>& bOfA) {
+  std::map<std::string, std::string> fused;
+  for (size_t ib = 0; ib < b.size(); ++ib) {
+    const Node& node = b.node(ib);
+    if (!node.debugInfo) continue;
+    for (const std::string& name : node.debugInfo->originalNodeNames)
+      if (const int64_t ia = a.find(name); ia >= 0 && bOfA[static_cast<size_t>(ia)] < 0) fused.emplace(name, node.name);
+  }
+  return fused;
+}
+
 }  // namespace
 
 std::map<std::string, size_t> GraphComparison::counts() const {
   std::map<std::string, size_t> c = {{"added", added.size()},
                                      {"removed", removed.size()},
+                                     {"fused", fusedInto.size()},
                                      {"changed", 0},
                                      {"renamed", 0},
                                      {"op", 0},
@@ -153,6 +166,7 @@ GraphComparison compareGraphs(const Graph& before, const Graph& after) {
   }
   for (size_t ia = 0; ia < before.size(); ++ia)
     if (m.bOfA[ia] < 0) out.removed.push_back(before.node(ia).name);
+  out.fusedInto = fusedNodes(before, after, m.bOfA);
   out.changed = compareMatchedNodes(before, after, m.aOfB);
   return out;
 }

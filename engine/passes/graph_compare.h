@@ -1,7 +1,8 @@
 // Comparing two graphs that need not share names: two versions of a model, a model and its optimized form, a TF.js
 // model and the GraphDef it came from. Nodes are matched by name first, then by structure (op type and the matches
 // of their inputs; sources through the matches of their consumers; a lone node of an op with equal attributes), and
-// each matched pair is compared: op, inputs, attributes, shapes, Const values. passes/graph_diff.h is the cheap
+// each matched pair is compared: op, inputs, attributes, shapes, Const values. A removed node that an optimizer fused
+// into another (the other's original_node_names list it) is reported as fused into it. passes/graph_diff.h is the cheap
 // same-names form the pass stepper uses between snapshots.
 #pragma once
 
@@ -24,8 +25,10 @@ struct GraphComparison {
   size_t matchedByName = 0, matchedByStructure = 0;
   std::vector<std::string> added;    ///< in `after` only
   std::vector<std::string> removed;  ///< in `before` only
-  std::vector<NodeChange> changed;   ///< matched pairs that differ (renamed ones included), in after's order
-  /// "added", "removed", "renamed", "op", "inputs", "attrs", "shapes", "value", "changed", "unchanged".
+  /// Removed nodes that a node of `after` was made from (its original_node_names): removed node -> that node.
+  std::map<std::string, std::string> fusedInto;
+  std::vector<NodeChange> changed;  ///< matched pairs that differ (renamed ones included), in after's order
+  /// "added", "removed", "fused", "renamed", "op", "inputs", "attrs", "shapes", "value", "changed", "unchanged".
   std::map<std::string, size_t> counts() const;
   bool identical() const { return added.empty() && removed.empty() && changed.empty(); }
 };

@@ -131,6 +131,10 @@ class TestCliProfileImport : public QObject {
     QCOMPARE(cli({"optimize", model, "--out", tmp("opt.pb")}).code, 0);
     auto j = jsonOf(cli({"diff", model, tmp("opt.pb"), "--json"}));
     QCOMPARE(j["counts"]["removed"].get<int>(), 13);  // Identity reads, MatMul+BiasAdd folded into _FusedMatMul
+    QCOMPARE(j["counts"]["fused"].get<int>(), 5);     // those the fused nodes name as what they were made from
+    QCOMPARE(j["fused_into"]["model/dense/MatMul"].get<std::string>(), std::string("model/dense/Relu"));
+    QCOMPARE(j["fused_into"]["model/pred/MatMul"].get<std::string>(), std::string("model/pred/BiasAdd"));
+    QVERIFY(!j["fused_into"].contains("dense/kernel/read"));  // an Identity pruning removed: not fused
     QCOMPARE(j["counts"]["added"].get<int>(), 0);
     QCOMPARE(j["counts"]["changed"].get<int>(), 3);  // the three layers' last nodes became _FusedMatMul
     QCOMPARE(j["counts"]["op"].get<int>(), 3);

@@ -132,7 +132,13 @@ class TestImportAndCompare : public QObject {
     QVERIFY(panel->comparison());
     QCOMPARE(panel->comparison()->removed.size(), size_t{13});
     QCOMPARE(panel->differences()->count(), 16);  // 13 removed, 3 changed
-    QVERIFY(panel->summary().contains("13 removed"));
+    QVERIFY2(panel->summary().contains("13 removed (5 fused)"), qPrintable(panel->summary()));
+    int fused = 0;  // MatMul + BiasAdd of three layers (the last has no activation): listed with their fused node
+    for (int row = 0; row < 13; ++row) fused += panel->differences()->item(row)->text().contains("(fused into model/");
+    QCOMPARE(fused, 5);
+    panel->differences()->setCurrentRow(2);  // model/dense/MatMul: selected before, its fused node after
+    QTRY_VERIFY_WITH_TIMEOUT(panel->before()->selectedItem() >= 0, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->after()->selectedItem() >= 0, 20000);
     panel->differences()->setCurrentRow(13);  // the first changed node: selected on both sides
     QTRY_VERIFY_WITH_TIMEOUT(panel->before()->selectedItem() >= 0, 20000);  // once the left scene is laid out
     QVERIFY(panel->before()->selectedItem() >= 0);

@@ -87,14 +87,15 @@ void GraphComparePanel::show(std::shared_ptr<const Result> result) {
   colors.insert(colors.end(), amber.begin(), amber.end());
   m_after->setNodeColors(std::move(colors));
   auto counts = c.counts();
-  m_summary->setText(tr("%1: %2 matched (%3 by name, %4 by structure); %5 added, %6 removed, %7 renamed, %8 changed "
-                        "(op %9, inputs %10, attributes %11, shapes %12, values %13)")
+  m_summary->setText(tr("%1: %2 matched (%3 by name, %4 by structure); %5 added, %6 removed (%7 fused), %8 renamed, "
+                        "%9 changed (op %10, inputs %11, attributes %12, shapes %13, values %14)")
                          .arg(QFileInfo(r.afterPath).fileName())
                          .arg(c.matches.size())
                          .arg(c.matchedByName)
                          .arg(c.matchedByStructure)
                          .arg(counts["added"])
                          .arg(counts["removed"])
+                         .arg(counts["fused"])
                          .arg(counts["renamed"])
                          .arg(counts["changed"])
                          .arg(counts["op"])
@@ -116,7 +117,15 @@ void GraphComparePanel::fillList(const Result& r) {
     item->setToolTip(tip);
     m_rows.emplace_back(std::move(before), std::move(after));
   };
-  for (const auto& n : c.removed) add("- " + QString::fromStdString(n), PassStepper::removedColor(), n, "");
+  for (const auto& n : c.removed) {
+    auto fused = c.fusedInto.find(n);
+    if (fused == c.fusedInto.end()) {
+      add("- " + QString::fromStdString(n), PassStepper::removedColor(), n, "");
+      continue;
+    }
+    add("- " + QString::fromStdString(n) + tr(" (fused into %1)").arg(QString::fromStdString(fused->second)),
+        PassStepper::removedColor(), n, fused->second);
+  }
   for (const auto& n : c.added) add("+ " + QString::fromStdString(n), PassStepper::addedColor(), "", n);
   for (const auto& n : c.changed) {
     QStringList details;
