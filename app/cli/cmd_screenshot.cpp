@@ -85,8 +85,10 @@ int showPass(std::shared_ptr<const Model> model, const std::string& pass, ShownG
     shown->colors.emplace_back(static_cast<size_t>(shown->graph->find(name)), PassStepper::addedColor());
   for (const auto& name : diff.changed)
     shown->colors.emplace_back(static_cast<size_t>(shown->graph->find(name)), PassStepper::changedColor());
-  std::printf("after pass %lld (%s): %zu added, %zu removed, %zu changed\n", static_cast<long long>(n),
-              record.pass.c_str(), diff.added.size(), diff.removed.size(), diff.changed.size());
+  const std::string fused =
+      diff.fusedInto.empty() ? "" : " (" + std::to_string(diff.fusedInto.size()) + " fused into other nodes)";
+  std::printf("after pass %lld (%s): %zu added, %zu removed%s, %zu changed\n", static_cast<long long>(n),
+              record.pass.c_str(), diff.added.size(), diff.removed.size(), fused.c_str(), diff.changed.size());
   return kExitOk;
 }
 

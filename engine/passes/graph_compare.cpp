@@ -6,6 +6,7 @@
 
 #include "ir/graph_algorithms.h"
 #include "passes/graph_compare_nodes.h"
+#include "passes/graph_diff.h"
 
 namespace flowscope {
 namespace {
@@ -110,18 +111,6 @@ void matchLoneOps(Matching* m) {
   }
 }
 
-// Unmatched nodes of `a` that a node of `b` names among the nodes it was made from -> that node.
-std::map<std::string, std::string> fusedNodes(const Graph& a, const Graph& b, const std::vector<int64_t>& bOfA) {
-  std::map<std::string, std::string> fused;
-  for (size_t ib = 0; ib < b.size(); ++ib) {
-    const Node& node = b.node(ib);
-    if (!node.debugInfo) continue;
-    for (const std::string& name : node.debugInfo->originalNodeNames)
-      if (const int64_t ia = a.find(name); ia >= 0 && bOfA[static_cast<size_t>(ia)] < 0) fused.emplace(name, node.name);
-  }
-  return fused;
-}
-
 }  // namespace
 
 std::map<std::string, size_t> GraphComparison::counts() const {
@@ -166,7 +155,7 @@ GraphComparison compareGraphs(const Graph& before, const Graph& after) {
   }
   for (size_t ia = 0; ia < before.size(); ++ia)
     if (m.bOfA[ia] < 0) out.removed.push_back(before.node(ia).name);
-  out.fusedInto = fusedNodes(before, after, m.bOfA);
+  out.fusedInto = fusedInto(after, out.removed);
   out.changed = compareMatchedNodes(before, after, m.aOfB);
   return out;
 }

@@ -1,6 +1,8 @@
 // Graph differences between snapshots.
 #include "passes/graph_diff.h"
 
+#include <set>
+
 #include "ir/hash.h"
 
 namespace flowscope {
@@ -17,7 +19,21 @@ GraphDiff diffGraphs(const Graph& before, const Graph& after) {
   }
   for (size_t i = 0; i < before.size(); ++i)
     if (after.find(before.node(i).name) < 0) diff.removed.push_back(before.node(i).name);
+  diff.fusedInto = fusedInto(after, diff.removed);
   return diff;
+}
+
+std::map<std::string, std::string> fusedInto(const Graph& after, const std::vector<std::string>& removed) {
+  std::map<std::string, std::string> fused;
+  if (removed.empty()) return fused;
+  const std::set<std::string> gone(removed.begin(), removed.end());
+  for (size_t i = 0; i < after.size(); ++i) {
+    const Node& node = after.node(i);
+    if (node.debugInfo)
+      for (const std::string& name : node.debugInfo->originalNodeNames)
+        if (gone.count(name)) fused.emplace(name, node.name);
+  }
+  return fused;
 }
 
 }  // namespace flowscope

@@ -8,6 +8,7 @@
 #include "canvas/graph_canvas.h"
 #include "models/pass_list_model.h"
 #include "panels/pass_stepper.h"
+#include "passes/graph_diff.h"
 #include "session/session.h"
 
 using namespace flowscope;
@@ -48,6 +49,10 @@ class TestPassStepper : public QObject {
     const Graph& before = stepper.before()->layout()->graph();
     QVERIFY(after.findNode("conv_relu") && after.findNode("conv_relu")->op == "_FusedConv2D");
     QVERIFY(before.findNode("conv") && !after.findNode("conv"));
+    const GraphDiff diff = diffGraphs(before, after);  // the conv is gone into the fused node, and the summary says so
+    QCOMPARE(diff.fusedInto.at("conv"), std::string("conv_relu"));
+    QVERIFY2(stepper.summary().contains(QString("(%1 fused into other nodes)").arg(diff.fusedInto.size())),
+             qPrintable(stepper.summary()));
     auto pixelAt = [](GraphCanvas* canvas, const std::string& name) {
       auto scene = canvas->scene();
       const Rect& r =

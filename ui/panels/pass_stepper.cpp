@@ -89,11 +89,14 @@ void PassStepper::showPass(const PipelineResult& pipeline, int index) {
   colors.insert(colors.end(), changed.begin(), changed.end());
   m_after->setNodeColors(std::move(colors));
   if (m_table->currentIndex().row() != index) m_table->selectRow(index);
-  m_summary->setText(tr("%1 (iteration %2): %3 added, %4 removed, %5 changed")
+  const QString fused =
+      diff.fusedInto.empty() ? QString() : tr(" (%1 fused into other nodes)").arg(diff.fusedInto.size());
+  m_summary->setText(tr("%1 (iteration %2): %3 added, %4 removed%5, %6 changed")
                          .arg(QString::fromStdString(record.pass))
                          .arg(record.iteration + 1)
                          .arg(diff.added.size())
                          .arg(diff.removed.size())
+                         .arg(fused)
                          .arg(diff.changed.size()));
 }
 
