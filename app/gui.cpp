@@ -8,6 +8,7 @@
 // FLOWSCOPE_SCREENSHOT_FUNCTION=NAME opens that library function's body (the breadcrumb then shows).
 // FLOWSCOPE_SCREENSHOT_OVERLAY=time|roofline|device colours the profiled graph that way.
 // FLOWSCOPE_SCREENSHOT_TAB=NAME shows that tab (Source: an opened script's sources) when saving.
+// FLOWSCOPE_SCREENSHOT_SELECT=NODE selects that node of the opened graph when saving (the inspector shows it).
 #include "gui.h"
 
 #include <QApplication>
@@ -56,7 +57,11 @@ void installScreenshotMode(MainWindow& window, const QString& screenshot) {
   if (size.size() == 2 && size[0].toInt() >= 400 && size[1].toInt() >= 300)
     window.resize(size[0].toInt(), size[1].toInt());
   const QString tab = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_TAB");
-  auto saveAndQuit = [&window, screenshot, tab] {
+  const std::string select = qEnvironmentVariable("FLOWSCOPE_SCREENSHOT_SELECT").toStdString();
+  auto saveAndQuit = [&window, screenshot, tab, select] {
+    const auto model = window.session().model();
+    if (const int64_t node = model && !select.empty() ? model->graph.find(select) : -1; node >= 0)
+      window.session().selectInOpenedGraph(static_cast<size_t>(node));
     for (int i = 0; i < window.tabs()->count(); ++i)
       if (!tab.isEmpty() && window.tabs()->tabText(i).compare(tab, Qt::CaseInsensitive) == 0)
         window.tabs()->setCurrentIndex(i);

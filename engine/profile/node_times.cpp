@@ -6,20 +6,27 @@
 
 namespace flowscope {
 
+std::vector<size_t> eventNodes(const NodeEvent& e, const Graph& graph) {
+  std::vector<size_t> nodes;
+  const auto add = [&](int64_t node) {
+    if (node >= 0 && std::find(nodes.begin(), nodes.end(), static_cast<size_t>(node)) == nodes.end())
+      nodes.push_back(static_cast<size_t>(node));
+  };
+  const int64_t named = graph.find(e.name);
+  if (e.fusedFrom.empty() || (named >= 0 && graph.node(static_cast<size_t>(named)).op == e.op)) add(named);
+  for (const std::string& name : e.fusedFrom) add(graph.find(name));
+  if (nodes.empty()) add(named);
+  return nodes;
+}
+
 namespace {
 
-// The node an event's time goes on (or -1): the node it names, unless a rewrite fused it and `graph` holds the nodes
-// it was made from rather than the fused node itself; then the first of those. The others it covers are marked.
+// The node an event's time goes on (or -1), the others it computed marked as fused into it.
 int64_t nodeOf(const NodeEvent& e, const Graph& graph, NodeTimes& times) {
-  const int64_t named = graph.find(e.name);
-  if (e.fusedFrom.empty()) return named;
-  int64_t anchor = named >= 0 && graph.node(static_cast<size_t>(named)).op == e.op ? named : -1;
-  for (const std::string& name : e.fusedFrom)
-    if (const int64_t part = graph.find(name); part >= 0 && anchor < 0) anchor = part;
-  for (const std::string& name : e.fusedFrom)
-    if (const int64_t part = graph.find(name); part >= 0 && part != anchor)
-      times.fusedInto[static_cast<size_t>(part)] = anchor;
-  return anchor >= 0 ? anchor : named;
+  const std::vector<size_t> nodes = eventNodes(e, graph);
+  if (nodes.empty()) return -1;
+  for (size_t k = 1; k < nodes.size(); ++k) times.fusedInto[nodes[k]] = static_cast<int64_t>(nodes[0]);
+  return static_cast<int64_t>(nodes[0]);
 }
 
 }  // namespace

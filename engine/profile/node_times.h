@@ -25,6 +25,11 @@ struct NodeTimes {
   int runs = 1;
 };
 
+/// The nodes of `graph` that event `e` computed, the one its time goes on first: the node it names, unless a rewrite
+/// fused it and `graph` holds the nodes it was made from (NodeEvent::fusedFrom) rather than the fused node itself;
+/// then those, the first of them first. Empty where it names no node of `graph`.
+std::vector<size_t> eventNodes(const NodeEvent& e, const Graph& graph);
+
 /// Sums `profile`'s events onto `graph`'s nodes by name, averaged over the profile's runs. An event of a node that a
 /// rewrite fused, on a graph that holds the nodes it was made from (not the fused node itself), goes on the first of
 /// them, and the others are marked as fused into it.

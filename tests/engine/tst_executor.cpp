@@ -237,6 +237,39 @@ class TestExecutor : public QObject {
     QVERIFY(rows <= nodeTime);
   }
 
+  // A fused kernel's event names the nodes it computed: on the graph the user opened its parts, the convolution
+  // first; on the optimized graph the fused node itself; an unfused event its own node; an unknown name none.
+  void eventNodesFollowFusions() {
+    auto graphOf = [](std::vector<std::pair<const char*, const char*>> nodes) {
+      Graph g;
+      for (const auto& [name, op] : nodes) {
+        Node node;
+        node.name = name;
+        node.op = op;
+        g.addNode(std::move(node));
+      }
+      return g;
+    };
+    const Graph opened = graphOf({{"relu", "Relu"}, {"add", "Add"}, {"conv", "Conv2D"}, {"neg", "Neg"}});
+    const Graph optimized = graphOf({{"relu", "_FusedConv2D"}, {"neg", "Neg"}});
+    NodeEvent fused;
+    fused.name = "relu";
+    fused.op = "_FusedConv2D";
+    fused.fusedFrom = {"conv", "add", "relu"};
+    QCOMPARE(eventNodes(fused, opened), (std::vector<size_t>{2, 1, 0}));
+    QCOMPARE(eventNodes(fused, optimized), (std::vector<size_t>{0}));
+    NodeEvent plain;
+    plain.name = "neg";
+    plain.op = "Neg";
+    QCOMPARE(eventNodes(plain, opened), (std::vector<size_t>{3}));
+    plain.name = "made_by_the_optimizer";
+    QVERIFY(eventNodes(plain, opened).empty());
+    RunProfile run;
+    run.addAll({fused});
+    const NodeTimes times = nodeTimes(run, opened);
+    QCOMPARE(times.fusedInto, (std::vector<int64_t>{2, 2, -1, -1}));
+  }
+
   // Two profiles of one graph, node by node: a row per group either side fused, each side's time summed on it.
   void comparedNodeTimesGroupBothSidesFusions() {
     NodeTimes theirs, ours;

@@ -228,7 +228,8 @@ class TestCanvas : public QObject {
     seconds[2] = 1e-3;
     std::vector<int64_t> fusedInto(seconds.size(), -1);
     fusedInto[1] = fusedInto[2] = 0;
-    canvas.setNodeTimes(seconds, fusedInto);
+    canvas.setNodeTimes(seconds);
+    canvas.setNodeFusedInto(fusedInto);
     const SceneOverlay& overlay = canvas.overlay();
     QCOMPARE(overlay.itemBadge[item(0)], QString("2.00 ms"));
     QCOMPARE(overlay.itemBadge[item(1)], QString("fused"));

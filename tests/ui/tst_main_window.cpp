@@ -133,6 +133,8 @@ class TestMainWindow : public QObject {
     window.session().selectInOpenedGraph(at("dense/MatMul"));
     QTRY_VERIFY2(window.inspector()->toPlainText().contains("one fused kernel with dense/BiasAdd, dense/Relu"),
                  qPrintable(window.inspector()->toPlainText()));
+    const QString inspected = window.inspector()->toPlainText();  // the time first, above the inputs
+    QVERIFY2(inspected.indexOf("us per run") < inspected.indexOf("Inputs"), qPrintable(inspected));
     TimelineView* timeline = panel->timeline();
     timeline->resize(800, 120);
     int fused = -1;

@@ -146,18 +146,21 @@ void GraphCanvas::setNodeColors(std::vector<std::pair<size_t, QColor>> colors) {
   update();
 }
 
-void GraphCanvas::setNodeTimes(std::vector<double> seconds, std::vector<int64_t> fusedInto) {
+void GraphCanvas::setNodeTimes(std::vector<double> seconds) {
   m_nodeTimes = std::move(seconds);
-  m_nodeFusedInto = std::move(fusedInto);
   applyNodeColors();
   update();
 }
 
-void GraphCanvas::setNodeRoofline(std::vector<double> shares, std::vector<double> seconds,
-                                  std::vector<int64_t> fusedInto) {
+void GraphCanvas::setNodeRoofline(std::vector<double> shares, std::vector<double> seconds) {
   m_nodeShares = std::move(shares);
   m_nodeShareSeconds = std::move(seconds);
-  if (!m_nodeShares.empty() || !fusedInto.empty()) m_nodeFusedInto = std::move(fusedInto);
+  applyNodeColors();
+  update();
+}
+
+void GraphCanvas::setNodeFusedInto(std::vector<int64_t> fusedInto) {
+  m_nodeFusedInto = std::move(fusedInto);
   applyNodeColors();
   update();
 }

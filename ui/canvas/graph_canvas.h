@@ -52,11 +52,13 @@ class GraphCanvas : public QWidget {
   /// Colours graph nodes (and the collapsed groups that show them); kept across relayouts.
   void setNodeColors(std::vector<std::pair<size_t, QColor>> colors);
   /// A timing overlay: seconds per graph node (empty: none). Each visible item (a node, or a collapsed group
-  /// summing its nodes) gets a heat colour by its share of the slowest item and a time label. `fusedInto`: per node,
-  /// the node whose time includes its own (NodeTimes::fusedInto); such nodes show that node's colour, marked fused.
-  void setNodeTimes(std::vector<double> seconds, std::vector<int64_t> fusedInto = {});
+  /// summing its nodes) gets a heat colour by its share of the slowest item and a time label.
+  void setNodeTimes(std::vector<double> seconds);
   /// A roofline overlay: per graph node its share of the roofline and its seconds (empty: none).
-  void setNodeRoofline(std::vector<double> shares, std::vector<double> seconds, std::vector<int64_t> fusedInto = {});
+  void setNodeRoofline(std::vector<double> shares, std::vector<double> seconds);
+  /// Per graph node, the node whose kernel computed it (NodeTimes::fusedInto; -1: its own; empty: none). With a
+  /// time or roofline overlay such nodes show that node's colour, marked fused.
+  void setNodeFusedInto(std::vector<int64_t> fusedInto);
   /// An ours-over-theirs overlay: per graph node our seconds and an imported profile's (empty: none).
   void setNodeRatios(std::vector<double> ours, std::vector<double> theirs);
   /// The heat colour for a fraction of the slowest item's time (0..1).

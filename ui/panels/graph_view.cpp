@@ -8,6 +8,7 @@
 #include "canvas/graph_canvas.h"
 #include "ir/function_calls.h"
 #include "panels/breadcrumb_bar.h"
+#include "profile/node_times.h"
 
 namespace flowscope {
 
@@ -51,6 +52,7 @@ void GraphView::profileChanged(const Session& session) {
   m_canvas->setNodeTimes({});
   m_canvas->setNodeColors({});
   m_canvas->setNodeRoofline({}, {});
+  m_canvas->setNodeFusedInto({});
   m_canvas->setNodeRatios({}, {});
   if (!profile || !atRoot) return;
   if (session.overlayMode() == OverlayMode::kRatio) {  // an imported profile against our own of the same graph
@@ -59,18 +61,15 @@ void GraphView::profileChanged(const Session& session) {
     return;
   }
   const NodeTimes& times = profile->times;
-  if (session.overlayMode() == OverlayMode::kTime) return m_canvas->setNodeTimes(times.seconds, times.fusedInto);
+  if (session.overlayMode() == OverlayMode::kTime || session.overlayMode() == OverlayMode::kRoofline)
+    m_canvas->setNodeFusedInto(times.fusedInto);
+  if (session.overlayMode() == OverlayMode::kTime) return m_canvas->setNodeTimes(times.seconds);
   if (session.overlayMode() == OverlayMode::kRoofline)
-    return m_canvas->setNodeRoofline(rooflineShares(times, profile->roofline), times.seconds, times.fusedInto);
+    return m_canvas->setNodeRoofline(rooflineShares(times, profile->roofline), times.seconds);
   const Graph& graph = session.model()->graph;
   std::map<size_t, bool> onVulkan;
-  const auto mark = [&](const std::string& name, bool vulkan) {
-    if (int64_t node = graph.find(name); node >= 0) onVulkan[static_cast<size_t>(node)] |= vulkan;
-  };
-  for (const auto& e : profile->profile->events()) {
-    mark(e.name, e.backend == "vulkan");
-    for (const std::string& part : e.fusedFrom) mark(part, e.backend == "vulkan");  // the nodes a fused kernel ran
-  }
+  for (const auto& e : profile->profile->events())
+    for (size_t node : eventNodes(e, graph)) onVulkan[node] |= e.backend == "vulkan";
   std::vector<std::pair<size_t, QColor>> colours;
   for (const auto& [node, vulkan] : onVulkan) colours.emplace_back(node, vulkan ? vulkanColour() : cpuColour());
   m_canvas->setNodeColors(std::move(colours));

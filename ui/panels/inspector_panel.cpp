@@ -73,6 +73,7 @@ void InspectorPanel::renderNode(size_t index) {
     html += "<br><i>an op Flowscope does not know: shown, not run</i>";
   html += "</p>";
   if (!n.device.empty()) html += "<p>device: " + esc(n.device) + "</p>";
+  html += profileHtml(index);  // first after the op: what a user profiling selects the node for
   html += "<h4>Inputs</h4><ul>";
   for (const auto& in : n.inputs) {
     int64_t p = g.find(in.node);
@@ -107,7 +108,7 @@ void InspectorPanel::renderNode(size_t index) {
     }
     html += "</ul><p><i>Click a function, or double-click the node, to open its body.</i></p>";
   }
-  setHtml(html + profileHtml(index));
+  setHtml(html);
 }
 
 // The node's time per run in the profile of the opened graph, and the nodes fused into its kernel; or the node whose
