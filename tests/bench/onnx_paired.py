@@ -6,8 +6,10 @@ after a run (measured: with a 30 ms pause Flowscope's 2-thread MobileNetV2 took 
 not reach into the other engine's burst. Each pair meets the same load on a shared machine, so the median of the
 per-pair ratios FS/ORT holds still where medians taken minutes apart do not. Prints each cell's medians, the median
 pair ratio and the middle half of the pair ratios.
-Usage: /usr/bin/python3 onnx_paired.py OUT_DIR LOCKSTEP_BINARY PAIRS RUNS THREADS,... NAME...
-(OUT_DIR as onnx_peers.sh leaves it: models/ with NAME.onnx and NAME.args, node/ with ort_lockstep.mjs)"""
+Usage: /usr/bin/python3 onnx_paired.py [--against OTHER_LOCKSTEP] OUT_DIR LOCKSTEP_BINARY PAIRS RUNS THREADS,... NAME...
+(OUT_DIR as onnx_peers.sh leaves it: models/ with NAME.onnx and NAME.args, node/ with ort_lockstep.mjs)
+--against pairs two builds of Flowscope instead (an onnx_lockstep built before a change, against one built after):
+the way to see a change of a few percent on a machine whose load moves the medians more than that."""
 import os
 import subprocess
 import sys
@@ -51,13 +53,15 @@ def paired_times(ours, theirs, pairs, runs):
     return np.array(times)
 
 
-def measure(out, lockstep, name, threads, pairs, runs):
+def measure(out, lockstep, name, threads, pairs, runs, against=None):
     with open(os.path.join(out, "models", name + ".args")) as f:
         inputs = f.read().split()
-    ours = Engine([lockstep, os.path.join(out, "models", name + ".onnx"), str(threads)] + inputs)
+    model = os.path.join(out, "models", name + ".onnx")
+    ours = Engine([lockstep, model, str(threads)] + inputs)
     try:
-        theirs = Engine(["node", "ort_lockstep.mjs", os.path.join(out, "models"), name, str(threads)],
-                        cwd=os.path.join(out, "node"))
+        theirs = (Engine([against, model, str(threads)] + inputs) if against else
+                  Engine(["node", "ort_lockstep.mjs", os.path.join(out, "models"), name, str(threads)],
+                         cwd=os.path.join(out, "node")))
         try:
             return paired_times(ours, theirs, pairs, runs)
         finally:
@@ -67,19 +71,32 @@ def measure(out, lockstep, name, threads, pairs, runs):
 
 
 def main():
-    out, lockstep = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    pairs, runs = int(sys.argv[3]), int(sys.argv[4])
-    threads = [int(t) for t in sys.argv[5].split(",")]
-    names = sys.argv[6:]
+    args = sys.argv[1:]
+    against = None
+    if args[:1] == ["--against"]:
+        against, args = os.path.abspath(args[1]), args[2:]
+    out, lockstep = os.path.abspath(args[0]), os.path.abspath(args[1])
+    pairs, runs = int(args[2]), int(args[3])
+    threads = [int(t) for t in args[4].split(",")]
+    names = args[5:]
     print(f"{pairs} paired bursts of {runs} runs per cell, the first of each pair alternating")
-    print("| model | threads | Flowscope ms | ORT 1.30 ms | FS/ORT, median pair | pair ratios, middle half | "
-          "target 0.8 |")
-    print("|---|---|---|---|---|---|---|")
+    if against:
+        print(f"A: {lockstep}\nB: {against}")
+        print("| model | threads | A ms | B ms | A/B, median pair | pair ratios, middle half |")
+        print("|---|---|---|---|---|---|")
+    else:
+        print("| model | threads | Flowscope ms | ORT 1.30 ms | FS/ORT, median pair | pair ratios, middle half | "
+              "target 0.8 |")
+        print("|---|---|---|---|---|---|---|")
     for name in names:
         for t in threads:
-            times = measure(out, lockstep, name, t, pairs, runs)
+            times = measure(out, lockstep, name, t, pairs, runs, against)
             ratios = times[:, 0] / times[:, 1]
             low, mid, high = np.percentile(ratios, [25, 50, 75])
+            if against:
+                print(f"| {name} | {t} | {np.median(times[:, 0]) / 1000:.3f} | {np.median(times[:, 1]) / 1000:.3f} | "
+                      f"{mid:.3f} | {low:.3f}-{high:.3f} |", flush=True)
+                continue
             verdict = "met" if mid <= 0.8 else "not met"
             if low <= 0.8 < high:
                 verdict += " (its middle half spans 0.8)"
