@@ -130,7 +130,7 @@ class ChannelsLast {
   }
 
   void insertTransposes(PassResult& result);
-  TensorRef transposed(const TensorRef& ref, bool toNhwc, bool oneD, PassResult& result);
+  TensorRef transposed(const TensorRef& ref, const Node& reader, bool toNhwc, bool oneD, PassResult& result);
 
   Graph& m_graph;
   const PassContext& m_context;
@@ -155,14 +155,17 @@ void ChannelsLast::insertTransposes(PassResult& result) {
       const bool wantNhwc = readsNhwc && k == 0;
       const bool oneD = wantNhwc ? m_oneD.count(name) > 0 : isOneD(inputs[k]);
       if (isNhwc(inputs[k]) != wantNhwc)
-        m_graph.mutableNode(i).inputs[k] = transposed(inputs[k], wantNhwc, oneD, result);
+        m_graph.mutableNode(i).inputs[k] = transposed(inputs[k], m_graph.node(i), wantNhwc, oneD, result);
     }
   }
 }
 
 // A 1-D value goes between [N, C, W] and [N, 1, W, C] through [N, C, 1, W]: ExpandDims then Transpose, or
 // Transpose then Squeeze.
-TensorRef ChannelsLast::transposed(const TensorRef& ref, bool toNhwc, bool oneD, PassResult& result) {
+// The nodes made record the node that first reads them as what they were made from (recordFusion): a profile of the
+// graph the user opened shows their time on it, as ONNX Runtime's convolutions count their own input reorders.
+TensorRef ChannelsLast::transposed(const TensorRef& ref, const Node& reader, bool toNhwc, bool oneD,
+                                   PassResult& result) {
   auto key = std::make_pair(ref.toString(), toNhwc);
   auto it = m_transposes.find(key);
   if (it != m_transposes.end()) return TensorRef{it->second, 0, ""};
@@ -170,16 +173,23 @@ TensorRef ChannelsLast::transposed(const TensorRef& ref, bool toNhwc, bool oneD,
   const std::string device = producer ? producer->device : "";
   const std::string name = uniqueNodeName(m_graph, ref.node + (toNhwc ? "/to_nhwc" : "/to_nchw"));
   const std::vector<int32_t> perm = toNhwc ? std::vector<int32_t>{0, 2, 3, 1} : std::vector<int32_t>{0, 3, 1, 2};
+  Node madeFor;  // the reader's name and debug info: `reader` itself may move as nodes are added
+  madeFor.name = reader.name;
+  madeFor.debugInfo = reader.debugInfo;
+  const auto add = [&](Node node) {
+    recordFusion(node, {&madeFor});
+    m_graph.addNode(std::move(node));
+  };
   if (!oneD) {
-    m_graph.addNode(makeTranspose(m_graph, name, ref, perm, device));
+    add(makeTranspose(m_graph, name, ref, perm, device));
   } else if (toNhwc) {
     const std::string expanded = uniqueNodeName(m_graph, name + "/expand");
-    m_graph.addNode(makeExpandDims(m_graph, expanded, ref, 2, device));
-    m_graph.addNode(makeTranspose(m_graph, name, TensorRef{expanded, 0, ""}, perm, device));
+    add(makeExpandDims(m_graph, expanded, ref, 2, device));
+    add(makeTranspose(m_graph, name, TensorRef{expanded, 0, ""}, perm, device));
   } else {
     const std::string transposedName = uniqueNodeName(m_graph, name + "/transpose");
-    m_graph.addNode(makeTranspose(m_graph, transposedName, ref, perm, device));
-    m_graph.addNode(makeSqueeze(name, TensorRef{transposedName, 0, ""}, 2, device));
+    add(makeTranspose(m_graph, transposedName, ref, perm, device));
+    add(makeSqueeze(name, TensorRef{transposedName, 0, ""}, 2, device));
   }
   ++result.stats["transposes"];
   m_transposes.emplace(key, name);

@@ -273,6 +273,20 @@ class TestOnnxOptimize : public QObject {
     // On the optimized graph itself, the fused node keeps its own time.
     const NodeTimes onOptimized = nodeTimes(run->profile, fast->graph);
     QVERIFY(onOptimized.seconds[static_cast<size_t>(fast->graph.find("clip1"))] > 0);
+    // The layout transposes the pass made record their reader: x's into NHWC goes on conv1 (ONNX Runtime's first
+    // convolution reads NCHW itself), the global pool's back to NCHW on the Flatten; none is left unmatched.
+    QCOMPARE(originalNames(*fast->graph.findNode("x/to_nhwc")).front(), std::string("conv1"));
+    size_t transposes = 0;
+    for (const NodeEvent& e : run->profile.events()) {
+      if (e.op != "Transpose") continue;
+      ++transposes;
+      QVERIFY2(!eventNodes(e, graph).empty(), e.name.c_str());
+    }
+    QCOMPARE(transposes, size_t(2 * 4));  // two runs of four
+    bool transposeNamed = false;
+    for (const OpStats& row : run->profile.slowestNodes(100))
+      transposeNamed |= row.key == "x/to_nhwc (Transpose, for conv1 + bn1 + clip1)";
+    QVERIFY(transposeNamed);
   }
 
   // A 1-D chain stays [N, 1, W, C] between its convolutions: into that layout once at x (ExpandDims, Transpose), out
