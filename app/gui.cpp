@@ -26,11 +26,13 @@ namespace {
 
 // On each laid-out scene: open the requested function body, expand the requested scope, then profile or save.
 void continueScreenshot(MainWindow& window, const std::function<void()>& saveAndQuit, int profileRuns,
-                        const std::string& expand, const std::string& function) {
+                        const std::string& asWritten, const std::string& function) {
   GraphCanvas* canvas = window.canvas();
   if (!function.empty() && window.navigation().atRoot()) {
     if (window.openFunction(function)) return;  // the body's scene comes next
   }
+  const int wanted = asWritten.empty() ? -1 : canvas->layout()->tree().findAsWritten(asWritten);
+  const std::string expand = wanted < 0 ? std::string() : std::string(canvas->layout()->tree().group(wanted).path);
   if (!expand.empty() && !canvas->expanded().count(expand)) {
     std::set<std::string> scopes{expand};  // the scope and the scopes around it
     for (size_t at = expand.find('/'); at != std::string::npos; at = expand.find('/', at + 1))

@@ -100,8 +100,12 @@ int render(const Args& args, const ShownGraph& shown, const NodeOverlay& profile
     if (*expand == "all") {
       expanded = layout.allGroups();
     } else {
-      if (layout.tree().find(*expand) < 0) return fail("no name scope '" + *expand + "' in the graph", kExitUsage);
-      expanded = withAncestors(*expand);
+      const int group = layout.tree().findAsWritten(*expand);
+      if (group < 0)
+        return fail("no name scope '" + *expand +
+                        "' in the graph (its top-level scopes: " + layout.tree().topLevelLabels(8) + ")",
+                    kExitUsage);
+      expanded = withAncestors(std::string(layout.tree().group(group).path));
     }
   }
   auto scene = layout.build(expanded);

@@ -126,6 +126,21 @@ void ScopeTree::index(int group, uint32_t hash) {
 
 int ScopeTree::find(std::string_view path) const { return lookup(path, pathHash(path)); }
 
+int ScopeTree::findAsWritten(std::string_view path) const {
+  if (const int group = find(path); group >= 0) return group;
+  if (path.starts_with('/')) return find(path.substr(1));
+  return find("/" + std::string(path));
+}
+
+std::string ScopeTree::topLevelLabels(size_t limit) const {
+  std::string labels;
+  const std::span<const int> top = m_groups[kRoot].groups;
+  for (size_t k = 0; k < top.size() && k < limit; ++k)
+    labels += (k ? ", " : "") + std::string(m_groups[static_cast<size_t>(top[k])].label());
+  if (top.size() > limit) labels += ", ...";
+  return labels;
+}
+
 int ScopeTree::depth(int group) const {
   int d = 0;
   for (int at = m_groups[static_cast<size_t>(group)].parent; at >= 0; at = m_groups[static_cast<size_t>(at)].parent)

@@ -40,6 +40,11 @@ class ScopeTree {
   int groupOf(size_t node) const { return m_groupOfNode[node]; }
   /// Index of a group by path, or -1.
   int find(std::string_view path) const;
+  /// The group a user means by `path` (a command line's --expand): the path itself, else the same without or with a
+  /// leading '/' (PyTorch's exporter starts its names with one, and the outline shows groups by label); -1 if none.
+  int findAsWritten(std::string_view path) const;
+  /// The top-level groups' labels, at most `limit` of them, comma-separated (to say what a path could have been).
+  std::string topLevelLabels(size_t limit) const;
   /// Depth of a group (root 0).
   int depth(int group) const;
 

@@ -80,6 +80,21 @@ class TestLayout : public QObject {
         (std::vector<uint32_t>{5}));
     QCOMPARE(tree.group(a).totalNodes, uint32_t(4));
     QCOMPARE(tree.group(ad).parent, a);
+    // A path as a user writes it: with or without PyTorch's leading '/', as the outline shows it.
+    QCOMPARE(tree.findAsWritten("a/b"), ab);
+    QCOMPARE(tree.findAsWritten("/a/b"), ab);
+    QCOMPARE(tree.findAsWritten("b"), -1);
+    QCOMPARE(tree.topLevelLabels(8), std::string("a, c"));
+    QCOMPARE(tree.topLevelLabels(1), std::string("a, ..."));
+    auto torch = std::make_shared<Graph>();
+    Node conv;
+    conv.name = "/layer1/conv1/Conv";
+    conv.op = "NoOp";
+    torch->addNode(std::move(conv));
+    const ScopeTree exported(*torch);
+    QVERIFY(exported.find("/layer1") > 0);
+    QCOMPARE(exported.findAsWritten("layer1/conv1"), exported.find("/layer1/conv1"));
+    QCOMPARE(exported.topLevelLabels(8), std::string("layer1"));
   }
 
   // A graph large enough for the tree's intra-op hashing, its scopes interleaved: every node sits in the group of
