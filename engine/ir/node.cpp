@@ -49,6 +49,12 @@ std::vector<std::string> originalNames(const Node& node) {
   return {node.name};
 }
 
+bool computesItsOriginals(const Node& node) {
+  if (!node.debugInfo) return false;
+  const std::vector<std::string>& names = node.debugInfo->originalNodeNames;
+  return std::find(names.begin(), names.end(), node.name) != names.end();
+}
+
 void recordFusion(Node& fused, std::initializer_list<const Node*> parts) {
   std::vector<std::string> names;
   for (const Node* part : parts)

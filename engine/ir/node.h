@@ -55,6 +55,10 @@ struct Node {
 /// The names of the nodes `node` was made from: its debug info's original node names, or its own name.
 std::vector<std::string> originalNames(const Node& node);
 
+/// Whether `node` computes what its original node names computed: a fusion, which takes the name of one of them,
+/// rather than a node made for them (a layout transpose records the node that reads it, not its own name).
+bool computesItsOriginals(const Node& node);
+
 /// Records in `fused`'s debug info (original_node_names, as TensorFlow's rewrites record theirs) that it computes
 /// what `parts` computed: each part's original names in order, each name once. The first part is the anchor: a
 /// profile shows the fused node's time on it.

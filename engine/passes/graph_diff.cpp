@@ -29,7 +29,7 @@ std::map<std::string, std::string> fusedInto(const Graph& after, const std::vect
   const std::set<std::string> gone(removed.begin(), removed.end());
   for (size_t i = 0; i < after.size(); ++i) {
     const Node& node = after.node(i);
-    if (node.debugInfo)
+    if (computesItsOriginals(node))
       for (const std::string& name : node.debugInfo->originalNodeNames)
         if (gone.count(name)) fused.emplace(name, node.name);
   }

@@ -2,9 +2,11 @@
 // structure, a TF.js model against a GraphDef with every node renamed. The CLI tests cover `flowscope diff` on a
 // model and its optimized form and on a TF.js model and its converted GraphDef.
 #include <QtTest>
+#include <tuple>
 
 #include "engine/test_paths.h"
 #include "passes/graph_compare.h"
+#include "passes/graph_diff.h"
 
 using namespace flowscope;
 using namespace flowscope::testing;
@@ -71,6 +73,26 @@ class TestGraphCompare : public QObject {
     GraphComparison c = compareGraphs(a, b);
     QCOMPARE(c.counts()["value"], size_t{1});
     QVERIFY(c.changed.at(0).details.at(0).find("1.5") != std::string::npos);
+  }
+
+  // A removed node is fused into the node that computes it, not into one made for it that records it too (the
+  // input's layout transpose, first in the graph here).
+  void removedNodesAreFusedIntoTheirFusion() {
+    Graph after;
+    for (const auto& [name, op, made] : std::vector<std::tuple<const char*, const char*, std::vector<std::string>>>{
+             {"x/to_nhwc", "Transpose", {"conv", "relu"}}, {"relu", "_FusedConv2D", {"conv", "relu"}}}) {
+      Node node;
+      node.name = name;
+      node.op = op;
+      auto info = std::make_shared<NodeDebugInfo>();
+      info->originalNodeNames = made;
+      node.debugInfo = std::move(info);
+      after.addNode(std::move(node));
+    }
+    QVERIFY(!computesItsOriginals(after.node(0)) && computesItsOriginals(after.node(1)));
+    const auto fused = fusedInto(after, {"conv"});
+    QCOMPARE(fused.size(), size_t(1));
+    QCOMPARE(fused.at("conv"), std::string("relu"));
   }
 
   void tfjsAgainstRenamedGraphDef() {
