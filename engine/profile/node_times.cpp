@@ -23,6 +23,7 @@ namespace {
 
 // The node an event's time goes on (or -1), the others it computed marked as fused into it.
 int64_t nodeOf(const NodeEvent& e, const Graph& graph, NodeTimes& times) {
+  if (e.fusedFrom.empty()) return graph.find(e.name);  // most events: one lookup, no list
   const std::vector<size_t> nodes = eventNodes(e, graph);
   if (nodes.empty()) return -1;
   for (size_t k = 1; k < nodes.size(); ++k) times.fusedInto[nodes[k]] = static_cast<int64_t>(nodes[0]);
