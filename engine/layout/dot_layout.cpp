@@ -1,10 +1,9 @@
-// libgvc calls and the layered fallback.
+// libgvc calls, and a memo of their results.
 #include "layout/dot_layout.h"
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
-#include <algorithm>
 #include <mutex>
 #include <string>
 
@@ -106,63 +105,6 @@ Point DotMemo::layout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& ed
 size_t DotMemo::size() const {
   std::lock_guard lock(m_mutex);
   return m_entries.size();
-}
-
-Point layeredLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edges) {
-  const size_t n = boxes.size();
-  std::vector<int> layer(n, 0), pending(n, 0);
-  std::vector<std::vector<int>> out(n), in(n);
-  for (const auto& e : edges) {
-    if (e.from == e.to) continue;
-    out[static_cast<size_t>(e.from)].push_back(e.to);
-    in[static_cast<size_t>(e.to)].push_back(e.from);
-    ++pending[static_cast<size_t>(e.to)];
-  }
-  std::vector<int> order;
-  for (size_t i = 0; i < n; ++i)
-    if (!pending[i]) order.push_back(static_cast<int>(i));
-  for (size_t head = 0; head < order.size(); ++head)
-    for (int c : out[static_cast<size_t>(order[head])]) {
-      layer[static_cast<size_t>(c)] =
-          std::max(layer[static_cast<size_t>(c)], layer[static_cast<size_t>(order[head])] + 1);
-      if (--pending[static_cast<size_t>(c)] == 0) order.push_back(c);
-    }
-  int layers = 0;
-  for (size_t i = 0; i < n; ++i) layers = std::max(layers, layer[i] + 1);  // nodes on cycles stay in layer 0
-  std::vector<std::vector<int>> rows(static_cast<size_t>(layers));
-  for (size_t i = 0; i < n; ++i) rows[static_cast<size_t>(layer[i])].push_back(static_cast<int>(i));
-  std::vector<double> position(n, 0);
-  for (auto& row : rows) {  // order each row by the mean position of its producers
-    for (int v : row) {
-      double sum = 0;
-      for (int p : in[static_cast<size_t>(v)]) sum += position[static_cast<size_t>(p)];
-      position[static_cast<size_t>(v)] = in[static_cast<size_t>(v)].empty()
-                                             ? static_cast<double>(v)
-                                             : sum / static_cast<double>(in[static_cast<size_t>(v)].size());
-    }
-    std::stable_sort(row.begin(), row.end(),
-                     [&](int a, int b) { return position[static_cast<size_t>(a)] < position[static_cast<size_t>(b)]; });
-    for (size_t k = 0; k < row.size(); ++k) position[static_cast<size_t>(row[k])] = static_cast<double>(k);
-  }
-  const double gapX = 20, gapY = 36;
-  double y = 0, width = 0;
-  for (const auto& row : rows) {
-    double x = 0, rowHeight = 0;
-    for (int v : row) {
-      boxes[static_cast<size_t>(v)].x = x;
-      boxes[static_cast<size_t>(v)].y = y;
-      x += boxes[static_cast<size_t>(v)].w + gapX;
-      rowHeight = std::max(rowHeight, boxes[static_cast<size_t>(v)].h);
-    }
-    width = std::max(width, x - gapX);
-    y += rowHeight + gapY;
-  }
-  for (auto& e : edges) {
-    const LayoutBox& a = boxes[static_cast<size_t>(e.from)];
-    const LayoutBox& b = boxes[static_cast<size_t>(e.to)];
-    e.points = {Point{a.x + a.w / 2, a.y + a.h}, Point{b.x + b.w / 2, b.y}};
-  }
-  return Point{std::max(0.0, width), std::max(0.0, y - gapY)};
 }
 
 }  // namespace flowscope

@@ -7,18 +7,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "layout/scene.h"
+#include "layout/layout_box.h"
 
 namespace flowscope {
-
-struct LayoutBox {
-  double w = 0, h = 0;  ///< size in points
-  double x = 0, y = 0;  ///< out: top-left, y down
-};
-struct LayoutEdge {
-  int from = 0, to = 0;
-  std::vector<Point> points;  ///< out: cubic Bezier control points (3k+1), y down
-};
 
 /// Ranks top to bottom. Returns the drawing's width and height.
 Point dotLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edges);
@@ -40,8 +31,5 @@ class DotMemo {
   mutable std::mutex m_mutex;
   std::unordered_map<std::string, Entry> m_entries;
 };
-
-/// A layered layout without Graphviz for very wide groups: longest-path layers, barycentric ordering, straight edges.
-Point layeredLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edges);
 
 }  // namespace flowscope

@@ -9,6 +9,8 @@
 #include <unordered_map>
 
 #include "base/thread_pool.h"
+#include "layout/edge_labels.h"
+#include "layout/layered_layout.h"
 #include "ops/onnx_op_set.h"
 #include "ops/op_registry.h"
 
@@ -298,6 +300,8 @@ Expected<std::shared_ptr<const Scene>> GraphLayout::build(const std::set<std::st
   place(*scene, *root, 0, 0, expanded, 0);
   scene->bounds = Rect{-20, -20, root->w + 40, root->h + 40};
   scene->buildIndex();
+  placeEdgeLabels(*scene);
+  scene->buildIndex();  // edges' bounds now take in their labels
   return std::shared_ptr<const Scene>(std::move(scene));
 }
 

@@ -12,6 +12,10 @@ void Scene::buildIndex() {
     for (const Point& p : e.points) {
       x0 = std::min(x0, p.x), x1 = std::max(x1, p.x), y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
     }
+    if (e.labelBox.w > 0) {
+      x0 = std::min(x0, e.labelBox.x), x1 = std::max(x1, e.labelBox.x + e.labelBox.w);
+      y0 = std::min(y0, e.labelBox.y), y1 = std::max(y1, e.labelBox.y + e.labelBox.h);
+    }
     e.box = Rect{x0, y0, x1 - x0, y1 - y0};
   }
   m_itemIndex.build(items.size(), [this](size_t i) { return items[i].rect; });

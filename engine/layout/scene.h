@@ -35,7 +35,8 @@ struct SceneEdge {
   int count = 1;      ///< graph edges bundled into this one
   std::string label;  ///< "float32 [1,96,96,14]" when known
   double weight = 1;  ///< line width hint from the tensor size (1 .. 4)
-  Rect box;           ///< bounds of the polyline (set by Scene::buildIndex), for culling
+  Rect labelBox;      ///< where the label's text goes (placeEdgeLabels)
+  Rect box;           ///< bounds of the polyline and the label (set by Scene::buildIndex), for culling
 };
 
 struct Scene {

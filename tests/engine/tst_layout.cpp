@@ -9,6 +9,7 @@
 #include "io/loader.h"
 #include "ir/synthetic_graph.h"
 #include "layout/dot_layout.h"
+#include "layout/edge_labels.h"
 #include "layout/graph_layout.h"
 #include "layout/rect_index.h"
 #include "ops/op_registry.h"
@@ -254,6 +255,102 @@ class TestLayout : public QObject {
     const Scene& s = **scene;
     for (const auto& e : s.edges)
       QVERIFY(s.items[static_cast<size_t>(e.from)].rect.y < s.items[static_cast<size_t>(e.to)].rect.y);
+  }
+
+  void layeredFallbackPutsWeightsBesideTheirReader() {
+    // A chain of 150 nodes that each read a weight and a bias, with no scopes (as a quantized ONNX model comes):
+    // 451 nodes in one group, past dot's limit. Longest-path layers alone put all 300 constants in the top row.
+    Graph g;
+    Node input{"x", "Placeholder", "", {}, {}, {}, {}};
+    input.attrs["dtype"] = AttrValue::fromType(DType::kFloat);
+    g.addNode(input);
+    for (int i = 0; i < 150; ++i) {
+      const std::string id = std::to_string(i);
+      for (const std::string& weight : {"w" + id, "b" + id}) {
+        Node c{weight, "Const", "", {}, {}, {}, {}};
+        c.attrs["dtype"] = AttrValue::fromType(DType::kFloat);
+        g.addNode(c);
+      }
+      Node add{"add" + id, "AddN", "", {}, {}, {}, {}};
+      add.inputs = {TensorRef{i ? "add" + std::to_string(i - 1) : "x", 0, ""}, TensorRef{"w" + id, 0, ""},
+                    TensorRef{"b" + id, 0, ""}};
+      add.attrs["T"] = AttrValue::fromType(DType::kFloat);
+      add.attrs["N"] = AttrValue::fromInt(3);
+      g.addNode(add);
+    }
+    GraphLayout layout(std::make_shared<const Graph>(g));
+    auto scene = layout.build({});
+    QVERIFY(scene.hasValue());
+    const Scene& s = **scene;
+    QCOMPARE(countKind(s, SceneItem::Kind::kNode), size_t(451));
+    auto rectOf = [&](const std::string& name) {
+      return s.items[static_cast<size_t>(s.itemOfNode[static_cast<size_t>(g.find(name))])].rect;
+    };
+    const double pitch = rectOf("add1").y - rectOf("add0").y;
+    QVERIFY(pitch > 0);
+    for (int i = 0; i < 150; ++i) {
+      const Rect reader = rectOf("add" + std::to_string(i));
+      for (const char* kind : {"w", "b"}) {
+        const Rect weight = rectOf(kind + std::to_string(i));
+        QCOMPARE(weight.y, reader.y - pitch);  // the row just above its reader
+        QVERIFY2(std::abs((weight.x + weight.w / 2) - (reader.x + reader.w / 2)) < 2 * (weight.w + reader.w),
+                 qPrintable(QString("%1%2 is far from its reader").arg(kind).arg(i)));
+      }
+    }
+    QVERIFY2(s.bounds.h > 10 * s.bounds.w, qPrintable(QString("%1 x %2").arg(s.bounds.w).arg(s.bounds.h)));
+  }
+
+  void edgeLabelsKeepClearOfBoxesAndEachOther() {
+    // Three shaped inputs and a constant meeting in one node (an If's inputs, as in Silero VAD): the middles of
+    // the converging edges lie close together above the consumer, and a label at each middle ran into the next.
+    Graph g;
+    const std::vector<std::pair<std::string, Shape>> inputs{
+        {"input", Shape{2, 512}}, {"state", Shape{2, 1, 128}}, {"sr", Shape{}}, {"extra", Shape{16, 64, 64}}};
+    Node add{"join", "AddN", "", {}, {}, {}, {}};
+    for (const auto& [name, shape] : inputs) {
+      Node n{name, "Placeholder", "", {}, {}, {}, {}};
+      n.attrs["dtype"] = AttrValue::fromType(DType::kFloat);
+      n.attrs["shape"] = AttrValue::fromShape(shape);
+      g.addNode(n);
+      add.inputs.push_back(TensorRef{name, 0, ""});
+    }
+    add.attrs["T"] = AttrValue::fromType(DType::kFloat);
+    add.attrs["N"] = AttrValue::fromInt(4);
+    g.addNode(add);
+    GraphLayout layout(std::make_shared<const Graph>(g));
+    auto scene = layout.build({});
+    QVERIFY(scene.hasValue());
+    const Scene& s = **scene;
+    std::vector<Rect> labels;
+    for (const auto& e : s.edges) {
+      QVERIFY2(!e.label.empty(), "every edge carries a known shape");
+      QVERIFY(e.labelBox.w > 0 && e.labelBox.h > 0);
+      for (const auto& item : s.items) QVERIFY2(!item.rect.intersects(e.labelBox), e.label.c_str());
+      for (const Rect& other : labels) QVERIFY2(!other.intersects(e.labelBox), e.label.c_str());
+      labels.push_back(e.labelBox);
+      // Beside its own edge: some point of the edge is within a few units of the box.
+      bool near = false;
+      for (double t = 0; t <= 1.0; t += 0.05) {
+        const Point p = pointAlongEdge(e, t);
+        near = near || (p.x > e.labelBox.x - 6 && p.x < e.labelBox.x + e.labelBox.w + 6 && p.y > e.labelBox.y - 6 &&
+                        p.y < e.labelBox.y + e.labelBox.h + 6);
+      }
+      QVERIFY2(near, e.label.c_str());
+      QVERIFY(e.box.x <= e.labelBox.x && e.box.x + e.box.w >= e.labelBox.x + e.labelBox.w);  // culled with its edge
+    }
+    QCOMPARE(labels.size(), size_t(4));
+  }
+
+  void pointAlongEdgeFollowsTheDrawnCurve() {
+    SceneEdge straight;
+    straight.points = {{0, 0}, {0, 10}, {30, 10}};  // a polyline 40 long
+    QCOMPARE(pointAlongEdge(straight, 0.5).x, 10.0);
+    QCOMPARE(pointAlongEdge(straight, 0.5).y, 10.0);
+    SceneEdge curve;
+    curve.points = {{0, 0}, {0, 10}, {10, 10}, {10, 20}};  // one cubic: its middle is (5, 10)
+    QCOMPARE(pointAlongEdge(curve, 0.5).x, 5.0);
+    QCOMPARE(pointAlongEdge(curve, 0.5).y, 10.0);
+    QCOMPARE(pointAlongEdge(curve, 1.0).y, 20.0);
   }
 
   void dotMemoRepeatsGraphvizExactly() {

@@ -131,13 +131,13 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
       painter.setBrush(Qt::NoBrush);
       painter.drawPath(edgePath(e));
       drawArrowHead(painter, e, theme.edge);
-      if (detailed && !e.label.empty() && e.points.size() >= 2) {
-        const Point& mid = e.points[e.points.size() / 2];
+      if (detailed && !e.label.empty() && e.labelBox.w > 0) {  // placed by the layout (placeEdgeLabels)
         painter.setPen(theme.muted);
         QFont f = painter.font();
         f.setPointSizeF(7);
         painter.setFont(f);
-        painter.drawText(QPointF(mid.x + 4, mid.y), QString::fromStdString(e.label));
+        painter.drawText(toQt(e.labelBox), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip,
+                         QString::fromStdString(e.label));
       }
       ++stats.edges;
     }
