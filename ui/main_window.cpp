@@ -19,6 +19,7 @@
 
 #include "canvas/graph_canvas.h"
 #include "canvas/scene_painter.h"
+#include "io/model_summary.h"
 #include "panels/compare_panel.h"
 #include "panels/graph_compare_panel.h"
 #include "panels/graph_view.h"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
       tr("Open a graph or a Python script: File > Open, drag a file here, or pass it on the command "
          "line."));
   m_header->setWordWrap(true);
+  m_header->setObjectName("modelHeader");
   auto* central = new QWidget(this);
   auto* layout = new QVBoxLayout(central);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -280,13 +282,9 @@ void MainWindow::onOpenFailed(const QString& message) {
 void MainWindow::onOpened() {
   const Model& model = *m_session->model();
   const size_t nodes = model.graph.size(), functions = model.graph.library.functions().size();
-  m_header->setText(tr("<b>%1</b> &mdash; %2, %3 nodes, %4 op types, %5 functions, %6 signatures, %7 variables")
-                        .arg(QString::fromStdString(model.path).toHtmlEscaped(), QString::fromStdString(model.format))
-                        .arg(nodes)
-                        .arg(m_session->openedOpTypes())
-                        .arg(functions)
-                        .arg(model.signatures.size())
-                        .arg(model.variables.size()));
+  m_header->setText(tr("<b>%1</b> &mdash; %2")
+                        .arg(QString::fromStdString(model.path).toHtmlEscaped(),
+                             QString::fromStdString(describeModel(model, m_session->openedOpTypes())).toHtmlEscaped()));
   statusBar()->showMessage(model.warnings.empty() ? tr("Loaded") : QString::fromStdString(model.warnings[0]));
   if (!m_scriptGraph.isEmpty() && m_scriptGraph == m_session->openingPath()) {
     showScriptGraphHeader(nodes, functions);

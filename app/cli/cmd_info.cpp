@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/strings.h"
 #include "cli/command.h"
 #include "io/loader.h"
 #include "io/model_summary.h"
@@ -117,7 +118,8 @@ void printText(const Model& model, const ModelSummary& s) {
                   valueType(model, out.tensorName, out.dtype, out.shape).c_str(), out.tensorName.c_str());
   }
   std::printf("Functions:  %zu\n", s.functions.size());
-  for (const auto& f : s.functions) std::printf("  %s: %zu nodes\n", f.name.c_str(), f.nodeCount);
+  for (const auto& f : s.functions)
+    std::printf("  %s: %s\n", f.name.c_str(), counted(f.nodeCount, "node", "nodes").c_str());
   std::printf("Variables:  %zu\n", model.variables.size());
   for (const auto& v : model.variables)
     std::printf("  %s: %s%s%s = %s\n", v.checkpointKey.c_str(), typeAndShape(v.dtype, v.shape).c_str(),

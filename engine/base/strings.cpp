@@ -114,4 +114,8 @@ std::string joinStrings(const std::vector<std::string>& parts, std::string_view 
   return out;
 }
 
+std::string counted(size_t count, std::string_view one, std::string_view many) {
+  return std::to_string(count) + " " + std::string(count == 1 ? one : many);
+}
+
 }  // namespace flowscope

@@ -20,6 +20,8 @@ bool parseInt64(std::string_view text, int64_t* out);
 std::string formatBytes(uint64_t bytes);
 /// Shortest text form of a float that reads back to the same value.
 std::string formatFloat(double value);
+/// "1 node", "2 nodes": a count and the noun that agrees with it.
+std::string counted(size_t count, std::string_view one, std::string_view many);
 std::string joinStrings(const std::vector<std::string>& parts, std::string_view separator);
 
 }  // namespace flowscope

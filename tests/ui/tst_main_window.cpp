@@ -82,6 +82,10 @@ class TestMainWindow : public QObject {
     QVERIFY(table);
     QCOMPARE(table->model()->rowCount(), 7);
     QVERIFY(window.windowTitle().contains("small_mlp.pbtxt"));
+    // The header counts what the file has, in agreement with its numbers: no "0 functions", no "1 signatures".
+    auto* header = window.findChild<QLabel*>("modelHeader");
+    QVERIFY(header);
+    QVERIFY2(header->text().endsWith("GraphDef (text), 7 nodes, 6 op types"), qPrintable(header->text()));
   }
 
   void searchSelectInspect() {
