@@ -259,6 +259,21 @@ class TestCanvas : public QObject {
     QVERIFY(!minimap->isVisibleTo(&canvas));
   }
 
+  void noMinimapOverAFittedView() {
+    // Fitting makes the view exactly as wide or as tall as the scene, up to rounding; a minimap shown for the
+    // rounding covered the bottom-right nodes of a graph that was all in view.
+    GraphCanvas canvas;
+    canvas.resize(900, 650);
+    QVERIFY(showExpanded(canvas, 60));
+    auto* minimap = canvas.findChild<Minimap*>();
+    QVERIFY(minimap);
+    for (int width = 400; width <= 1300; width += 7) {
+      canvas.resize(width, 650 + width % 50);
+      canvas.fitToView();
+      QVERIFY2(!minimap->isVisibleTo(&canvas), qPrintable(QString("at %1 px wide").arg(width)));
+    }
+  }
+
   // A layout in flight can be cancelled: the canvas keeps the scene and expansion it showed.
   void layoutCanBeCancelled() {
     GraphCanvas canvas;

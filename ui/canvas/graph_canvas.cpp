@@ -230,9 +230,11 @@ void GraphCanvas::setMinimapVisible(bool visible) {
 }
 
 void GraphCanvas::refreshMinimap() {
-  const bool show =
-      m_minimapWanted && m_scene &&
-      !visibleSceneRect().contains(QRectF(m_scene->bounds.x, m_scene->bounds.y, m_scene->bounds.w, m_scene->bounds.h));
+  const double pixel = 1 / m_scale;  // a fitted view holds the scene up to rounding
+  const bool show = m_minimapWanted && m_scene &&
+                    !visibleSceneRect()
+                         .adjusted(-pixel, -pixel, pixel, pixel)
+                         .contains(QRectF(m_scene->bounds.x, m_scene->bounds.y, m_scene->bounds.w, m_scene->bounds.h));
   if (show) {
     // Sized to the scene's shape, at most a fifth of the canvas wide and a quarter high, in the bottom-right corner.
     const Rect& b = m_scene->bounds;
