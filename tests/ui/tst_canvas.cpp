@@ -259,6 +259,25 @@ class TestCanvas : public QObject {
     QVERIFY(!minimap->isVisibleTo(&canvas));
   }
 
+  void badgesGoWhereNothingElseIs() {
+    Scene scene;  // a frame holding two boxes side by side
+    auto add = [&](SceneItem::Kind kind, Rect rect, bool expanded) {
+      SceneItem item;
+      item.kind = kind;
+      item.rect = rect;
+      item.expanded = expanded;
+      scene.items.push_back(item);
+    };
+    add(SceneItem::Kind::kGroup, Rect{0, 0, 240, 120}, true);
+    add(SceneItem::Kind::kNode, Rect{14, 24, 80, 30}, false);
+    add(SceneItem::Kind::kNode, Rect{100, 24, 80, 30}, false);
+    scene.buildIndex();
+    const QRectF left = badgeRect(scene, scene.items[1], 40), right = badgeRect(scene, scene.items[2], 40);
+    QVERIFY2(left.bottom() <= 24 && left.right() <= 94, "a box to its right: the badge goes above the box");
+    QVERIFY2(right.left() >= 180 && right.top() >= 20, "room to the right, below the frame's title: it goes there");
+    QVERIFY(!right.intersects(QRectF(14, 24, 166, 30)));
+  }
+
   void noMinimapOverAFittedView() {
     // Fitting makes the view exactly as wide or as tall as the scene, up to rounding; a minimap shown for the
     // rounding covered the bottom-right nodes of a graph that was all in view.

@@ -71,6 +71,18 @@ void drawSubPixelItems(QPainter& p, const Scene& scene, const Rect& view, double
 
 }  // namespace
 
+QRectF badgeRect(const Scene& scene, const SceneItem& item, double textWidth) {
+  const Rect& r = item.rect;
+  const Rect right{r.x + r.w + 3, r.y - 2, textWidth + 2, 14};
+  bool free = true;
+  for (int other : scene.itemsIn(right)) {
+    const SceneItem& o = scene.items[static_cast<size_t>(other)];
+    free =
+        free && o.kind == SceneItem::Kind::kGroup && o.expanded && o.rect.y + 20 < right.y;  // a frame, below its title
+  }
+  return free ? toQt(right) : QRectF(r.x + r.w - textWidth, r.y - 14, textWidth, 14);
+}
+
 QColor labelColor(const QColor& fill, const Theme& theme) {
   return contrast(fill, theme.text) >= contrast(fill, theme.background) ? theme.text : theme.background;
 }
@@ -193,8 +205,9 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
       if (overlay && static_cast<size_t>(i) < overlay->itemBadge.size() &&
           !overlay->itemBadge[static_cast<size_t>(i)].isEmpty()) {
         painter.setPen(theme.muted);
-        painter.drawText(r.adjusted(0, -14, 0, 0), Qt::AlignRight | Qt::AlignTop,
-                         overlay->itemBadge[static_cast<size_t>(i)]);
+        const QString& badge = overlay->itemBadge[static_cast<size_t>(i)];
+        painter.drawText(badgeRect(scene, item, painter.fontMetrics().horizontalAdvance(badge)),
+                         Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip, badge);
       }
     }
     ++stats.items;

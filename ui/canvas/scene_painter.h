@@ -44,6 +44,10 @@ QColor rooflineColor(double share);
 /// text on the pale fills of a profile's heat colours in the dark theme).
 QColor labelColor(const QColor& fill, const Theme& theme);
 
+/// Where an item's badge (its time, "fused") is drawn, `textWidth` wide: right of the box where no other box is,
+/// else above the box's right end. Above, the badge of the first box in a narrow group ran into the group's title.
+QRectF badgeRect(const Scene& scene, const SceneItem& item, double textWidth);
+
 struct PaintStats {
   size_t items = 0, edges = 0;
 };
