@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "base/thread_pool.h"
+#include "layout/constant_adoption.h"
 
 namespace flowscope {
 
@@ -47,6 +48,8 @@ ScopeTree::ScopeTree(const Graph& graph) : m_groupOfNode(graph.size(), kRoot) {
     if (g < 0 || keys[i] != keys[i - 1] || scope != pathOf(g)) g = ensure(scope, keys[i].hash);
     m_groupOfNode[i] = g;
   }
+  adoptUnscopedConstants(graph, m_groupOfNode,
+                         [this](int group) { return m_groups[static_cast<size_t>(group)].parent; });
   link();
 }
 

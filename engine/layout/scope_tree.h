@@ -1,5 +1,6 @@
 // ScopeTree: the name-scope hierarchy of a graph ("model/block_1/conv/Conv2D" lives in group model/block_1/conv),
-// the structure the canvas collapses into expandable group boxes, as TensorBoard's graph dashboard does.
+// the structure the canvas collapses into expandable group boxes, as TensorBoard's graph dashboard does. Unscoped
+// constants sit in the scope of the nodes that read them (constant_adoption.h).
 #pragma once
 
 #include <cstdint>

@@ -353,6 +353,40 @@ class TestLayout : public QObject {
     QCOMPARE(pointAlongEdge(curve, 1.0).y, 20.0);
   }
 
+  void unscopedConstantsJoinTheirReadersScope() {
+    // As PyTorch's exporter writes a model: scoped ops, initializers and an Identity of one at the top level.
+    Graph g;
+    auto add = [&](const std::string& name, const std::string& op, std::vector<std::string> inputs) {
+      Node n{name, op, "", {}, {}, {}, {}};
+      for (const auto& input : inputs) n.inputs.push_back(TensorRef{input, 0, ""});
+      g.addNode(n);
+    };
+    add("x", "Placeholder", {});
+    add("w", "Const", {});
+    add("b", "Const", {});
+    add("w2", "Const", {});
+    add("shared", "Const", {});
+    add("spread", "Const", {});
+    add("id", "onnx::Identity", {"w2"});
+    add("/block/conv/Conv", "onnx::Conv", {"x", "w", "b"});
+    add("/block/inner/Mul", "onnx::Mul", {"/block/conv/Conv", "id"});
+    add("/block/inner/Add", "onnx::Add", {"/block/inner/Mul", "spread"});
+    add("/block/conv2/Conv", "onnx::Conv", {"/block/inner/Add", "spread", "shared"});
+    add("/other/Add", "onnx::Add", {"/block/conv2/Conv", "shared"});
+    const ScopeTree tree(g);
+    auto groupOf = [&](const std::string& name) { return tree.groupOf(static_cast<size_t>(g.find(name))); };
+    QCOMPARE(groupOf("w"), tree.find("/block/conv"));  // read by one node: beside it
+    QCOMPARE(groupOf("b"), tree.find("/block/conv"));
+    QCOMPARE(groupOf("id"), tree.find("/block/inner"));  // the Identity first, then the constant behind it
+    QCOMPARE(groupOf("w2"), tree.find("/block/inner"));
+    QCOMPARE(groupOf("spread"), tree.find("/block"));  // read in two scopes: the deepest holding both
+    QCOMPARE(groupOf("shared"), ScopeTree::kRoot);     // read in /block and /other: nothing below the root holds both
+    QCOMPARE(groupOf("x"), ScopeTree::kRoot);          // a graph input stays in sight
+    QCOMPARE(tree.group(tree.find("/block/conv")).nodes.size(), size_t(3));
+    QCOMPARE(tree.group(ScopeTree::kRoot).nodes.size(), size_t(2));
+    QCOMPARE(tree.group(tree.find("/block")).totalNodes, uint32_t(9));
+  }
+
   void dotMemoRepeatsGraphvizExactly() {
     const std::vector<LayoutBox> boxes{{80, 30}, {120, 40}, {80, 30}, {60, 30}};
     const std::vector<LayoutEdge> edges{{0, 1, {}}, {0, 2, {}}, {1, 3, {}}, {2, 3, {}}};
