@@ -13,21 +13,52 @@
 
 using namespace flowscope;
 
+namespace {
+
+bool openFusionGraph(Session& session) {
+  QSignalSpy opened(&session, &Session::opened);
+  session.open(QString(FLOWSCOPE_TEST_DATA) + "/passes/fusion.pbtxt");
+  return opened.wait(10000);
+}
+
+bool optimize(Session& session) {
+  QSignalSpy done(&session, &Session::optimized);
+  session.optimize();
+  return done.wait(20000);
+}
+
+}  // namespace
+
 class TestPassStepper : public QObject {
   Q_OBJECT
 
  private slots:
+  void showsTheFirstChangeWithItsColumnsInSight() {
+    Session session;
+    QVERIFY(openFusionGraph(session));
+    PassStepper stepper(&session);
+    stepper.resize(1400, 800);
+    stepper.show();
+    QVERIFY(optimize(session));
+    const auto& records = session.pipeline()->records;
+    const auto first = std::find_if(records.begin(), records.end(), [](const PassRecord& r) { return r.changed; });
+    QVERIFY(first != records.end() && first != records.begin());  // a pass that changed nothing comes first
+    QCOMPARE(session.currentPass(), static_cast<int>(first - records.begin()));
+    QVERIFY(stepper.summary().startsWith(QString::fromStdString(first->pass)));
+    auto* table = stepper.findChild<QTableView*>();
+    int columns = 0;
+    for (int column = 0; column < PassListModel::kWhat; ++column) columns += table->columnWidth(column);
+    QVERIFY2(table->viewport()->width() >= columns,
+             qPrintable(QString("%1 < %2").arg(table->viewport()->width()).arg(columns)));
+  }
+
   void stepsThroughPassesWithDiffColours() {
     Session session;
-    QSignalSpy opened(&session, &Session::opened);
-    session.open(QString(FLOWSCOPE_TEST_DATA) + "/passes/fusion.pbtxt");
-    QVERIFY(opened.wait(10000));
+    QVERIFY(openFusionGraph(session));
     PassStepper stepper(&session);
     stepper.resize(1400, 800);
     QAbstractItemModelTester tester(stepper.passes(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QSignalSpy done(&session, &Session::optimized);
-    session.optimize();
-    QVERIFY(done.wait(20000));
+    QVERIFY(optimize(session));
     const PipelineResult* result = session.pipeline();
     QVERIFY(result && !result->records.empty());
     QCOMPARE(stepper.findChild<QTableView*>()->model()->rowCount(), static_cast<int>(result->records.size()));
@@ -79,9 +110,7 @@ class TestPassStepper : public QObject {
 
   void cancelStops() {
     Session session;
-    QSignalSpy opened(&session, &Session::opened);
-    session.open(QString(FLOWSCOPE_TEST_DATA) + "/passes/fusion.pbtxt");
-    QVERIFY(opened.wait(10000));
+    QVERIFY(openFusionGraph(session));
     PassStepper stepper(&session);
     QSignalSpy failed(&session, &Session::optimizeFailed);
     QSignalSpy done(&session, &Session::optimized);

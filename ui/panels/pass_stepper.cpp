@@ -3,7 +3,9 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QTableView>
+#include <algorithm>
 
 #include "canvas/graph_canvas.h"
 #include "models/pass_list_model.h"
@@ -60,7 +62,7 @@ void PassStepper::passChanged(const Session& session) {
     m_shownPipeline = pipeline;
     m_shownPass = -1;
     m_passes->setPipeline(pipeline);
-    m_table->resizeColumnsToContents();
+    fitTableWidth();
     if (!pipeline) {
       m_before->setGraph(nullptr);
       m_after->setGraph(nullptr);
@@ -70,9 +72,30 @@ void PassStepper::passChanged(const Session& session) {
                            .arg(pipeline->input->size())
                            .arg(pipeline->output->size())
                            .arg(pipeline->seconds * 1e3, 0, 'f', 1));
+    chooseFirstChange();
   }
   if (pipeline && session.currentPass() >= 0 && session.currentPass() != m_shownPass)
     showPass(*pipeline, session.currentPass());
+}
+
+void PassStepper::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  chooseFirstChange();
+}
+
+void PassStepper::chooseFirstChange() {
+  const PipelineResult* pipeline = m_session->pipeline();
+  if (!pipeline || m_session->currentPass() >= 0 || !isVisible()) return;
+  const auto& records = pipeline->records;
+  const auto first = std::find_if(records.begin(), records.end(), [](const PassRecord& r) { return r.changed; });
+  if (first != records.end()) m_session->setCurrentPass(static_cast<int>(first - records.begin()));
+}
+
+void PassStepper::fitTableWidth() {  // every column but the last ("what", stretched) in sight
+  m_table->resizeColumnsToContents();
+  int width = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width();
+  for (int column = 0; column < PassListModel::kWhat; ++column) width += m_table->columnWidth(column);
+  widenTwinList(m_table, width);
 }
 
 void PassStepper::showPass(const PipelineResult& pipeline, int index) {

@@ -1,7 +1,7 @@
 // The pass stepper: the optimizer's pass records for the opened graph (the session runs the pipeline on the worker
 // the first time the tab is shown), one row per pass with its node delta, and the graph before and after the chosen
 // pass side by side with synchronized viewports: nodes the pass added in green, removed in red, changed in amber.
-// Up/Down step through the passes.
+// Up/Down step through the passes. Shown with nothing chosen, it shows the first pass that changed the graph.
 #pragma once
 
 #include <QWidget>
@@ -36,8 +36,15 @@ class PassStepper : public QWidget, public SessionViewer {
   void passChanged(const Session& session) override;
   void profileChanged(const Session&) override {}
 
+ protected:
+  void showEvent(QShowEvent* event) override;
+
  private:
   void showPass(const PipelineResult& pipeline, int index);
+  /// While the tab is in sight with no pass chosen: the first pass that changed the graph (laying out two graphs
+  /// for a tab nobody looks at would only take the worker from the profile).
+  void chooseFirstChange();
+  void fitTableWidth();
 
   Session* m_session;
   PassListModel* m_passes;

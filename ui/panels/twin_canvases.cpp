@@ -3,6 +3,7 @@
 
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "canvas/graph_canvas.h"
 
@@ -23,6 +24,16 @@ void layOutTwinCanvases(QWidget* panel, QWidget* summary, QWidget* list, int lis
   layout->addWidget(split, 1);
   QObject::connect(before, &GraphCanvas::viewChanged, after, &GraphCanvas::setView);
   QObject::connect(after, &GraphCanvas::viewChanged, before, &GraphCanvas::setView);
+}
+
+void widenTwinList(QWidget* list, int width) {
+  auto* split = qobject_cast<QSplitter*>(list->parentWidget());
+  if (!split || split->count() != 2) return;
+  const QList<int> sizes = split->sizes();
+  const int total = sizes[0] + sizes[1];
+  if (total <= 0) return;
+  const int wanted = std::min(width, total / 2);
+  if (wanted > sizes[0]) split->setSizes({wanted, total - wanted});
 }
 
 }  // namespace flowscope

@@ -12,5 +12,7 @@ class GraphCanvas;
 /// zooming either canvas moves the other.
 void layOutTwinCanvases(QWidget* panel, QWidget* summary, QWidget* list, int listWidth, GraphCanvas* before,
                         GraphCanvas* after);
+/// Gives the list laid out by layOutTwinCanvases `width` px, at most half the panel (a table whose columns grew).
+void widenTwinList(QWidget* list, int width);
 
 }  // namespace flowscope
