@@ -36,6 +36,12 @@
 #include "session/settings_store.h"
 
 namespace flowscope {
+namespace {
+
+/// The files File > Open and Compare with offer: every graph format the loaders read (SavedModels are folders).
+const char* const kGraphPatterns = "*.pb *.pbtxt *.onnx *.json *.meta";
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
@@ -94,6 +100,8 @@ MainWindow::MainWindow(QWidget* parent)
   connect(m_session, &Session::openFailed, this, &MainWindow::onOpenFailed);
   connect(m_session, &Session::statusMessage, statusBar(),
           [this](const QString& text) { statusBar()->showMessage(text); });
+  connect(m_graphCompare, &GraphComparePanel::compareRequested, this, &MainWindow::chooseGraphToCompare);
+  connect(m_sideBySide, &SideBySidePanel::importRequested, this, &MainWindow::chooseProfileToImport);
   connect(m_graphCompare, &GraphComparePanel::failed, statusBar(),
           [this](const QString& message) { statusBar()->showMessage(message); });
   connect(m_compare, &ComparePanel::failed, statusBar(),
@@ -144,8 +152,7 @@ void MainWindow::buildFileMenu() {
   file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
     QString path = QFileDialog::getOpenFileName(
         this, tr("Open graph"), {},
-        tr("Graphs and scripts (*.pb *.pbtxt *.json *.meta *.py);;Graphs (*.pb *.pbtxt *.json *.meta);;"
-           "Python scripts (*.py);;All files (*)"));
+        tr("Graphs and scripts (%1 *.py);;Graphs (%1);;Python scripts (*.py);;All files (*)").arg(kGraphPatterns));
     if (!path.isEmpty()) openFile(path);
   });
   file->addAction(tr("Open &SavedModel folder..."), this, [this] {
@@ -165,22 +172,26 @@ void MainWindow::buildFileMenu() {
     Status s = m_session->exportProfile(path);
     statusBar()->showMessage(s ? tr("Wrote %1").arg(path) : QString::fromStdString(s.message()));
   });
-  file->addAction(tr("&Import profile..."), this, [this] {
-    QString path = QFileDialog::getOpenFileName(
-        this, tr("Import profile"), {},
-        tr("Profiles (*.json *.json.gz *.pb *tfevents*);;TensorFlow profiler (*.xplane.pb);;TensorBoard events "
-           "(*tfevents*);;ONNX Runtime or Chrome trace (*.json *.json.gz);;All files (*)"));
-    if (path.isEmpty()) return;
-    Status s = m_session->importProfile(path);
-    statusBar()->showMessage(s ? tr("Importing %1...").arg(path) : QString::fromStdString(s.message()));
-  });
-  file->addAction(tr("Compare &with..."), this, [this] {
-    QString path =
-        QFileDialog::getOpenFileName(this, tr("Compare with"), {}, tr("Graphs (*.pb *.pbtxt *.json);;All (*)"));
-    if (!path.isEmpty()) compareWith(path);
-  });
+  file->addAction(tr("&Import profile..."), this, &MainWindow::chooseProfileToImport);
+  file->addAction(tr("Compare &with..."), this, &MainWindow::chooseGraphToCompare);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+void MainWindow::chooseProfileToImport() {
+  QString path = QFileDialog::getOpenFileName(
+      this, tr("Import profile"), {},
+      tr("Profiles (*.json *.json.gz *.pb *tfevents*);;TensorFlow profiler (*.xplane.pb);;TensorBoard events "
+         "(*tfevents*);;ONNX Runtime or Chrome trace (*.json *.json.gz);;All files (*)"));
+  if (path.isEmpty()) return;
+  Status s = m_session->importProfile(path);
+  statusBar()->showMessage(s ? tr("Importing %1...").arg(path) : QString::fromStdString(s.message()));
+}
+
+void MainWindow::chooseGraphToCompare() {
+  QString path =
+      QFileDialog::getOpenFileName(this, tr("Compare with"), {}, tr("Graphs (%1);;All files (*)").arg(kGraphPatterns));
+  if (!path.isEmpty()) compareWith(path);
 }
 
 void MainWindow::buildViewMenu() {

@@ -93,6 +93,8 @@ class MainWindow : public QMainWindow {
   void buildFileMenu();
   void buildViewMenu();
   void exportCanvas(const char* format, bool viewOnly);
+  void chooseProfileToImport();
+  void chooseGraphToCompare();
   void onExportDone(const QString& tag, const Status& status);
   void onOpened();
   void onOpenFailed(const QString& message);

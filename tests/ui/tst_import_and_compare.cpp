@@ -3,6 +3,7 @@
 // differences selecting on both canvases.
 #include <QListWidget>
 #include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -40,6 +41,29 @@ class TestImportAndCompare : public QObject {
   void initTestCase() {
     QCoreApplication::setOrganizationName("FlowscopeTests");
     QCoreApplication::setApplicationName("tst_import_and_compare");
+  }
+
+  void emptyTabsOfferTheirAction() {
+    // Before a comparison or an import, each tab says what it is for and has the button that starts it.
+    Session session;
+    GraphComparePanel compare(&session);
+    SideBySidePanel sideBySide(&session);
+    QSignalSpy compareAsked(&compare, &GraphComparePanel::compareRequested);
+    QSignalSpy importAsked(&sideBySide, &SideBySidePanel::importRequested);
+    auto button = [](QWidget& panel, const QString& text) {
+      for (auto* b : panel.findChildren<QPushButton*>())
+        if (b->text() == text) return b;
+      return static_cast<QPushButton*>(nullptr);
+    };
+    QPushButton* compareButton = button(compare, "Compare with...");
+    QPushButton* importButton = button(sideBySide, "Import profile...");
+    QVERIFY(compareButton && importButton);
+    QTest::mouseClick(compareButton, Qt::LeftButton);
+    QTest::mouseClick(importButton, Qt::LeftButton);
+    QCOMPARE(compareAsked.count(), 1);
+    QCOMPARE(importAsked.count(), 1);
+    QVERIFY(compare.summary().startsWith("Compare the opened graph with another"));
+    QVERIFY(sideBySide.summary().contains("ONNX Runtime"));
   }
 
   void importsATensorBoardProfile() {

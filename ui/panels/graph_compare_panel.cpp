@@ -4,10 +4,12 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 
 #include "canvas/graph_canvas.h"
 #include "io/loader.h"
 #include "panels/pass_stepper.h"
+#include "panels/summary_row.h"
 #include "panels/twin_canvases.h"
 
 namespace flowscope {
@@ -34,12 +36,17 @@ QString kindsText(const NodeChange& c) {
 GraphComparePanel::GraphComparePanel(Session* session, QWidget* parent)
     : QWidget(parent),
       m_session(session),
-      m_summary(new QLabel(tr("File > Compare with... puts another graph beside the opened one"), this)),
+      m_summary(
+          new QLabel(tr("Compare the opened graph with another: an earlier version, its optimized form, or the same "
+                        "model written by another tool"),
+                     this)),
       m_list(new QListWidget(this)),
       m_before(new GraphCanvas(this, &session->worker())),
       m_after(new GraphCanvas(this, &session->worker())) {
   m_summary->setWordWrap(true);
-  layOutTwinCanvases(this, m_summary, m_list, 320, m_before, m_after);
+  auto* choose = new QPushButton(tr("Compare with..."), this);
+  connect(choose, &QPushButton::clicked, this, &GraphComparePanel::compareRequested);
+  layOutTwinCanvases(this, summaryRow(this, m_summary, choose), m_list, 320, m_before, m_after);
   connect(m_list, &QListWidget::currentRowChanged, this, &GraphComparePanel::selectRow);
   // Layout is asynchronous: a row chosen before a canvas has its scene is selected once it has.
   for (GraphCanvas* canvas : {m_before, m_after})

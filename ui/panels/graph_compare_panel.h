@@ -39,6 +39,8 @@ class GraphComparePanel : public QWidget {
  signals:
   void finished();
   void failed(const QString& message);
+  /// The panel's "Compare with..." button: the window asks for the other graph.
+  void compareRequested();
 
  private:
   void show(std::shared_ptr<const Result> result);

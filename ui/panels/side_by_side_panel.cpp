@@ -3,9 +3,12 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+
+#include "panels/summary_row.h"
 
 namespace flowscope {
 namespace {
@@ -22,7 +25,11 @@ QTableWidgetItem* number(double value) {
 SideBySidePanel::SideBySidePanel(Session* session, QWidget* parent)
     : QWidget(parent), m_session(session), m_summary(new QLabel(this)), m_table(new QTableWidget(this)) {
   m_summary->setWordWrap(true);
-  m_summary->setText(tr("Import a profile (File > Import profile) and profile the graph here to compare them"));
+  m_summary->setText(
+      tr("Import a profile of a real run (ONNX Runtime, PyTorch, TensorFlow's profiler, TensorBoard) "
+         "and profile the graph here: the nodes' times side by side"));
+  auto* import = new QPushButton(tr("Import profile..."), this);
+  connect(import, &QPushButton::clicked, this, &SideBySidePanel::importRequested);
   m_table->setColumnCount(5);
   m_table->setHorizontalHeaderLabels({tr("node"), tr("op"), tr("theirs µs"), tr("ours µs"), tr("theirs / ours")});
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -30,7 +37,7 @@ SideBySidePanel::SideBySidePanel(Session* session, QWidget* parent)
   m_table->verticalHeader()->hide();
   m_table->horizontalHeader()->setStretchLastSection(true);
   auto* layout = new QVBoxLayout(this);
-  layout->addWidget(m_summary);
+  layout->addWidget(summaryRow(this, m_summary, import));
   layout->addWidget(m_table, 1);
   connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) {
     const QTableWidgetItem* item = m_table->item(row, 0);

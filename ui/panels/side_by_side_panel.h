@@ -26,6 +26,10 @@ class SideBySidePanel : public QWidget, public SessionViewer {
   void passChanged(const Session&) override {}
   void profileChanged(const Session& session) override;
 
+ signals:
+  /// The panel's "Import profile..." button: the window asks for the profile.
+  void importRequested();
+
  private:
   void fill(const Graph& graph, const ProfileView& theirs, const ProfileView& ours);
 
