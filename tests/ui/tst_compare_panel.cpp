@@ -4,6 +4,7 @@
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QtTest>
+#include <set>
 
 #include "canvas/graph_canvas.h"
 #include "models/op_stats_model.h"
@@ -23,6 +24,15 @@ class TestComparePanel : public QObject {
     panel.resize(1400, 800);
     QSignalSpy done(&panel, &ComparePanel::compared);
     QSignalSpy ready(panel.graphCanvas(), &GraphCanvas::sceneReady);
+    // Before a run a timeline names no thread lanes (it said "thread 0" under "No profile yet"); after, it does.
+    auto laneLabelColours = [](TimelineView* timeline) {
+      const QImage lane = timeline->grab().toImage().copy(4, 18, 52, 22);
+      std::set<QRgb> colours;
+      for (int y = 0; y < lane.height(); ++y)
+        for (int x = 0; x < lane.width(); ++x) colours.insert(lane.pixel(x, y));
+      return colours.size();
+    };
+    QCOMPARE(laneLabelColours(panel.eagerTimeline()), size_t(1));
     panel.compare("power", 40);
     QVERIFY(panel.isRunning() || done.count() == 1);
     QVERIFY(done.count() == 1 || done.wait(60000));
@@ -36,6 +46,7 @@ class TestComparePanel : public QObject {
       for (const auto& e : timeline->events()) QVERIFY(e.run < 10);
     }
     QCOMPARE(panel.eagerTimeline()->span(), panel.graphTimeline()->span());
+    QVERIFY(laneLabelColours(panel.eagerTimeline()) > 1);
     QAbstractItemModelTester eagerTester(panel.eagerOps(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester graphTester(panel.graphOps(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(panel.eagerOps()->rowCount() > 0);

@@ -61,7 +61,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
   p.drawText(QRect(4, 0, width(), kTop), Qt::AlignLeft | Qt::AlignVCenter,
              m_events.empty() ? tr("No profile yet")
                               : tr("%1 events, %2 us").arg(m_events.size()).arg((m_end - m_start) / 1000.0, 0, 'f', 1));
-  for (int lane = 0; lane < m_lanes; ++lane)
+  for (int lane = 0; lane < (m_events.empty() ? 0 : m_lanes); ++lane)  // no lanes to name before a profile
     p.drawText(QRect(4, kTop + lane * kLaneHeight, kLeft - 8, kLaneHeight), Qt::AlignVCenter,
                tr("thread %1").arg(lane));
   for (size_t i = 0; i < m_events.size(); ++i) {
