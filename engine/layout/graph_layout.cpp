@@ -17,7 +17,7 @@
 namespace flowscope {
 namespace {
 
-constexpr double kNodeHeight = 30, kGroupHeight = 40, kCharWidth = 6.6, kPad = 14, kHeader = 24;
+constexpr double kNodeHeight = 30, kGroupHeight = 40, kCharWidth = 6.6, kPad = 14, kHeader = kGroupTitleHeight;
 
 double textWidth(std::string_view s, double minimum) {
   return std::max(minimum, 24 + kCharWidth * static_cast<double>(std::min<size_t>(s.size(), 40)));
@@ -202,7 +202,10 @@ Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGro
   }
   layout->routes = bundleEdges(group);
   std::vector<LayoutBox> boxes;
-  for (const auto& c : layout->children) boxes.push_back(LayoutBox{c.w, c.h, 0, 0});
+  for (const auto& c : layout->children)
+    boxes.push_back(LayoutBox{
+        c.w, c.h, 0, 0,
+        c.kind == SceneItem::Kind::kNode && m_nodeCategory[static_cast<size_t>(c.id)] == OpCategory::kConstant});
   std::vector<LayoutEdge> edges;
   for (const auto& r : layout->routes) edges.push_back(LayoutEdge{r.from, r.to, {}});
   Point size = boxes.size() <= m_options.maxDotItems ? m_dotMemo.layout(boxes, edges) : layeredLayout(boxes, edges);
@@ -299,9 +302,9 @@ Expected<std::shared_ptr<const Scene>> GraphLayout::build(const std::set<std::st
   scene->itemOfNode.assign(m_graph->size(), -1);
   place(*scene, *root, 0, 0, expanded, 0);
   scene->bounds = Rect{-20, -20, root->w + 40, root->h + 40};
-  scene->buildIndex();
+  scene->indexItems();
   placeEdgeLabels(*scene);
-  scene->buildIndex();  // edges' bounds now take in their labels
+  scene->indexEdges();
   return std::shared_ptr<const Scene>(std::move(scene));
 }
 

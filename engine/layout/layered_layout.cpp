@@ -25,27 +25,67 @@ Neighbours neighboursOf(size_t n, const std::vector<LayoutEdge>& edges) {
   return nb;
 }
 
-/// Longest path from the sources (nodes on a cycle stay in layer 0), then every source that feeds something moves
-/// down to the layer just above its first consumer: a weight sits beside the node that reads it.
-std::vector<int> layersOf(const Neighbours& nb) {
+/// Producers before consumers (Kahn's order); when only cycles are left, the lowest-numbered node left goes next.
+std::vector<int> topologicalOrder(const Neighbours& nb) {
   const size_t n = nb.producers.size();
-  std::vector<int> layer(n, 0), pending(n, 0), order;
+  std::vector<int> pending(n), order;
+  std::vector<char> queued(n, 0);
+  order.reserve(n);
   for (size_t v = 0; v < n; ++v) {
     pending[v] = static_cast<int>(nb.producers[v].size());
-    if (!pending[v]) order.push_back(static_cast<int>(v));
+    if (pending[v]) continue;
+    order.push_back(static_cast<int>(v));
+    queued[v] = 1;
   }
-  for (size_t head = 0; head < order.size(); ++head) {
-    const auto v = static_cast<size_t>(order[head]);
-    for (int c : nb.consumers[v]) {
-      layer[static_cast<size_t>(c)] = std::max(layer[static_cast<size_t>(c)], layer[v] + 1);
-      if (--pending[static_cast<size_t>(c)] == 0) order.push_back(c);
+  size_t lowestLeft = 0;
+  for (size_t head = 0; head < n; ++head) {
+    if (head == order.size()) {  // a cycle: break it at its lowest node
+      while (queued[lowestLeft]) ++lowestLeft;
+      order.push_back(static_cast<int>(lowestLeft));
+      queued[lowestLeft] = 1;
+    }
+    for (int c : nb.consumers[static_cast<size_t>(order[head])]) {
+      if (--pending[static_cast<size_t>(c)] != 0 || queued[static_cast<size_t>(c)]) continue;
+      order.push_back(c);
+      queued[static_cast<size_t>(c)] = 1;
     }
   }
-  for (size_t v = 0; v < n; ++v) {
-    if (!nb.producers[v].empty() || nb.consumers[v].empty()) continue;
+  return order;
+}
+
+/// What moves down beside its reader: a source, a constant, and a node fed only by such constants that feeds a
+/// single node (a weight's DequantizeLinear, Cast or Identity).
+std::vector<char> pulledDown(const Neighbours& nb, const std::vector<LayoutBox>& boxes, const std::vector<int>& order) {
+  std::vector<char> weight(boxes.size(), 0), pulled(boxes.size(), 0);
+  for (int node : order) {
+    const auto v = static_cast<size_t>(node);
+    const auto& producers = nb.producers[v];
+    weight[v] = producers.empty()
+                    ? boxes[v].constant
+                    : nb.consumers[v].size() == 1 && std::all_of(producers.begin(), producers.end(),
+                                                                 [&](int p) { return weight[static_cast<size_t>(p)]; });
+    pulled[v] = !nb.consumers[v].empty() && (weight[v] || producers.empty());
+  }
+  return pulled;
+}
+
+/// Longest path from the sources along the order (a cycle's closing edge ignored), then, last first, each pulled
+/// node moves to the layer just above its first reader.
+std::vector<int> layersOf(const Neighbours& nb, const std::vector<int>& order, const std::vector<char>& pulled) {
+  const size_t n = order.size();
+  std::vector<int> layer(n, 0), position(n, 0);
+  for (size_t k = 0; k < n; ++k) position[static_cast<size_t>(order[k])] = static_cast<int>(k);
+  for (int v : order)
+    for (int p : nb.producers[static_cast<size_t>(v)])
+      if (position[static_cast<size_t>(p)] < position[static_cast<size_t>(v)])
+        layer[static_cast<size_t>(v)] = std::max(layer[static_cast<size_t>(v)], layer[static_cast<size_t>(p)] + 1);
+  for (size_t k = n; k-- > 0;) {
+    const auto v = static_cast<size_t>(order[k]);
+    if (!pulled[v]) continue;
     int first = std::numeric_limits<int>::max();
-    for (int c : nb.consumers[v]) first = std::min(first, layer[static_cast<size_t>(c)]);
-    layer[v] = std::max(0, first - 1);
+    for (int c : nb.consumers[v])
+      if (position[static_cast<size_t>(c)] > position[v]) first = std::min(first, layer[static_cast<size_t>(c)]);
+    if (first != std::numeric_limits<int>::max()) layer[v] = std::max(layer[v], first - 1);
   }
   return layer;
 }
@@ -85,31 +125,30 @@ void placeRow(const std::vector<int>& row, const std::vector<double>& wanted, st
 
 double centre(const LayoutBox& b) { return b.x + b.w / 2; }
 
-bool isSource(const Neighbours& nb, size_t v) { return nb.producers[v].empty() && !nb.consumers[v].empty(); }
-
-/// Where a box wants its centre on the way down: over its producers, sources aside (they follow their consumers
+/// Where a box wants its centre on the way down: over its producers, pulled ones aside (they follow their readers
 /// on the way up) unless it has no others; a box without placed producers, after its left neighbour.
-double wantedBelow(const Neighbours& nb, size_t v, const std::vector<double>& centres, const std::vector<char>& placed,
-                   double next) {
+double wantedBelow(const Neighbours& nb, const std::vector<char>& pulled, size_t v, const std::vector<double>& centres,
+                   const std::vector<char>& placed, double next) {
   double sum = 0, count = 0, sourceSum = 0, sources = 0;
   for (int p : nb.producers[v]) {
     const auto u = static_cast<size_t>(p);
     if (!placed[u]) continue;
-    (isSource(nb, u) ? sourceSum : sum) += centres[u];
-    ++(isSource(nb, u) ? sources : count);
+    (pulled[u] ? sourceSum : sum) += centres[u];
+    ++(pulled[u] ? sources : count);
   }
   return count ? sum / count : sources ? sourceSum / sources : next;
 }
 
-/// Top down, each box goes over its producers; then bottom up, each source over its consumers.
-void placeColumns(const Lists& rows, const Neighbours& nb, std::vector<LayoutBox>& boxes) {
+/// Top down, each box goes over its producers; then bottom up, each pulled box over its readers.
+void placeColumns(const Lists& rows, const Neighbours& nb, const std::vector<char>& pulled,
+                  std::vector<LayoutBox>& boxes) {
   std::vector<double> wanted(boxes.size(), 0), centres(boxes.size(), 0);
   std::vector<char> placed(boxes.size(), 0);
   for (const auto& row : rows) {
     double next = 0;
     for (int v : row) {
       const auto u = static_cast<size_t>(v);
-      wanted[u] = wantedBelow(nb, u, centres, placed, next + boxes[u].w / 2);
+      wanted[u] = wantedBelow(nb, pulled, u, centres, placed, next + boxes[u].w / 2);
       next = wanted[u] + boxes[u].w / 2 + kGapX;
     }
     placeRow(row, wanted, boxes);
@@ -122,8 +161,8 @@ void placeColumns(const Lists& rows, const Neighbours& nb, std::vector<LayoutBox
     bool sources = false;
     for (int v : rows[r]) {
       const auto u = static_cast<size_t>(v);
-      wanted[u] = isSource(nb, u) ? meanOf(nb.consumers[u], centres) : centres[u];
-      sources = sources || isSource(nb, u);
+      wanted[u] = pulled[u] ? meanOf(nb.consumers[u], centres) : centres[u];
+      sources = sources || pulled[u];
     }
     if (!sources) continue;
     placeRow(rows[r], wanted, boxes);
@@ -136,7 +175,9 @@ void placeColumns(const Lists& rows, const Neighbours& nb, std::vector<LayoutBox
 Point layeredLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edges) {
   const size_t n = boxes.size();
   const Neighbours nb = neighboursOf(n, edges);
-  const std::vector<int> layer = layersOf(nb);
+  const std::vector<int> order = topologicalOrder(nb);
+  const std::vector<char> pulled = pulledDown(nb, boxes, order);
+  const std::vector<int> layer = layersOf(nb, order, pulled);
   Lists rows(n ? static_cast<size_t>(*std::max_element(layer.begin(), layer.end()) + 1) : 0);
   for (size_t v = 0; v < n; ++v) rows[static_cast<size_t>(layer[v])].push_back(static_cast<int>(v));
   std::erase_if(rows, [](const std::vector<int>& row) { return row.empty(); });  // a layer only sources had
@@ -147,7 +188,7 @@ Point layeredLayout(std::vector<LayoutBox>& boxes, std::vector<LayoutEdge>& edge
   orderRows(rows, position, nb.consumers);
   std::reverse(rows.begin(), rows.end());
   orderRows(rows, position, nb.producers);
-  placeColumns(rows, nb, boxes);
+  placeColumns(rows, nb, pulled, boxes);
   double minX = std::numeric_limits<double>::max(), width = 0, y = 0;
   for (const auto& b : boxes) minX = std::min(minX, b.x);
   for (const auto& row : rows) {

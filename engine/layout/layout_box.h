@@ -8,8 +8,9 @@
 namespace flowscope {
 
 struct LayoutBox {
-  double w = 0, h = 0;  ///< size in points
-  double x = 0, y = 0;  ///< out: top-left, y down
+  double w = 0, h = 0;    ///< size in points
+  double x = 0, y = 0;    ///< out: top-left, y down
+  bool constant = false;  ///< a constant node: the layered layout keeps it, and what only it feeds, by its reader
 };
 struct LayoutEdge {
   int from = 0, to = 0;

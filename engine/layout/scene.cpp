@@ -6,6 +6,15 @@
 namespace flowscope {
 
 void Scene::buildIndex() {
+  indexItems();
+  indexEdges();
+}
+
+void Scene::indexItems() {
+  m_itemIndex.build(items.size(), [this](size_t i) { return items[i].rect; });
+}
+
+void Scene::indexEdges() {
   for (auto& e : edges) {
     if (e.points.empty()) continue;
     double x0 = e.points[0].x, x1 = x0, y0 = e.points[0].y, y1 = y0;
@@ -18,7 +27,6 @@ void Scene::buildIndex() {
     }
     e.box = Rect{x0, y0, x1 - x0, y1 - y0};
   }
-  m_itemIndex.build(items.size(), [this](size_t i) { return items[i].rect; });
   m_edgeIndex.build(edges.size(), [this](size_t i) { return edges[i].box; });
 }
 

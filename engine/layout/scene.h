@@ -28,6 +28,9 @@ struct SceneItem {
   int depth = 0;
 };
 
+/// The band at the top of an expanded group that holds its title, above its contents.
+inline constexpr double kGroupTitleHeight = 24;
+
 struct SceneEdge {
   int from = 0, to = 0;       ///< item indices
   std::vector<Point> points;  ///< polyline from the producer's box to the consumer's
@@ -36,7 +39,15 @@ struct SceneEdge {
   std::string label;  ///< "float32 [1,96,96,14]" when known
   double weight = 1;  ///< line width hint from the tensor size (1 .. 4)
   Rect labelBox;      ///< where the label's text goes (placeEdgeLabels)
-  Rect box;           ///< bounds of the polyline and the label (set by Scene::buildIndex), for culling
+  Rect box;           ///< bounds of the polyline and the label (set by Scene::indexEdges), for culling
+
+  /// How many of `points` make a chain of cubic Beziers (3k+1; Graphviz may add an arrow tip after it, drawn as a
+  /// line); 0 when the points are a polyline.
+  size_t bezierPoints() const {
+    const size_t n = points.size();
+    if (n >= 4 && (n - 1) % 3 == 0) return n;
+    return n >= 5 && (n - 2) % 3 == 0 ? n - 1 : 0;
+  }
 };
 
 struct Scene {
@@ -58,9 +69,11 @@ struct Scene {
   std::vector<int> edgesIn(const Rect& view, double minExtent = 0) const;
   /// The innermost item at a point, or -1.
   int itemAt(double x, double y) const;
-  /// Computes each edge's bounds and indexes items and edges for culling and hit tests; call once the scene is
-  /// complete.
+  /// Indexes items and edges for culling and hit tests (indexItems, then indexEdges); call once the scene is complete.
   void buildIndex();
+  void indexItems();
+  /// Computes each edge's bounds (its points and its label) and indexes them.
+  void indexEdges();
 
  private:
   RectIndex m_itemIndex, m_edgeIndex;

@@ -48,8 +48,9 @@ ScopeTree::ScopeTree(const Graph& graph) : m_groupOfNode(graph.size(), kRoot) {
     if (g < 0 || keys[i] != keys[i - 1] || scope != pathOf(g)) g = ensure(scope, keys[i].hash);
     m_groupOfNode[i] = g;
   }
-  adoptUnscopedConstants(graph, m_groupOfNode,
-                         [this](int group) { return m_groups[static_cast<size_t>(group)].parent; });
+  std::vector<int> parents(m_groups.size());
+  for (size_t g = 0; g < m_groups.size(); ++g) parents[g] = m_groups[g].parent;
+  adoptUnscopedConstants(graph, m_groupOfNode, parents);
   link();
 }
 

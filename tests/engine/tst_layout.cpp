@@ -258,51 +258,67 @@ class TestLayout : public QObject {
   }
 
   void layeredFallbackPutsWeightsBesideTheirReader() {
-    // A chain of 150 nodes that each read a weight and a bias, with no scopes (as a quantized ONNX model comes):
-    // 451 nodes in one group, past dot's limit. Longest-path layers alone put all 300 constants in the top row.
+    // A chain of 150 nodes that each read a weight, a bias and a dequantized weight (q -> DequantizeLinear), with no
+    // scopes, as a quantized ONNX model comes: 601 nodes in one group, past dot's limit. Longest-path layers alone put
+    // all 450 constants in the top row and every DequantizeLinear in the second.
     Graph g;
-    Node input{"x", "Placeholder", "", {}, {}, {}, {}};
-    input.attrs["dtype"] = AttrValue::fromType(DType::kFloat);
-    g.addNode(input);
+    auto add = [&](const std::string& name, const std::string& op, const std::vector<std::string>& inputs) {
+      Node n{name, op, "", {}, {}, {}, {}};
+      for (const auto& input : inputs) n.inputs.push_back(TensorRef{input, 0, ""});
+      g.addNode(n);
+    };
+    add("x", "Placeholder", {});
     for (int i = 0; i < 150; ++i) {
       const std::string id = std::to_string(i);
-      for (const std::string& weight : {"w" + id, "b" + id}) {
-        Node c{weight, "Const", "", {}, {}, {}, {}};
-        c.attrs["dtype"] = AttrValue::fromType(DType::kFloat);
-        g.addNode(c);
-      }
-      Node add{"add" + id, "AddN", "", {}, {}, {}, {}};
-      add.inputs = {TensorRef{i ? "add" + std::to_string(i - 1) : "x", 0, ""}, TensorRef{"w" + id, 0, ""},
-                    TensorRef{"b" + id, 0, ""}};
-      add.attrs["T"] = AttrValue::fromType(DType::kFloat);
-      add.attrs["N"] = AttrValue::fromInt(3);
-      g.addNode(add);
+      add("w" + id, "Const", {});
+      add("b" + id, "Const", {});
+      add("q" + id, "Const", {});
+      add("dq" + id, "onnx::DequantizeLinear", {"q" + id});
+      add("add" + id, "AddN", {i ? "add" + std::to_string(i - 1) : "x", "w" + id, "b" + id, "dq" + id});
     }
     GraphLayout layout(std::make_shared<const Graph>(g));
     auto scene = layout.build({});
     QVERIFY(scene.hasValue());
     const Scene& s = **scene;
-    QCOMPARE(countKind(s, SceneItem::Kind::kNode), size_t(451));
+    QCOMPARE(countKind(s, SceneItem::Kind::kNode), size_t(751));
     auto rectOf = [&](const std::string& name) {
       return s.items[static_cast<size_t>(s.itemOfNode[static_cast<size_t>(g.find(name))])].rect;
     };
     const double pitch = rectOf("add1").y - rectOf("add0").y;
     QVERIFY(pitch > 0);
     for (int i = 0; i < 150; ++i) {
-      const Rect reader = rectOf("add" + std::to_string(i));
-      for (const char* kind : {"w", "b"}) {
-        const Rect weight = rectOf(kind + std::to_string(i));
-        QCOMPARE(weight.y, reader.y - pitch);  // the row just above its reader
-        QVERIFY2(std::abs((weight.x + weight.w / 2) - (reader.x + reader.w / 2)) < 2 * (weight.w + reader.w),
-                 qPrintable(QString("%1%2 is far from its reader").arg(kind).arg(i)));
+      const std::string id = std::to_string(i);
+      const Rect reader = rectOf("add" + id);
+      for (const std::string& weight : {"w" + id, "b" + id, "dq" + id, "q" + id}) {
+        const Rect r = rectOf(weight), itsReader = weight[0] == 'q' ? rectOf("dq" + id) : reader;
+        QCOMPARE(r.y, itsReader.y - pitch);  // the row above the node that reads it
+        QVERIFY2(std::abs((r.x + r.w / 2) - (itsReader.x + itsReader.w / 2)) < 2 * (r.w + itsReader.w), weight.c_str());
       }
     }
     QVERIFY2(s.bounds.h > 10 * s.bounds.w, qPrintable(QString("%1 x %2").arg(s.bounds.w).arg(s.bounds.h)));
   }
 
+  void layeredFallbackBreaksCycles() {
+    // 450 nodes in a ring (a loop's back edge closes it): every node waits on another, and the layers used to leave
+    // them all in the first row. Broken at its lowest node, the ring lays out as a column.
+    Graph g;
+    for (int i = 0; i < 450; ++i) {
+      Node n{"n" + std::to_string(i), "Relu", "", {}, {}, {}, {}};
+      n.inputs.push_back(TensorRef{"n" + std::to_string((i + 449) % 450), 0, ""});
+      g.addNode(n);
+    }
+    GraphLayout layout(std::make_shared<const Graph>(g));
+    auto scene = layout.build({});
+    QVERIFY(scene.hasValue());
+    std::set<double> rows;
+    for (const auto& item : (*scene)->items) rows.insert(item.rect.y);
+    QCOMPARE(rows.size(), size_t(450));
+  }
+
   void edgeLabelsKeepClearOfBoxesAndEachOther() {
-    // Three shaped inputs and a constant meeting in one node (an If's inputs, as in Silero VAD): the middles of
-    // the converging edges lie close together above the consumer, and a label at each middle ran into the next.
+    // Four shaped inputs meeting in one node (an If's inputs, as in Silero VAD): the middles of the converging edges
+    // lie close together above the consumer, and a label at each middle ran into the next. A label with no free spot
+    // is left out rather than drawn over another.
     Graph g;
     const std::vector<std::pair<std::string, Shape>> inputs{
         {"input", Shape{2, 512}}, {"state", Shape{2, 1, 128}}, {"sr", Shape{}}, {"extra", Shape{16, 64, 64}}};
@@ -324,21 +340,20 @@ class TestLayout : public QObject {
     std::vector<Rect> labels;
     for (const auto& e : s.edges) {
       QVERIFY2(!e.label.empty(), "every edge carries a known shape");
-      QVERIFY(e.labelBox.w > 0 && e.labelBox.h > 0);
+      if (e.labelBox.w == 0) continue;
       for (const auto& item : s.items) QVERIFY2(!item.rect.intersects(e.labelBox), e.label.c_str());
       for (const Rect& other : labels) QVERIFY2(!other.intersects(e.labelBox), e.label.c_str());
       labels.push_back(e.labelBox);
-      // Beside its own edge: some point of the edge is within a few units of the box.
-      bool near = false;
-      for (double t = 0; t <= 1.0; t += 0.05) {
-        const Point p = pointAlongEdge(e, t);
-        near = near || (p.x > e.labelBox.x - 6 && p.x < e.labelBox.x + e.labelBox.w + 6 && p.y > e.labelBox.y - 6 &&
-                        p.y < e.labelBox.y + e.labelBox.h + 6);
-      }
-      QVERIFY2(near, e.label.c_str());
+      // Beside its own edge: between the edge's ends in height, and touching the span of its points sideways.
+      double x0 = e.points[0].x, x1 = x0, y0 = e.points[0].y, y1 = y0;
+      for (const Point& p : e.points)
+        x0 = std::min(x0, p.x), x1 = std::max(x1, p.x), y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
+      const double middle = e.labelBox.y + e.labelBox.h / 2;
+      QVERIFY2(middle >= y0 && middle <= y1, e.label.c_str());
+      QVERIFY2(e.labelBox.x <= x1 + 6 && e.labelBox.x + e.labelBox.w >= x0 - 6, e.label.c_str());
       QVERIFY(e.box.x <= e.labelBox.x && e.box.x + e.box.w >= e.labelBox.x + e.labelBox.w);  // culled with its edge
     }
-    QCOMPARE(labels.size(), size_t(4));
+    QVERIFY2(labels.size() >= 3, qPrintable(QString("%1 of 4 labels placed").arg(labels.size())));
   }
 
   void pointAlongEdgeFollowsTheDrawnCurve() {
@@ -351,6 +366,10 @@ class TestLayout : public QObject {
     QCOMPARE(pointAlongEdge(curve, 0.5).x, 5.0);
     QCOMPARE(pointAlongEdge(curve, 0.5).y, 10.0);
     QCOMPARE(pointAlongEdge(curve, 1.0).y, 20.0);
+    curve.points.push_back(Point{10, 26});  // Graphviz's arrow tip after the curve: drawn as a line, not walked
+    QCOMPARE(curve.bezierPoints(), size_t(4));
+    QCOMPARE(pointAlongEdge(curve, 0.5).x, 5.0);
+    QCOMPARE(pointAlongEdge(curve, 2.0).y, 20.0);  // clamped
   }
 
   void unscopedConstantsJoinTheirReadersScope() {

@@ -3,6 +3,7 @@
 
 #include <QPainterPath>
 #include <QSvgGenerator>
+#include <algorithm>
 #include <cmath>
 
 namespace flowscope {
@@ -10,15 +11,14 @@ namespace {
 
 QRectF toQt(const Rect& r) { return QRectF(r.x, r.y, r.w, r.h); }
 
+// The edge's Bezier chain, then a line to the arrow tip Graphviz adds after it; or its polyline.
 QPainterPath edgePath(const SceneEdge& e) {
   QPainterPath path(QPointF(e.points[0].x, e.points[0].y));
-  if (e.points.size() >= 4 && (e.points.size() - 1) % 3 == 0) {
-    for (size_t i = 1; i + 2 < e.points.size(); i += 3)
-      path.cubicTo(e.points[i].x, e.points[i].y, e.points[i + 1].x, e.points[i + 1].y, e.points[i + 2].x,
-                   e.points[i + 2].y);
-  } else {
-    for (size_t i = 1; i < e.points.size(); ++i) path.lineTo(e.points[i].x, e.points[i].y);
-  }
+  const size_t bezier = e.bezierPoints();
+  for (size_t i = 1; i + 2 < bezier; i += 3)
+    path.cubicTo(e.points[i].x, e.points[i].y, e.points[i + 1].x, e.points[i + 1].y, e.points[i + 2].x,
+                 e.points[i + 2].y);
+  for (size_t i = std::max<size_t>(bezier, 1); i < e.points.size(); ++i) path.lineTo(e.points[i].x, e.points[i].y);
   return path;
 }
 
@@ -77,8 +77,8 @@ QRectF badgeRect(const Scene& scene, const SceneItem& item, double textWidth) {
   bool free = true;
   for (int other : scene.itemsIn(right)) {
     const SceneItem& o = scene.items[static_cast<size_t>(other)];
-    free =
-        free && o.kind == SceneItem::Kind::kGroup && o.expanded && o.rect.y + 20 < right.y;  // a frame, below its title
+    // Only a frame may be there, below its title's text (the band's last few units are empty).
+    free = free && o.kind == SceneItem::Kind::kGroup && o.expanded && o.rect.y + kGroupTitleHeight - 4 < right.y;
   }
   return free ? toQt(right) : QRectF(r.x + r.w - textWidth, r.y - 14, textWidth, 14);
 }
