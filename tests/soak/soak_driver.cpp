@@ -177,6 +177,7 @@ void SoakDriver::stepPasses() {
     PassStepper* stepper = m_window.passStepper();
     const int passes = static_cast<int>(m_window.session().pipeline()->records.size());
     for (int pass = 0; pass < passes; ++pass) {
+      if (m_window.session().currentPass() == pass) continue;  // on screen already: the tab opens on the first change
       LayoutWatch before(stepper->before()), after(stepper->after());
       if (!step(
               "pass stepper: step", [&] { m_window.session().setCurrentPass(pass); },
