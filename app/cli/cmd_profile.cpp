@@ -56,7 +56,7 @@ std::string placementSummary(const std::map<std::string, std::string>& placement
     }
   }
   std::string text = "placement: " + std::to_string(onVulkan) + " nodes on " + device + " in " +
-                     std::to_string(clusters.size()) + (clusters.size() == 1 ? " cluster" : " clusters");
+                     counted(clusters.size(), "cluster", "clusters");
   size_t cpu = 0;
   for (const auto& [reason, count] : cpuReasons) cpu += static_cast<size_t>(count);
   text += "; " + std::to_string(cpu) + " on the CPU";

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "base/strings.h"
 #include "base/thread_pool.h"
 #include "layout/edge_labels.h"
 #include "layout/layered_layout.h"
@@ -264,7 +265,7 @@ void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, doubl
     }
     const ScopeGroup& g = m_tree.group(static_cast<int>(child.id));
     item.label = g.label();
-    item.detail = std::to_string(g.totalNodes) + (g.totalNodes == 1 ? " node" : " nodes");
+    item.detail = counted(g.totalNodes, "node", "nodes");
     item.expanded = expanded.count(std::string(g.path)) > 0;
     item.category = m_groupCategory[static_cast<size_t>(child.id)];
     scene.items.push_back(std::move(item));

@@ -31,6 +31,12 @@ bool showExpanded(GraphCanvas& canvas, size_t nodes) {
   return ready.wait(20000);
 }
 
+// The canvas, 900 x 650, showing a synthetic graph of `nodes` with every group open; its minimap, or null.
+Minimap* minimapOfExpanded(GraphCanvas& canvas, size_t nodes) {
+  canvas.resize(900, 650);
+  return showExpanded(canvas, nodes) ? canvas.findChild<Minimap*>() : nullptr;
+}
+
 // Share of pixels that differ noticeably between two images of the same size.
 double differingShare(const QImage& a, const QImage& b) {
   size_t differ = 0, total = 0;
@@ -242,9 +248,7 @@ class TestCanvas : public QObject {
 
   void minimapMovesTheView() {
     GraphCanvas canvas;
-    canvas.resize(900, 650);
-    QVERIFY(showExpanded(canvas, 600));
-    auto* minimap = canvas.findChild<Minimap*>();
+    Minimap* minimap = minimapOfExpanded(canvas, 600);
     QVERIFY(minimap);
     QVERIFY(!minimap->isVisibleTo(&canvas));              // the whole graph is in view: no minimap
     canvas.setView(canvas.zoom() * 4, canvas.topLeft());  // zoomed in: it shows, the frame on part of the thumbnail
@@ -282,9 +286,7 @@ class TestCanvas : public QObject {
     // Fitting makes the view exactly as wide or as tall as the scene, up to rounding; a minimap shown for the
     // rounding covered the bottom-right nodes of a graph that was all in view.
     GraphCanvas canvas;
-    canvas.resize(900, 650);
-    QVERIFY(showExpanded(canvas, 60));
-    auto* minimap = canvas.findChild<Minimap*>();
+    Minimap* minimap = minimapOfExpanded(canvas, 60);
     QVERIFY(minimap);
     for (int width = 400; width <= 1300; width += 7) {
       canvas.resize(width, 650 + width % 50);
