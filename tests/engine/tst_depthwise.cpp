@@ -123,9 +123,11 @@ class TestDepthwise : public QObject {
               v.push_back({9, 29, c, k, stride, padding, c == 40 ? "Relu6" : (c == 5 ? "Relu" : "")});
       v.push_back({2, 3, 24, 5, 1, "SAME", "Relu6"});   // every window larger than the image
       v.push_back({1, 1, 32, 3, 2, "SAME", ""});        // one pixel
-      v.push_back({6, 40, 64, 3, 1, "VALID", "Relu"});  // interior groups of eight and four and single pixels
-      v.push_back({4, 9, 16, 3, 1, "VALID", ""});       // seven interior pixels: one short of a group of eight
+      v.push_back({6, 40, 64, 3, 1, "VALID", "Relu"});  // groups of eight, the last overlapping the one before
+      v.push_back({4, 9, 16, 3, 1, "VALID", ""});       // seven interior pixels: two overlapping groups of four
       v.push_back({5, 17, 16, 3, 2, "SAME", ""});       // the same at stride 2
+      v.push_back({4, 5, 16, 3, 1, "VALID", ""});       // three interior pixels, one by one
+      v.push_back({7, 11, 24, 3, 3, "SAME", "Relu6"});  // a stride with no grouped form: every pixel one by one
       return v;
     }();
     return all;

@@ -1,11 +1,16 @@
 // The depthwise kernel in AVX-512 (compiled for it alone, chosen at run time; other machines keep oneDNN's).
 // An output row goes pixel group by pixel group, each over all channels in 16-lane slices (a pixel's channels are
-// contiguous, so the loads stream). Inside the image's columns eight pixels are summed at once: eight independent
-// chains of FMAs hide the FMA latency and share each filter vector; border pixels go one by one with bounds checks.
+// contiguous, so the loads stream). Inside the image's columns eight (or four) pixels are summed at once: each input
+// vector is loaded once and fed to every pixel of the group whose window holds it, in independent chains of FMAs that
+// hide the FMA latency; the row's last group overlaps the one before it rather than leaving pixels over. Window rows
+// above and below the image read a row of zeros instead of branching. Pixels whose window crosses the image's left
+// or right edge go one by one, a partial sum per window row so that no chain is longer than the kernel's width.
 // Only the last slice of a channel count that is not a multiple of 16 is masked.
 #include "exec/cpu/depthwise_nhwc.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "base/thread_pool.h"
 #include "exec/cpu/cpu_features.h"
@@ -16,21 +21,56 @@ namespace flowscope {
 namespace {
 
 constexpr int64_t kLanes = 16;
+constexpr int kMaxK = 5;
+
+// f(std::integral_constant<int, I>) for I in [0, N), unrolled. Every lambda it calls is always_inline (GCC 12
+// otherwise makes functions of them and passes the sums through memory) and compiled for AVX-512 as its caller is.
+#define FS_UNROLLED __attribute__((always_inline, target("avx512f,fma")))
+template <int N, class F>
+FS_UNROLLED inline void unroll(F&& f) {
+  [&]<int... I>(std::integer_sequence<int, I...>) FS_UNROLLED { (f(std::integral_constant<int, I>{}), ...); }
+  (std::make_integer_sequence<int, N>{});
+}
+
+// Named vectors, not an array: GCC 12 keeps an array of vectors in memory even when every index is a constant.
+struct Vectors8 {
+  __m512 v0, v1, v2, v3, v4, v5, v6, v7;
+};
+
+template <int I>
+FS_UNROLLED inline __m512& at(Vectors8& v) {
+  static_assert(I >= 0 && I < 8);
+  if constexpr (I == 0) return v.v0;
+  if constexpr (I == 1) return v.v1;
+  if constexpr (I == 2) return v.v2;
+  if constexpr (I == 3) return v.v3;
+  if constexpr (I == 4) return v.v4;
+  if constexpr (I == 5) return v.v5;
+  if constexpr (I == 6) return v.v6;
+  if constexpr (I == 7) return v.v7;
+}
 
 struct Slice {
-  const float* image;  // the batch item's input
-  int64_t w, c;        // input width and channels
-  int64_t c0;          // the slice's first channel
-  __mmask16 mask;      // its channels, when Masked
+  int64_t w, c;    // input width and channels
+  int64_t c0;      // the slice's first channel
+  __mmask16 mask;  // its channels, when Masked
+};
+
+// One output row's job: its window rows (the zero row where one lies outside the image), filter, bias and clamp.
+struct RowJob {
+  const float* rows[kMaxK];
+  const float* filter;  // [k, k, c]
+  const float* bias;    // null for none
+  DepthwiseClamp clamp;
 };
 
 template <bool Masked>
-FS_AVX512 inline __m512 load(const Slice& s, const float* p) {
+FS_UNROLLED inline __m512 load(const Slice& s, const float* p) {
   return Masked ? _mm512_maskz_loadu_ps(s.mask, p) : _mm512_loadu_ps(p);
 }
 
 template <bool Masked>
-FS_AVX512 inline void store(const Slice& s, float* pixel, __m512 v, DepthwiseClamp clamp) {
+FS_UNROLLED inline void store(const Slice& s, DepthwiseClamp clamp, float* pixel, __m512 v) {
   if (clamp != DepthwiseClamp::kNone) {  // the zero-masked forms: GCC 12's plain ones warn of their own operand
     v = _mm512_maskz_max_ps(0xffff, v, _mm512_setzero_ps());  // a NaN becomes 0, as the C++ epilogue's ReLU does
     if (clamp == DepthwiseClamp::kRelu6) v = _mm512_maskz_min_ps(0xffff, v, _mm512_set1_ps(6.0f));
@@ -41,149 +81,130 @@ FS_AVX512 inline void store(const Slice& s, float* pixel, __m512 v, DepthwiseCla
     _mm512_storeu_ps(pixel + s.c0, v);
 }
 
-// The window of one pixel starting at (iy0, ix0): rows outside [kyLo, kyHi) and columns outside [kxLo, kxHi) are
-// padding.
+template <bool Masked>
+FS_UNROLLED inline __m512 biasOf(const Slice& s, const RowJob& job) {
+  return job.bias ? load<Masked>(s, job.bias + s.c0) : _mm512_setzero_ps();
+}
+
+// P pixels (4 or 8), stride S, whose windows lie inside the image's columns, the first one's starting at input
+// column ix0, one slice. Input pixel j of the span feeds output pixel (j - kx) / S through tap kx where that divides.
+template <int K, int S, int P, bool Masked>
+FS_UNROLLED inline void pixelGroup(const Slice& s, const RowJob& job, int64_t ix0, float* out) {
+  const __m512 bias = biasOf<Masked>(s, job);
+  Vectors8 sums{bias, bias, bias, bias, bias, bias, bias, bias};
+  unroll<K>([&](auto ky) FS_UNROLLED {
+    const float* row = job.rows[ky] + ix0 * s.c + s.c0;
+    const float* f = job.filter + ky * K * s.c + s.c0;
+    unroll<(P - 1) * S + K>([&](auto j) FS_UNROLLED {
+      const __m512 x = load<Masked>(s, row + j * s.c);
+      unroll<K>([&](auto kx) FS_UNROLLED {
+        constexpr int d = decltype(j)::value - decltype(kx)::value;
+        if constexpr (d >= 0 && d % S == 0 && d / S < P)
+          at<d / S>(sums) = _mm512_fmadd_ps(x, load<Masked>(s, f + kx * s.c), at<d / S>(sums));
+      });
+    });
+  });
+  unroll<P>([&](auto p) FS_UNROLLED { store<Masked>(s, job.clamp, out + p * s.c, at<p>(sums)); });
+}
+
+// One pixel whose window starts at input column ix0 (possibly crossing the image's left or right edge), one slice:
+// a partial sum per window row.
 template <int K, bool Masked>
-FS_AVX512 inline __m512 window(const Slice& s, const float* filter, __m512 acc, int64_t iy0, int kyLo, int kyHi,
-                               int64_t ix0, int kxLo, int kxHi) {
-  for (int ky = kyLo; ky < kyHi; ++ky) {
-    const float* row = s.image + ((iy0 + ky) * s.w + ix0) * s.c + s.c0;
-    const float* f = filter + ky * K * s.c + s.c0;
+FS_UNROLLED inline void onePixel(const Slice& s, const RowJob& job, int64_t ix0, float* out) {
+  const int kxLo = static_cast<int>(std::max<int64_t>(0, -ix0));
+  const int kxHi = static_cast<int>(std::min<int64_t>(K, s.w - ix0));
+  const __m512 zero = _mm512_setzero_ps();
+  Vectors8 partial{biasOf<Masked>(s, job), zero, zero, zero, zero, zero, zero, zero};
+  unroll<K>([&](auto ky) FS_UNROLLED {
+    const float* row = job.rows[ky] + ix0 * s.c + s.c0;
+    const float* f = job.filter + ky * K * s.c + s.c0;
     for (int kx = kxLo; kx < kxHi; ++kx)
-      acc = _mm512_fmadd_ps(load<Masked>(s, row + kx * s.c), load<Masked>(s, f + kx * s.c), acc);
-  }
-  return acc;
+      at<ky>(partial) =
+          _mm512_fmadd_ps(load<Masked>(s, row + kx * s.c), load<Masked>(s, f + kx * s.c), at<ky>(partial));
+  });
+  __m512 sum = partial.v0;
+  unroll<K - 1>([&](auto ky) FS_UNROLLED { sum = _mm512_add_ps(sum, at<ky + 1>(partial)); });
+  store<Masked>(s, job.clamp, out, sum);
 }
 
-// Named sums, not an array: GCC 12 keeps an array of vectors in memory even when every index is a constant.
-struct Sums {
-  __m512 a0, a1, a2, a3, a4, a5, a6, a7;
-};
-
-// The windows of P (4 or 8) pixels inside the image's columns, sw apart, the first starting at (iy0, ix0).
-template <int K, int P, bool Masked>
-FS_AVX512 inline void windows(const Slice& s, const float* filter, Sums& sums, int64_t iy0, int kyLo, int kyHi,
-                              int64_t ix0, int64_t sw) {
-  const int64_t step = sw * s.c;
-  for (int ky = kyLo; ky < kyHi; ++ky) {
-    const float* row = s.image + ((iy0 + ky) * s.w + ix0) * s.c + s.c0;
-    const float* f = filter + ky * K * s.c + s.c0;
-#pragma GCC unroll 8
-    for (int kx = 0; kx < K; ++kx) {
-      const __m512 w = load<Masked>(s, f + kx * s.c);
-      const float* p = row + kx * s.c;
-      sums.a0 = _mm512_fmadd_ps(load<Masked>(s, p), w, sums.a0);
-      sums.a1 = _mm512_fmadd_ps(load<Masked>(s, p + step), w, sums.a1);
-      sums.a2 = _mm512_fmadd_ps(load<Masked>(s, p + 2 * step), w, sums.a2);
-      sums.a3 = _mm512_fmadd_ps(load<Masked>(s, p + 3 * step), w, sums.a3);
-      if constexpr (P == 8) {
-        sums.a4 = _mm512_fmadd_ps(load<Masked>(s, p + 4 * step), w, sums.a4);
-        sums.a5 = _mm512_fmadd_ps(load<Masked>(s, p + 5 * step), w, sums.a5);
-        sums.a6 = _mm512_fmadd_ps(load<Masked>(s, p + 6 * step), w, sums.a6);
-        sums.a7 = _mm512_fmadd_ps(load<Masked>(s, p + 7 * step), w, sums.a7);
-      }
-    }
+// P pixels from output column ox (P 1: one pixel, any stride; else a group, stride S) over all channels.
+template <int K, int S, int P>
+FS_AVX512 void pixels(const DepthwiseShape& sh, const RowJob& job, int64_t ox, float* out) {
+  Slice s{sh.w, sh.c, 0, 0};
+  const int64_t ix0 = ox * sh.sw - sh.padLeft, full = sh.c / kLanes * kLanes;
+  for (s.c0 = 0; s.c0 < full; s.c0 += kLanes) {
+    if constexpr (P == 1)
+      onePixel<K, false>(s, job, ix0, out);
+    else
+      pixelGroup<K, S, P, false>(s, job, ix0, out);
   }
+  if (full == sh.c) return;
+  s.c0 = full;
+  s.mask = static_cast<__mmask16>((1u << (sh.c - full)) - 1u);
+  if constexpr (P == 1)
+    onePixel<K, true>(s, job, ix0, out);
+  else
+    pixelGroup<K, S, P, true>(s, job, ix0, out);
 }
 
-struct RowJob {
-  const DepthwiseShape& shape;
-  const float* in;
-  const float* filter;
-  const float* bias;
-  DepthwiseClamp clamp;
-  float* out;
-};
-
-// Where an output row's window lies: rows [kyLo, kyHi) of it inside the image, and the pixels [inBegin, inEnd)
-// whose window lies inside the image's columns.
-struct RowSpan {
-  int64_t iy0;
-  int kyLo, kyHi;
+// Where an output row's pixels lie: [inBegin, inEnd) have windows inside the image's columns.
+struct ColumnSpan {
   int64_t inBegin, inEnd;
 };
 
+ColumnSpan columnSpan(const DepthwiseShape& sh) {
+  ColumnSpan span;
+  span.inBegin = std::min(sh.ow, (sh.padLeft + sh.sw - 1) / sh.sw);
+  const int64_t lastStart = sh.w - sh.k + sh.padLeft;
+  span.inEnd = lastStart < 0 ? span.inBegin : std::clamp(lastStart / sh.sw + 1, span.inBegin, sh.ow);
+  return span;
+}
+
+// The inner pixels [begin, end) of a row in groups of 8, then 4; the last group overlaps the one before it where
+// the span is wide enough, so only a span narrower than 4 leaves pixels to go one by one. Returns where those start.
+template <int K, int S, int P>
+FS_AVX512 int64_t groups(const DepthwiseShape& sh, const RowJob& job, int64_t begin, int64_t end, float* outRow) {
+  int64_t ox = begin;
+  for (; ox + P <= end; ox += P) pixels<K, S, P>(sh, job, ox, outRow + ox * sh.c);
+  if (ox < end && end - begin >= P) {
+    pixels<K, S, P>(sh, job, end - P, outRow + (end - P) * sh.c);
+    return end;
+  }
+  return ox;
+}
+
+// One output row; S 0 for a stride without a grouped form (every pixel one by one).
+template <int K, int S>
+FS_AVX512 void depthwiseRow(const DepthwiseShape& sh, const RowJob& job, const ColumnSpan& span, float* outRow) {
+  for (int64_t ox = 0; ox < span.inBegin; ++ox) pixels<K, S, 1>(sh, job, ox, outRow + ox * sh.c);
+  int64_t ox = span.inBegin;
+  if constexpr (S > 0) {
+    ox = span.inEnd - span.inBegin >= 8 ? groups<K, S, 8>(sh, job, ox, span.inEnd, outRow)
+                                        : groups<K, S, 4>(sh, job, ox, span.inEnd, outRow);
+  }
+  for (; ox < sh.ow; ++ox) pixels<K, S, 1>(sh, job, ox, outRow + ox * sh.c);
+}
+
 template <int K>
-RowSpan rowSpan(const DepthwiseShape& sh, int64_t oy) {
-  RowSpan r;
-  r.iy0 = oy * sh.sh - sh.padTop;
-  r.kyLo = static_cast<int>(std::max<int64_t>(0, -r.iy0));
-  r.kyHi = static_cast<int>(std::min<int64_t>(K, sh.h - r.iy0));
-  r.inBegin = std::min(sh.ow, (sh.padLeft + sh.sw - 1) / sh.sw);
-  const int64_t lastStart = sh.w - K + sh.padLeft;
-  r.inEnd = lastStart < 0 ? r.inBegin : std::clamp(lastStart / sh.sw + 1, r.inBegin, sh.ow);
-  return r;
-}
-
-// P pixels from output column ox, one slice.
-template <int K, int P, bool Masked>
-FS_AVX512 inline void pixelGroup(const RowJob& job, const Slice& s, const RowSpan& r, int64_t ox, float* out) {
-  const DepthwiseShape& sh = job.shape;
-  const __m512 bias = job.bias ? load<Masked>(s, job.bias + s.c0) : _mm512_setzero_ps();
-  Sums sums{bias, bias, bias, bias, bias, bias, bias, bias};
-  windows<K, P, Masked>(s, job.filter, sums, r.iy0, r.kyLo, r.kyHi, ox * sh.sw - sh.padLeft, sh.sw);
-  store<Masked>(s, out, sums.a0, job.clamp);
-  store<Masked>(s, out + sh.c, sums.a1, job.clamp);
-  store<Masked>(s, out + 2 * sh.c, sums.a2, job.clamp);
-  store<Masked>(s, out + 3 * sh.c, sums.a3, job.clamp);
-  if constexpr (P == 8) {
-    store<Masked>(s, out + 4 * sh.c, sums.a4, job.clamp);
-    store<Masked>(s, out + 5 * sh.c, sums.a5, job.clamp);
-    store<Masked>(s, out + 6 * sh.c, sums.a6, job.clamp);
-    store<Masked>(s, out + 7 * sh.c, sums.a7, job.clamp);
-  }
-}
-
-// One pixel (a border one, or one left over from the groups), one slice.
-template <int K, bool Masked>
-FS_AVX512 inline void onePixel(const RowJob& job, const Slice& s, const RowSpan& r, int64_t ox, float* out) {
-  const DepthwiseShape& sh = job.shape;
-  const int64_t ix0 = ox * sh.sw - sh.padLeft;
-  const int kxLo = static_cast<int>(std::max<int64_t>(0, -ix0));
-  const int kxHi = static_cast<int>(std::min<int64_t>(K, sh.w - ix0));
-  const __m512 bias = job.bias ? load<Masked>(s, job.bias + s.c0) : _mm512_setzero_ps();
-  store<Masked>(s, out, window<K, Masked>(s, job.filter, bias, r.iy0, r.kyLo, r.kyHi, ix0, kxLo, kxHi), job.clamp);
-}
-
-// P pixels (1, 4 or 8) from output column ox over all channels.
-template <int K, int P>
-FS_AVX512 void pixels(const RowJob& job, Slice& s, const RowSpan& r, int64_t ox, float* out) {
-  const int64_t full = job.shape.c / kLanes * kLanes;
-  for (s.c0 = 0; s.c0 < full; s.c0 += kLanes) {
-    if constexpr (P == 1)
-      onePixel<K, false>(job, s, r, ox, out);
-    else
-      pixelGroup<K, P, false>(job, s, r, ox, out);
-  }
-  if (full == job.shape.c) return;
-  s.c0 = full;
-  s.mask = static_cast<__mmask16>((1u << (job.shape.c - full)) - 1u);
-  if constexpr (P == 1)
-    onePixel<K, true>(job, s, r, ox, out);
+FS_AVX512 void depthwiseRowOfStride(const DepthwiseShape& sh, const RowJob& job, const ColumnSpan& span,
+                                    float* outRow) {
+  if (sh.sw == 1)
+    depthwiseRow<K, 1>(sh, job, span, outRow);
+  else if (sh.sw == 2)
+    depthwiseRow<K, 2>(sh, job, span, outRow);
   else
-    pixelGroup<K, P, true>(job, s, r, ox, out);
+    depthwiseRow<K, 0>(sh, job, span, outRow);
 }
 
-// One output row (batch item n, row oy).
-template <int K>
-FS_AVX512 void depthwiseRow(const RowJob& job, int64_t n, int64_t oy) {
-  const DepthwiseShape& sh = job.shape;
-  const RowSpan r = rowSpan<K>(sh, oy);
-  Slice s{job.in + n * sh.h * sh.w * sh.c, sh.w, sh.c, 0, 0};
-  float* outRow = job.out + (n * sh.oh + oy) * sh.ow * sh.c;
-  for (int64_t ox = 0; ox < sh.ow;) {
-    float* out = outRow + ox * sh.c;
-    if (ox >= r.inBegin && ox + 8 <= r.inEnd) {
-      pixels<K, 8>(job, s, r, ox, out);
-      ox += 8;
-    } else if (ox >= r.inBegin && ox + 4 <= r.inEnd) {
-      pixels<K, 4>(job, s, r, ox, out);
-      ox += 4;
-    } else {
-      pixels<K, 1>(job, s, r, ox, out);
-      ++ox;
-    }
-  }
+}  // namespace
+
+namespace {
+
+// A row of zeros as wide as an input row, for window rows above and below the image (one per thread).
+const float* zeroRow(int64_t floats) {
+  thread_local std::vector<float> zeros;
+  if (static_cast<int64_t>(zeros.size()) < floats) zeros.assign(static_cast<size_t>(floats), 0.0f);
+  return zeros.data();
 }
 
 }  // namespace
@@ -194,13 +215,22 @@ bool depthwiseNhwcRuns(const DepthwiseShape& shape) {
 
 void depthwiseNhwc(const DepthwiseShape& shape, const float* in, const float* filter, const float* bias,
                    DepthwiseClamp clamp, float* out) {
-  const RowJob job{shape, in, filter, bias, clamp, out};
+  const ColumnSpan span = columnSpan(shape);
+  const int64_t rowFloats = shape.w * shape.c;
   parallelFor(shape.n * shape.oh, shape.ow * shape.c * shape.k * shape.k / 4, [&](int64_t begin, int64_t end) {
+    const float* zeros = zeroRow(rowFloats);
     for (int64_t row = begin; row < end; ++row) {
+      const int64_t n = row / shape.oh, oy = row % shape.oh;
+      RowJob job{{}, filter, bias, clamp};
+      for (int64_t ky = 0; ky < shape.k; ++ky) {
+        const int64_t iy = oy * shape.sh - shape.padTop + ky;
+        job.rows[ky] = iy >= 0 && iy < shape.h ? in + (n * shape.h + iy) * rowFloats : zeros;
+      }
+      float* outRow = out + row * shape.ow * shape.c;
       if (shape.k == 3)
-        depthwiseRow<3>(job, row / shape.oh, row % shape.oh);
+        depthwiseRowOfStride<3>(shape, job, span, outRow);
       else
-        depthwiseRow<5>(job, row / shape.oh, row % shape.oh);
+        depthwiseRowOfStride<5>(shape, job, span, outRow);
     }
   });
 }
