@@ -61,6 +61,18 @@ Shape mergeShapes(const Shape& inferred, const Shape& declared) {
   return Shape(dims);
 }
 
+// The outputs a node declares in `_output_shapes`, typed by its "T" (a CPU placement's fused node declares the output
+// of the node it replaced).
+std::vector<TensorInfo> declaredOutputs(const Node& node) {
+  std::vector<TensorInfo> outputs;
+  const AttrValue* declared = node.attr("_output_shapes");
+  if (!declared || declared->kind() != AttrValue::Kind::kList) return outputs;
+  const AttrValue* type = node.attr("T");
+  for (const Shape& shape : declared->list().shape)
+    outputs.push_back({type && type->kind() == AttrValue::Kind::kType ? type->type() : DType::kInvalid, shape});
+  return outputs;
+}
+
 }  // namespace
 
 bool broadcastShapes(const Shape& a, const Shape& b, Shape* out) {
@@ -98,7 +110,10 @@ GraphShapes inferShapes(const Graph& graph, const std::map<std::string, Shape>* 
   for (size_t i : dependencyOrder(*edges)) {
     const Node& node = graph.node(i);
     const OpDef* def = lookup(node.op);
-    if (!def) continue;
+    if (!def) {  // an op without a schema: what the node declares, if anything
+      result.outputs[i] = declaredOutputs(node);
+      continue;
+    }
     ShapeContext ctx(node);
     const auto producers = edges->inputProducers(i);
     for (size_t k = 0; k < node.inputs.size(); ++k) {

@@ -44,6 +44,13 @@ int64_t contractionFlops(const Node& node, const InputShapes& inputs, const Shap
     const int64_t middle = x.numElements() / f.dim(2) * f.dim(3);  // the 1x1 output no one sees
     return 2 * middle * f.dim(2) + middle + 2 * out.numElements() * 9 + out.numElements();
   }
+  if (op == "_FusedDepthwisePointwise") {  // the CPU's fused [k, k, C, 1] depthwise and 1x1 [1, 1, C, OC] pair
+    const int64_t oc = out.rank() == 4 ? out.dim(3) : 0;
+    if (oc <= 0) return 0;
+    const int64_t middle = out.numElements() / oc * f.dim(2);  // the depthwise output no one sees
+    const int64_t addend = inputs.size() > 5 ? 1 : 0;          // a fused Add's: input, two filters, two biases, addend
+    return middle * (2 * f.dim(0) * f.dim(1) + 1) + out.numElements() * (2 * f.dim(2) + 1 + addend);
+  }
   if (op == "Conv2D" || op == "_FusedConv2D") return 2 * out.numElements() * f.dim(0) * f.dim(1) * f.dim(2) + epilogue;
   return 2 * out.numElements() * f.dim(0) * f.dim(1) + epilogue;  // depthwise: one input channel per output
 }

@@ -1,4 +1,5 @@
-// Checks shared by the tests of the CPU placement's fused pairs (tst_pointwise_depthwise, tst_conv_max_pool).
+// Checks shared by the tests of the CPU placement's fused pairs (tst_pointwise_depthwise, tst_conv_max_pool,
+// tst_depthwise_pointwise).
 #pragma once
 
 #include <QtTest>
@@ -15,6 +16,13 @@
 #include "vulkan_case.h"
 
 namespace flowscope::testing {
+
+/// A list-of-strings attribute (a fused node's fused_ops).
+inline AttrValue stringList(std::vector<std::string> v) {
+  AttrList l;
+  l.s = std::move(v);
+  return AttrValue::fromList(std::move(l));
+}
 
 /// How many nodes of each op the CPU placement of k's graph has, for a run feeding `fed` and fetching `fetches`.
 inline std::map<std::string, size_t> placedOps(const vktest::Case& k, std::vector<std::string> fetches,

@@ -28,12 +28,6 @@ struct PairShape {
   int64_t dilation = 1;
 };
 
-AttrValue stringList(std::vector<std::string> v) {
-  AttrList l;
-  l.s = std::move(v);
-  return AttrValue::fromList(std::move(l));
-}
-
 // x [n, h, w, c] -> "conv": k x k to oc, bias, activation -> "pool": MaxPool.
 void buildPair(vktest::Case& k, const PairShape& s) {
   k.input("x", Shape{s.n, s.h, s.w, s.c});
@@ -48,7 +42,7 @@ void buildPair(vktest::Case& k, const PairShape& s) {
   conv.attrs["dilations"] = vktest::ints({1, s.dilation, s.dilation, 1});
   const int64_t p = s.k / 2 * s.dilation;
   if (s.padding == "EXPLICIT") conv.attrs["explicit_paddings"] = vktest::ints({0, 0, p, p, p, p, 0, 0});
-  conv.attrs["fused_ops"] = stringList({"BiasAdd", s.activation});
+  conv.attrs["fused_ops"] = testing::stringList({"BiasAdd", s.activation});
   conv.attrs["num_args"] = AttrValue::fromInt(1);
   conv.attrs["num_host_args"] = AttrValue::fromInt(0);
   k.graph.addNode(std::move(conv));

@@ -23,12 +23,6 @@ struct PairShape {
   std::string padding;  // SAME, VALID, or EXPLICIT: 1 on every side (PyTorch's padding=1)
 };
 
-AttrValue stringList(std::vector<std::string> v) {
-  AttrList l;
-  l.s = std::move(v);
-  return AttrValue::fromList(std::move(l));
-}
-
 // x [1, h, w, c] -> "pw": 1x1 to oc, bias, ReLU6 -> "dw": 3x3 depthwise, bias, ReLU6.
 void buildPair(vktest::Case& k, const PairShape& s) {
   k.input("x", Shape{1, s.h, s.w, s.c});
@@ -46,7 +40,7 @@ void buildPair(vktest::Case& k, const PairShape& s) {
     n.attrs["strides"] = vktest::ints({1, stride, stride, 1});
     n.attrs["padding"] = AttrValue::fromString(padding);
     if (padding == "EXPLICIT") n.attrs["explicit_paddings"] = vktest::ints({0, 0, 1, 1, 1, 1, 0, 0});
-    n.attrs["fused_ops"] = stringList({"BiasAdd", "Relu6"});
+    n.attrs["fused_ops"] = testing::stringList({"BiasAdd", "Relu6"});
     n.attrs["num_args"] = AttrValue::fromInt(1);
     if (op == "_FusedConv2D") n.attrs["num_host_args"] = AttrValue::fromInt(0);
     k.graph.addNode(std::move(n));

@@ -12,10 +12,10 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <string_view>
 #include <vector>
 
 #include "base/thread_pool.h"
+#include "exec/cpu/band_convolutions.h"
 #include "exec/cpu/blocked_layout.h"
 #include "exec/cpu/conv_max_pool.h"
 #include "exec/cpu/conv_window.h"
@@ -89,35 +89,12 @@ std::vector<Band> bandsOf(const Geometry& g, int64_t begin, int64_t end, int64_t
   return bands;
 }
 
-// What one thread's range needs: its bands, and the oneDNN memories of each band shape (handles set per band).
+// What one thread's range needs: its bands, and the oneDNN memories of each band shape.
 struct Part {
   std::vector<Band> bands;
   int64_t bufferRows = 0;
-  struct Memories {
-    dnnl::memory src, dst, scratchpad;
-  };
-  std::map<BandShape, Memories> memories;
+  std::map<BandShape, BandMemories> memories;
 };
-
-// A band shape's convolution, and which of the kernel's copies of the weights it reads.
-struct BandPrimitive {
-  dnnl::convolution_forward::primitive_desc pd;
-  dnnl::convolution_forward primitive;
-  size_t weights = 0;
-};
-
-// The filter in one of oneDNN's layouts.
-struct WeightCopy {
-  dnnl::memory memory;
-  dnnl::reorder reorder;
-};
-
-// The calling thread's band buffer, grown to `floats`.
-float* threadBuffer(size_t floats) {
-  thread_local std::vector<float> buffer;
-  if (buffer.size() < floats) buffer.resize(floats);
-  return buffer.data();
-}
 
 class ConvMaxPoolKernel : public OpKernel {
  public:
@@ -131,13 +108,7 @@ class ConvMaxPoolKernel : public OpKernel {
     const Tensor& x = ctx.inputs[0];
     const Tensor& filter = ctx.inputs[1];
     if (!prepare(x, filter, ctx.inputs[2])) return m_pair.run(ctx, 3);
-    if (!m_weightsFrom.isValid() || m_weightsFrom.bytes().data() != filter.bytes().data()) {
-      m_userWeights.set_data_handle(const_cast<float*>(filter.data<float>()));
-      for (WeightCopy& copy : m_weights) dnnl_util::reorder(copy.reorder, m_userWeights, copy.memory);
-      dnnl_util::stream().wait();
-      m_weightsFrom = filter;
-    }
-    m_bias.set_data_handle(const_cast<float*>(ctx.inputs[2].data<float>()));
+    m_convolutions.load(filter, ctx.inputs[2]);
     const Geometry& g = m_geometry;
     const Shape logicalOut{g.n, g.pool.oh, g.pool.ow, g.oc};
     Tensor out = Tensor::uninitialized(DType::kFloat, outputBlocked() ? blockedShape(logicalOut) : logicalOut);
@@ -169,25 +140,14 @@ class ConvMaxPoolKernel : public OpKernel {
   void runPart(Part& part, const float* x, float* out) const {
     const Geometry& g = m_geometry;
     const int64_t rowFloats = g.conv.ow * g.oc;
-    float* buffer = threadBuffer(static_cast<size_t>(part.bufferRows * rowFloats));
+    float* buffer = threadBandBuffer(static_cast<size_t>(part.bufferRows * rowFloats));
     for (const Band& b : part.bands) {
       if (b.computeFrom > b.first)
         std::memmove(buffer, buffer + b.shift * rowFloats,
                      static_cast<size_t>((b.computeFrom - b.first) * rowFloats) * sizeof(float));
-      if (b.computeFrom < b.end) {
-        Part::Memories& m = part.memories.at(b.shape);
-        m.src.set_data_handle(const_cast<float*>(x + (b.image * g.h + b.inTop) * g.w * g.c));
-        m.dst.set_data_handle(buffer + (b.computeFrom - b.first) * rowFloats);
-        dnnl_util::bindThreadScratchpad(m.scratchpad);
-        const BandPrimitive& band = m_primitives.at(b.shape);
-        dnnl_util::ExecArgs{{DNNL_ARG_SRC, m.src},
-                            {DNNL_ARG_WEIGHTS, m_weights[band.weights].memory},
-                            {DNNL_ARG_BIAS, m_bias},
-                            {DNNL_ARG_DST, m.dst},
-                            {DNNL_ARG_SCRATCHPAD, m.scratchpad}}
-            .run(band.primitive);
-        dnnl_util::stream().wait();
-      }
+      if (b.computeFrom < b.end)
+        m_convolutions.run(b.shape, part.memories.at(b.shape), x + (b.image * g.h + b.inTop) * g.w * g.c,
+                           buffer + (b.computeFrom - b.first) * rowFloats);
       const PoolBand rows{buffer, b.first, g.conv.oh, g.conv.ow, g.oc};
       poolNhwcRows(true, rows, g.pool, b.poolBegin, b.poolEnd, out + b.image * g.pool.oh * g.pool.ow * g.oc,
                    outputBlocked());
@@ -201,7 +161,6 @@ class ConvMaxPoolKernel : public OpKernel {
     m_input = x.shape();
     m_filter = filter.shape();
     m_threads = threads;
-    m_weightsFrom = Tensor();
     m_usable = geometry(x, filter, bias) && build(threads);
     return m_usable;
   }
@@ -236,24 +195,18 @@ class ConvMaxPoolKernel : public OpKernel {
     const int64_t bandRows = std::max<int64_t>(1, (kBandBytes / rowBytes - g.pool.kh) / g.pool.sh + 1);
     const int64_t rows = g.n * g.pool.oh, parts = std::min<int64_t>(threads, rows);
     m_parts.assign(static_cast<size_t>(parts), Part{});
-    m_primitives.clear();
-    m_weights.clear();
     try {
-      const dnnl::memory::desc userWeights = desc({g.oc, g.c, g.conv.kh, g.conv.kw}, DType::kFloat,
-                                                  {1, g.oc, g.conv.kw * g.c * g.oc, g.c * g.oc});  // our HWIO filter
-      m_userWeights = dnnl::memory(userWeights, engine(), nullptr);
-      m_bias = dnnl::memory(dense({g.oc}, DType::kFloat), engine(), nullptr);
+      m_convolutions.reset(desc({g.oc, g.c, g.conv.kh, g.conv.kw}, DType::kFloat,
+                                {1, g.oc, g.conv.kw * g.c * g.oc, g.c * g.oc}),  // our HWIO filter
+                           g.oc);
       for (int64_t p = 0; p < parts; ++p) {
         Part& part = m_parts[static_cast<size_t>(p)];
         part.bands = bandsOf(g, rows * p / parts, rows * (p + 1) / parts, bandRows);
         for (const Band& b : part.bands) {
           part.bufferRows = std::max(part.bufferRows, b.end - b.first);
           if (b.computeFrom == b.end || part.memories.count(b.shape)) continue;
-          if (!m_primitives.count(b.shape) && !addPrimitive(b.shape)) return false;
-          const auto& pd = m_primitives.at(b.shape).pd;
-          part.memories[b.shape] = {dnnl::memory(pd.src_desc(), engine(), nullptr),
-                                    dnnl::memory(pd.dst_desc(), engine(), nullptr),
-                                    dnnl::memory(pd.scratchpad_desc(), engine(), nullptr)};
+          if (!m_convolutions.has(b.shape) && !addPrimitive(b.shape)) return false;
+          part.memories[b.shape] = m_convolutions.memoriesFor(b.shape);
         }
       }
     } catch (const dnnl::error&) {
@@ -262,8 +215,8 @@ class ConvMaxPoolKernel : public OpKernel {
     return true;
   }
 
-  // The convolution of one band shape, with a copy of the weights in its layout unless another has that one.
-  // False where oneDNN has only its reference kernel for it (a thousand times slower).
+  // The convolution of one band shape; false where oneDNN has only its reference kernel for it, or gives it another
+  // height.
   bool addPrimitive(const BandShape& s) {
     using namespace dnnl_util;
     const Geometry& g = m_geometry;
@@ -281,15 +234,7 @@ class ConvMaxPoolKernel : public OpKernel {
                                              src, weights, dense({g.oc}, DType::kFloat), dst, {w.sh, w.sw},
                                              {w.dh - 1, w.dw - 1}, {s.padTop, w.padLeft}, {s.padBottom, w.padRight});
     dnnl::convolution_forward::primitive_desc pd(op, attr, engine());
-    if (std::string_view(pd.impl_info_str()).starts_with("ref") || pd.dst_desc().dims()[2] != s.rows) return false;
-    size_t copy = 0;
-    while (copy < m_weights.size() && m_weights[copy].memory.get_desc() != pd.weights_desc()) ++copy;
-    if (copy == m_weights.size()) {
-      dnnl::memory memory(pd.weights_desc(), engine());
-      m_weights.push_back({memory, dnnl::reorder(m_userWeights, memory)});
-    }
-    m_primitives.emplace(s, BandPrimitive{pd, dnnl::convolution_forward(pd), copy});
-    return true;
+    return pd.dst_desc().dims()[2] == s.rows && m_convolutions.add(s, pd);
   }
 
   Node m_conv, m_pool;
@@ -302,10 +247,7 @@ class ConvMaxPoolKernel : public OpKernel {
   bool m_usable = false;
   Geometry m_geometry;
   std::vector<Part> m_parts;
-  std::map<BandShape, BandPrimitive> m_primitives;
-  dnnl::memory m_userWeights, m_bias;
-  std::vector<WeightCopy> m_weights;
-  Tensor m_weightsFrom;  // the filter m_weights were reordered from (kept alive so its address stays its own)
+  BandConvolutions<BandShape> m_convolutions;
 };
 
 }  // namespace

@@ -134,7 +134,7 @@ class ConvKernel : public OpKernel {
     FS_ASSIGN_OR_RETURN(bool ownWinograd, runOwnWinograd(ctx, x, f, w, oc, addend, dnnlBias, layouts));
     if (ownWinograd) return Status::ok();
     const bool sumPostOp = addend && dnnlBias;  // else the epilogue after a batch norm adds it
-    Tensor out = outputFor(outShape, sumPostOp && layouts.addend == layouts.output ? addend : nullptr);
+    Tensor out = outputStartingAs(outShape, sumPostOp && layouts.addend == layouts.output ? addend : nullptr);
     if (m_depthwise && !addend && runOwnDepthwise(ctx, x, f, w, dnnlBias, out)) {
       ctx.outputs[0] = std::move(out);
       return Status::ok();
@@ -180,17 +180,6 @@ class ConvKernel : public OpKernel {
       m_windowInput = in;
     }
     return m_window;
-  }
-
-  // The output: with a fused Add run as oneDNN's sum post-op in the output's layout it starts as the addend, and is
-  // the addend's own buffer when this node holds its only reference (it is the addend's last reader), as
-  // TensorFlow forwards it.
-  static Tensor outputFor(const Shape& shape, const Tensor* sumAddend) {
-    if (!sumAddend) return Tensor::uninitialized(DType::kFloat, shape);
-    if (sumAddend->ownsBufferAlone()) return *sumAddend;
-    Tensor out = Tensor::uninitialized(DType::kFloat, shape);
-    std::copy_n(sumAddend->data<float>(), shape.numElements(), out.data<float>());
-    return out;
   }
 
   // The sum post-op's addend into the memory the primitive writes: there already when the output started as it,

@@ -13,6 +13,7 @@
 #include "exec/cpu/conv_max_pool.h"
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/cpu_roofline.h"
+#include "exec/cpu/depthwise_pointwise.h"
 #include "exec/cpu/pointwise_depthwise.h"
 #include "exec/function_call_kernels.h"
 
@@ -57,13 +58,14 @@ class CpuBackend : public Backend {
     return (*factory)(node);
   }
 
-  // The graph as given, with 1x1 + depthwise pairs fused (pointwise_depthwise.h), chains of Winograd
-  // convolutions on the blocked layout (blocked_layout.h), and convolutions fused with the max pools reading them
-  // (conv_max_pool.h).
+  // The graph as given, with 1x1 + depthwise pairs fused (pointwise_depthwise.h), then depthwise + 1x1 pairs
+  // (depthwise_pointwise.h), chains of Winograd convolutions on the blocked layout (blocked_layout.h), and
+  // convolutions fused with the max pools reading them (conv_max_pool.h).
   Expected<Placement> place(const Graph& graph, const PlacementRequest& request) override {
     Placement placement;
     placement.graph = graph;
     fusePointwiseDepthwise(placement, request);
+    fuseDepthwisePointwise(placement, request);
     placeBlockedLayouts(placement, request);
     fuseConvMaxPool(placement, request);
     return placement;

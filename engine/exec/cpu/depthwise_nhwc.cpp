@@ -213,25 +213,30 @@ bool depthwiseNhwcRuns(const DepthwiseShape& shape) {
   return cpuHasAvx512() && (shape.k == 3 || shape.k == 5) && shape.c > 0 && shape.sh > 0 && shape.sw > 0;
 }
 
-void depthwiseNhwc(const DepthwiseShape& shape, const float* in, const float* filter, const float* bias,
-                   DepthwiseClamp clamp, float* out) {
+void depthwiseNhwcRows(const DepthwiseShape& shape, const float* in, const float* filter, const float* bias,
+                       DepthwiseClamp clamp, int64_t rowBegin, int64_t rowEnd, float* out) {
   const ColumnSpan span = columnSpan(shape);
   const int64_t rowFloats = shape.w * shape.c;
-  parallelFor(shape.n * shape.oh, shape.ow * shape.c * shape.k * shape.k / 4, [&](int64_t begin, int64_t end) {
-    const float* zeros = zeroRow(rowFloats);
-    for (int64_t row = begin; row < end; ++row) {
-      const int64_t n = row / shape.oh, oy = row % shape.oh;
-      RowJob job{{}, filter, bias, clamp};
-      for (int64_t ky = 0; ky < shape.k; ++ky) {
-        const int64_t iy = oy * shape.sh - shape.padTop + ky;
-        job.rows[ky] = iy >= 0 && iy < shape.h ? in + (n * shape.h + iy) * rowFloats : zeros;
-      }
-      float* outRow = out + row * shape.ow * shape.c;
-      if (shape.k == 3)
-        depthwiseRowOfStride<3>(shape, job, span, outRow);
-      else
-        depthwiseRowOfStride<5>(shape, job, span, outRow);
+  const float* zeros = zeroRow(rowFloats);
+  for (int64_t row = rowBegin; row < rowEnd; ++row) {
+    const int64_t n = row / shape.oh, oy = row % shape.oh;
+    RowJob job{{}, filter, bias, clamp};
+    for (int64_t ky = 0; ky < shape.k; ++ky) {
+      const int64_t iy = oy * shape.sh - shape.padTop + ky;
+      job.rows[ky] = iy >= 0 && iy < shape.h ? in + (n * shape.h + iy) * rowFloats : zeros;
     }
+    float* outRow = out + (row - rowBegin) * shape.ow * shape.c;
+    if (shape.k == 3)
+      depthwiseRowOfStride<3>(shape, job, span, outRow);
+    else
+      depthwiseRowOfStride<5>(shape, job, span, outRow);
+  }
+}
+
+void depthwiseNhwc(const DepthwiseShape& shape, const float* in, const float* filter, const float* bias,
+                   DepthwiseClamp clamp, float* out) {
+  parallelFor(shape.n * shape.oh, shape.ow * shape.c * shape.k * shape.k / 4, [&](int64_t begin, int64_t end) {
+    depthwiseNhwcRows(shape, in, filter, bias, clamp, begin, end, out + begin * shape.ow * shape.c);
   });
 }
 
@@ -239,6 +244,8 @@ void depthwiseNhwc(const DepthwiseShape& shape, const float* in, const float* fi
 
 bool depthwiseNhwcRuns(const DepthwiseShape&) { return false; }
 void depthwiseNhwc(const DepthwiseShape&, const float*, const float*, const float*, DepthwiseClamp, float*) {}
+void depthwiseNhwcRows(const DepthwiseShape&, const float*, const float*, const float*, DepthwiseClamp, int64_t,
+                       int64_t, float*) {}
 
 #endif
 

@@ -107,6 +107,14 @@ Expected<const Tensor*> fusedAddend(const FusedSpec& spec, const std::vector<Ten
   return &addend;
 }
 
+Tensor outputStartingAs(const Shape& shape, const Tensor* addend) {
+  if (!addend) return Tensor::uninitialized(DType::kFloat, shape);
+  if (addend->ownsBufferAlone()) return *addend;
+  Tensor out = Tensor::uninitialized(DType::kFloat, shape);
+  std::copy_n(addend->data<float>(), shape.numElements(), out.data<float>());
+  return out;
+}
+
 Status applyEpilogue(const FusedSpec& spec, const std::vector<Tensor>& args, size_t first, Tensor& out, bool skipBias) {
   if (out.dtype() != DType::kFloat) return unimplemented("fused epilogue needs float32");
   const int64_t channels = std::max<int64_t>(out.shape().rank() ? out.shape().dims().back() : 1, 1);

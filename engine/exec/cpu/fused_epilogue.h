@@ -30,6 +30,11 @@ Expected<FusedSpec> parseFusedOps(const Node& node);
 Expected<const Tensor*> fusedAddend(const FusedSpec& spec, const std::vector<Tensor>& inputs, size_t firstArg,
                                     const Shape& outShape);
 
+/// The output of a kernel that adds a fused Add's addend as it writes (oneDNN's sum post-op): a copy of the addend,
+/// or the addend's own buffer when the kernel holds its only reference (it is the addend's last reader), as
+/// TensorFlow forwards it; uninitialized without an addend.
+Tensor outputStartingAs(const Shape& shape, const Tensor* addend);
+
 /// Applies the epilogue in place to `out` (channels last). `args` are the node's extra inputs.
 Status applyEpilogue(const FusedSpec& spec, const std::vector<Tensor>& args, size_t firstArg, Tensor& out,
                      bool skipBias);

@@ -1,8 +1,16 @@
 #include "exec/cpu/fused_pair.h"
 
+#include <vector>
+
 #include "exec/cpu/cpu_kernels.h"
 
 namespace flowscope {
+
+float* threadBandBuffer(size_t floats) {
+  thread_local std::vector<float> buffer;
+  if (buffer.size() < floats) buffer.resize(floats);
+  return buffer.data();
+}
 
 Status KernelPair::make(const Node& first, const Node& second) {
   m_first = first;

@@ -9,6 +9,10 @@
 
 namespace flowscope {
 
+/// The calling thread's buffer for a fused kernel's bands of rows, grown to `floats` (one per thread: the fused
+/// kernels of a thread run one at a time).
+float* threadBandBuffer(size_t floats);
+
 class KernelPair {
  public:
   /// Makes the CPU kernels of `first` and `second`; an error naming the node that has none.

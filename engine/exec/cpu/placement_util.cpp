@@ -45,7 +45,9 @@ OpDef floatOpDef(const std::string& name, const std::string& summary, std::initi
 
 namespace {
 
-Node fusedNode(const PairFusion& fusion, const Node& first, const Node& second) {
+// The fused node declares its output's shape (the second node's, where known), so that shape inference, which has no
+// schema for it, carries shapes past it to the placement steps after this one.
+Node fusedNode(const PairFusion& fusion, const Node& first, const Node& second, const TensorInfo* output) {
   Node fused;
   fused.name = second.name;
   fused.op = fusion.op.name;
@@ -56,6 +58,11 @@ Node fusedNode(const PairFusion& fusion, const Node& first, const Node& second) 
   fused.controlInputs.insert(fused.controlInputs.end(), second.controlInputs.begin(), second.controlInputs.end());
   fused.attrs["T"] = AttrValue::fromType(DType::kFloat);
   fused.attrs[fusion.firstAttr] = AttrValue::fromString(first.name);
+  if (output && output->shape.isFullyDefined()) {
+    AttrList shapes;
+    shapes.shape.push_back(output->shape);
+    fused.attrs["_output_shapes"] = AttrValue::fromList(std::move(shapes));
+  }
   const AttrValue* blocked = second.attr(kBlockedOutputAttr);
   if (fusion.keepsBlockedOutput && blocked) fused.attrs[kBlockedOutputAttr] = *blocked;
   recordFusion(fused, {&first, &second});
@@ -83,7 +90,7 @@ void fusePairs(Placement& placement, const PlacementRequest& request, const Pair
       continue;
     const Node& first = graph.node(f);
     const Node& second = graph.node(s);
-    fused.emplace_back(s, fusedNode(fusion, first, second));
+    fused.emplace_back(s, fusedNode(fusion, first, second, shapes.find(s, 0)));
     placement.preparedKernels[second.name] = [kernel = fusion.kernel, first, second] { return kernel(first, second); };
     drop[f] = true;
   }

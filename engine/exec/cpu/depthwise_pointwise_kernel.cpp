@@ -1,0 +1,206 @@
+// The fused depthwise + 1x1 kernel (depthwise_pointwise.h). The output rows are split among the intra-op threads
+// in contiguous ranges, and each thread walks its range in bands of rows: our depthwise kernel (depthwise_nhwc.h)
+// writes the band's depthwise rows into the thread's buffer, and oneDNN's 1x1 convolution (bias, the fused Add as a
+// sum post-op, activation) reads them there and writes the band's output rows. A 1x1 convolution is the same for
+// every pixel, so oneDNN sees a band as one row of rows * width pixels: the few band sizes a run has are built once
+// per input shape and thread count, with the weights reordered once per filter tensor into each layout they want.
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "base/thread_pool.h"
+#include "exec/cpu/band_convolutions.h"
+#include "exec/cpu/conv_window.h"
+#include "exec/cpu/depthwise_nhwc.h"
+#include "exec/cpu/depthwise_pointwise.h"
+#include "exec/cpu/dnnl_util.h"
+#include "exec/cpu/fused_epilogue.h"
+#include "exec/cpu/fused_pair.h"
+#include "exec/kernel_util.h"
+
+namespace flowscope {
+namespace {
+
+// A band's depthwise rows, well inside a core's L2.
+constexpr int64_t kBandBytes = 256 * 1024;
+
+// The fused node's inputs: the depthwise node's, then the 1x1 node's after its first.
+constexpr size_t kInput = 0, kDwFilter = 1, kDwBias = 2, kPwFilter = 3, kPwBias = 4;
+
+// One thread's range of output rows (counted over the batch) and its oneDNN memories per band size in pixels.
+struct Part {
+  int64_t begin = 0, end = 0;
+  std::map<int64_t, BandMemories> memories;
+};
+
+DepthwiseClamp clampOf(const std::string& activation) {
+  if (activation == "Relu") return DepthwiseClamp::kRelu;
+  return activation == "Relu6" ? DepthwiseClamp::kRelu6 : DepthwiseClamp::kNone;
+}
+
+class DepthwisePointwiseKernel : public OpKernel {
+ public:
+  DepthwisePointwiseKernel(const Node& depthwise, const Node& pointwise) : m_dw(depthwise), m_pw(pointwise) {
+    m_setup = setUp();
+  }
+
+  Status compute(KernelContext& ctx) override {
+    FS_RETURN_IF_ERROR(m_setup);
+    const std::vector<Tensor>& in = ctx.inputs;
+    if (in.size() < kPwBias + 1 || !prepare(in)) return m_pair.run(ctx, kPwFilter);
+    const Shape outShape{m_dwShape.n, m_dwShape.oh, m_dwShape.ow, m_oc};
+    const Tensor* addend = nullptr;
+    if (m_pwSpec.addend) {
+      auto found = fusedAddend(m_pwSpec, in, kPwBias, outShape);
+      if (!found) return m_pair.run(ctx, kPwFilter);  // the 1x1 kernel says what is wrong with it
+      addend = *found;
+    }
+    m_convolutions.load(in[kPwFilter], in[kPwBias]);
+    Tensor out = outputStartingAs(outShape, addend);
+    const int64_t parts = static_cast<int64_t>(m_parts.size());
+    parallelFor(parts, int64_t{1} << 30, [&](int64_t begin, int64_t end) {
+      for (int64_t p = begin; p < end; ++p) runPart(m_parts[static_cast<size_t>(p)], in, out.data<float>());
+    });
+    ctx.flops = flops();
+    ctx.outputs[0] = std::move(out);
+    return Status::ok();
+  }
+
+ private:
+  Status setUp() {
+    FS_ASSIGN_OR_RETURN(m_dwSpec, parseFusedOps(m_dw));
+    FS_ASSIGN_OR_RETURN(m_pwSpec, parseFusedOps(m_pw));
+    return m_pair.make(m_dw, m_pw);
+  }
+
+  int64_t flops() const {
+    const DepthwiseShape& d = m_dwShape;
+    const int64_t middle = d.n * d.oh * d.ow * d.c, out = middle / d.c * m_oc;
+    return middle * (2 * d.k * d.k + 1) + out * (2 * d.c + 1 + (m_pwSpec.addend ? 1 : 0));
+  }
+
+  // One thread's range, band by band.
+  void runPart(Part& part, const std::vector<Tensor>& in, float* out) const {
+    const DepthwiseShape& d = m_dwShape;
+    float* buffer = threadBandBuffer(static_cast<size_t>(m_bandRows * d.ow * d.c));
+    const float* x = in[kInput].data<float>();
+    for (int64_t row = part.begin; row < part.end; row += m_bandRows) {
+      const int64_t rowEnd = std::min(part.end, row + m_bandRows), pixels = (rowEnd - row) * d.ow;
+      depthwiseNhwcRows(d, x, in[kDwFilter].data<float>(), in[kDwBias].data<float>(), m_clamp, row, rowEnd, buffer);
+      m_convolutions.run(pixels, part.memories.at(pixels), buffer, out + row * d.ow * m_oc);
+    }
+  }
+
+  // True when the banded kernel runs these inputs (its primitives built on the first call with their shapes).
+  bool prepare(const std::vector<Tensor>& in) {
+    const int threads = intraOpThreads();
+    const Shape& x = in[kInput].shape();
+    if (m_input == x && m_dwFilter == in[kDwFilter].shape() && m_pwFilter == in[kPwFilter].shape() &&
+        m_threads == threads)
+      return m_usable && biasesFit(in);
+    m_input = x;
+    m_dwFilter = in[kDwFilter].shape();
+    m_pwFilter = in[kPwFilter].shape();
+    m_threads = threads;
+    m_usable = geometry(in) && build(threads);
+    return m_usable && biasesFit(in);
+  }
+
+  bool biasesFit(const std::vector<Tensor>& in) const {
+    const Tensor &dwBias = in[kDwBias], &pwBias = in[kPwBias];
+    return dwBias.dtype() == DType::kFloat && dwBias.numElements() == m_dwShape.c && pwBias.dtype() == DType::kFloat &&
+           pwBias.numElements() == m_oc;
+  }
+
+  bool geometry(const std::vector<Tensor>& in) {
+    const FusedSpec &dw = m_dwSpec, &pw = m_pwSpec;
+    if (!dw.bias || dw.batchNorm || dw.prelu || dw.addend || !pw.bias || pw.batchNorm || pw.prelu) return false;
+    if (!dw.activation.empty() && clampOf(dw.activation) == DepthwiseClamp::kNone) return false;
+    const Tensor &x = in[kInput], &dwFilter = in[kDwFilter], &pwFilter = in[kPwFilter];
+    if (x.dtype() != DType::kFloat || dwFilter.dtype() != DType::kFloat || pwFilter.dtype() != DType::kFloat ||
+        x.shape().rank() != 4 || dwFilter.shape().rank() != 4 || pwFilter.shape().rank() != 4)
+      return false;
+    const int64_t c = x.shape().dim(3), k = dwFilter.shape().dim(0);
+    if (dwFilter.shape() != Shape{k, k, c, 1} || pwFilter.shape().dim(0) != 1 || pwFilter.shape().dim(1) != 1 ||
+        pwFilter.shape().dim(2) != c)
+      return false;
+    auto w = windowFor(m_dw, x.shape(), k, k);
+    if (!w || w->dh != 1 || w->dw != 1 || w->oh <= 0 || w->ow <= 0) return false;
+    m_dwShape = DepthwiseShape{
+        x.shape().dim(0), x.shape().dim(1), x.shape().dim(2), c, k, w->sh, w->sw, w->padTop, w->padLeft, w->oh, w->ow};
+    m_clamp = clampOf(dw.activation);
+    m_oc = pwFilter.shape().dim(3);
+    auto pwWindow = windowFor(m_pw, Shape{m_dwShape.n, w->oh, w->ow, c}, 1, 1);
+    return depthwiseNhwcRuns(m_dwShape) && m_oc > 0 && m_dwShape.n > 0 && pwWindow && pwWindow->oh == w->oh &&
+           pwWindow->ow == w->ow && pwWindow->sh == 1 && pwWindow->sw == 1;
+  }
+
+  // The parts, their band primitives and memories, and the weights; false where oneDNN takes no band size.
+  bool build(int threads) {
+    using namespace dnnl_util;
+    const DepthwiseShape& d = m_dwShape;
+    m_bandRows = std::max<int64_t>(1, kBandBytes / (d.ow * d.c * int64_t{sizeof(float)}));
+    const int64_t rows = d.n * d.oh, parts = std::min<int64_t>(threads, rows);
+    m_parts.assign(static_cast<size_t>(parts), Part{});
+    try {
+      m_convolutions.reset(desc({m_oc, d.c, 1, 1}, DType::kFloat, {1, m_oc, d.c * m_oc, d.c * m_oc}),  // our HWIO
+                           m_oc);
+      for (int64_t p = 0; p < parts; ++p) {
+        Part& part = m_parts[static_cast<size_t>(p)];
+        part.begin = rows * p / parts;
+        part.end = rows * (p + 1) / parts;
+        for (int64_t row = part.begin; row < part.end; row += m_bandRows) {
+          const int64_t pixels = (std::min(part.end, row + m_bandRows) - row) * d.ow;
+          if (part.memories.count(pixels)) continue;
+          if (!m_convolutions.has(pixels) && !addPrimitive(pixels)) return false;
+          part.memories[pixels] = m_convolutions.memoriesFor(pixels);
+        }
+      }
+    } catch (const dnnl::error&) {
+      return false;
+    }
+    return true;
+  }
+
+  // The 1x1 convolution of a band of `pixels`, as one row; false where oneDNN has only its reference kernel for it.
+  bool addPrimitive(int64_t pixels) {
+    using namespace dnnl_util;
+    const int64_t c = m_dwShape.c;
+    const auto f32 = dnnl::memory::data_type::f32;
+    const dnnl::memory::desc weights({m_oc, c, 1, 1}, f32, dnnl::memory::format_tag::any);
+    const auto src = desc({1, c, 1, pixels}, DType::kFloat, {pixels * c, 1, pixels * c, c});
+    const auto dst = desc({1, m_oc, 1, pixels}, DType::kFloat, {pixels * m_oc, 1, pixels * m_oc, m_oc});
+    dnnl::post_ops ops;
+    if (m_pwSpec.addend) ops.append_sum(1.0f);
+    activationPostOp(m_pwSpec.activation, m_pwSpec.leakyAlpha, &ops);
+    dnnl::primitive_attr attr;
+    attr.set_post_ops(ops);
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // see dnnl_util.h
+    const dnnl::convolution_forward::desc op(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                             src, weights, dense({m_oc}, DType::kFloat), dst, {1, 1}, {0, 0}, {0, 0},
+                                             {0, 0});
+    return m_convolutions.add(pixels, dnnl::convolution_forward::primitive_desc(op, attr, engine()));
+  }
+
+  Node m_dw, m_pw;
+  Status m_setup;
+  FusedSpec m_dwSpec, m_pwSpec;
+  KernelPair m_pair;
+  Shape m_input = Shape::unknownRank(), m_dwFilter = Shape::unknownRank(), m_pwFilter = Shape::unknownRank();
+  int m_threads = 0;
+  bool m_usable = false;
+  DepthwiseShape m_dwShape;
+  DepthwiseClamp m_clamp = DepthwiseClamp::kNone;
+  int64_t m_oc = 0, m_bandRows = 1;
+  std::vector<Part> m_parts;
+  BandConvolutions<int64_t> m_convolutions;  // by band size in pixels
+};
+
+}  // namespace
+
+std::unique_ptr<OpKernel> makeDepthwisePointwiseKernel(const Node& depthwise, const Node& pointwise) {
+  return std::make_unique<DepthwisePointwiseKernel>(depthwise, pointwise);
+}
+
+}  // namespace flowscope
