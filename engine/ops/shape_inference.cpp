@@ -61,11 +61,12 @@ Shape mergeShapes(const Shape& inferred, const Shape& declared) {
   return Shape(dims);
 }
 
-// The outputs a node declares in `_output_shapes`, typed by its "T" (a CPU placement's fused node declares the output
-// of the node it replaced).
-std::vector<TensorInfo> declaredOutputs(const Node& node) {
+// The outputs of a node a backend's placement added (it has no schema), as it declares them in kPlacedOutputShapesAttr,
+// typed by its "T". Other nodes without a schema get none: their `_output_shapes`, recorded when the graph was
+// exported, need not hold for what a run feeds.
+std::vector<TensorInfo> placedOutputs(const Node& node) {
   std::vector<TensorInfo> outputs;
-  const AttrValue* declared = node.attr("_output_shapes");
+  const AttrValue* declared = node.attr(kPlacedOutputShapesAttr);
   if (!declared || declared->kind() != AttrValue::Kind::kList) return outputs;
   const AttrValue* type = node.attr("T");
   for (const Shape& shape : declared->list().shape)
@@ -110,8 +111,8 @@ GraphShapes inferShapes(const Graph& graph, const std::map<std::string, Shape>* 
   for (size_t i : dependencyOrder(*edges)) {
     const Node& node = graph.node(i);
     const OpDef* def = lookup(node.op);
-    if (!def) {  // an op without a schema: what the node declares, if anything
-      result.outputs[i] = declaredOutputs(node);
+    if (!def) {  // an op without a schema: what a placement step declared for it, if anything
+      result.outputs[i] = placedOutputs(node);
       continue;
     }
     ShapeContext ctx(node);

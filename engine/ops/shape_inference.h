@@ -35,6 +35,10 @@ struct GraphShapes {
 /// Infers every node's outputs in dependency order (TF1 loop back edges are treated as unknown).
 /// Falls back to a node's `_output_shapes` attr where inference knows less. `fedShapes`, when given, are the shapes
 /// of the tensors a run feeds, by node name: those nodes' output 0 has them, whatever the graph declares.
+/// The output shapes of a node a backend's placement adds in place of others (a fused node): shape inference, which has
+/// no schema for its op, reads them, so that the placement's later steps still see the shapes after it.
+inline constexpr const char* kPlacedOutputShapesAttr = "_placed_output_shapes";
+
 GraphShapes inferShapes(const Graph& graph, const std::map<std::string, Shape>* fedShapes = nullptr);
 
 /// NumPy broadcasting of two shapes; false when they are incompatible.

@@ -101,7 +101,7 @@ int64_t estimateFlops(const Node& node, const InputShapes& inputs, const Shape& 
   if (op.rfind("onnx::", 0) == 0) return estimateOnnxFlops(node, inputs, out);
   const bool contraction = op == "MatMul" || op == "_FusedMatMul" || op.rfind("BatchMatMul", 0) == 0 ||
                            op == "Conv2D" || op == "_FusedConv2D" || op == "_FusedPointwiseDepthwise" ||
-                           op.find("DepthwiseConv2dNative") != std::string::npos;
+                           op == "_FusedDepthwisePointwise" || op.find("DepthwiseConv2dNative") != std::string::npos;
   if (contraction) return inputs.size() >= 2 ? contractionFlops(node, inputs, out) : 0;
   return elementFlops(node, inputs, out);
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/profile_test_files.h"
+#include "exec/cpu/cpu_features.h"
 
 using namespace flowscope::testing;
 
@@ -74,7 +75,7 @@ class TestCliProfileImport : public QObject {
     QVERIFY2(j.contains("side_by_side"), j.value("ours_note", std::string("no ours_note")).c_str());
     QVERIFY2(j["ours_note"].get<std::string>().find("optimized first") != std::string::npos,
              j["ours_note"].get<std::string>().c_str());
-    const bool avx512 = __builtin_cpu_supports("avx512f");
+    const bool avx512 = flowscope::cpuHasAvx512();
     QCOMPARE(j["side_by_side"].size(), size_t{avx512 ? 52u : 54u});
     std::map<std::string, int> nodes;
     for (const auto& row : j["side_by_side"]) {

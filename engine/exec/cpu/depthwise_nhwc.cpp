@@ -196,6 +196,7 @@ FS_AVX512 void depthwiseRowOfStride(const DepthwiseShape& sh, const RowJob& job,
     depthwiseRow<K, 0>(sh, job, span, outRow);
 }
 
+#undef FS_UNROLLED
 }  // namespace
 
 namespace {

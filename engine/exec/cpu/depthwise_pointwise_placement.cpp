@@ -48,7 +48,8 @@ int64_t depthwiseOf(const Graph& graph, const Fanout& fanout, const std::set<std
     return -1;
   const std::vector<int64_t> dilations = attrInts(dw, "dilations");
   if (!dilations.empty() && dilations != std::vector<int64_t>{1, 1, 1, 1}) return -1;
-  const int64_t source = graph.find(dw.inputs[0].node);  // the fused kernel reads NHWC only
+  // The fused kernel reads NHWC only (a blocked output chosen by an earlier placement step would not be).
+  const int64_t source = graph.find(dw.inputs[0].node);
   if (source >= 0 && attrBool(graph.node(static_cast<size_t>(source)), kBlockedOutputAttr, false)) return -1;
   return squareDepthwiseFilter(constantInput(graph, dw.inputs[1])) ? d : -1;
 }

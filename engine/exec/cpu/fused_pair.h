@@ -1,5 +1,6 @@
-// Two nodes of a placed graph that one CPU kernel runs as one (pointwise_depthwise.h, conv_max_pool.h). Where the
-// fused kernel cannot take a case, the two nodes' own kernels run it one after the other, so their errors name the
+// Two nodes of a placed graph that one CPU kernel runs as one (pointwise_depthwise.h, depthwise_pointwise.h,
+// conv_max_pool.h). Where the fused kernel cannot take a case, the two nodes' own kernels run it one after the other,
+// so their errors name the
 // node they are about.
 #pragma once
 

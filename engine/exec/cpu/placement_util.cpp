@@ -61,7 +61,7 @@ Node fusedNode(const PairFusion& fusion, const Node& first, const Node& second, 
   if (output && output->shape.isFullyDefined()) {
     AttrList shapes;
     shapes.shape.push_back(output->shape);
-    fused.attrs["_output_shapes"] = AttrValue::fromList(std::move(shapes));
+    fused.attrs[kPlacedOutputShapesAttr] = AttrValue::fromList(std::move(shapes));
   }
   const AttrValue* blocked = second.attr(kBlockedOutputAttr);
   if (fusion.keepsBlockedOutput && blocked) fused.attrs[kBlockedOutputAttr] = *blocked;
