@@ -203,16 +203,12 @@ class ConvKernel : public OpKernel {
   // depthwise_nhwc's kernel where the machine has it. False: oneDNN runs it.
   bool runOwnDepthwise(const KernelContext& ctx, const Tensor& x, const Tensor& f, const Window& w, bool withBias,
                        Tensor& out) const {
-    const std::string& act = m_fused.activation;
-    if (m_fused.batchNorm || m_fused.prelu || (!act.empty() && act != "Relu" && act != "Relu6")) return false;
+    const std::optional<DepthwiseClamp> clamp = depthwiseClampFor(m_fused.activation);
+    if (m_fused.batchNorm || m_fused.prelu || !clamp) return false;
     if (w.kh != w.kw || w.dh != 1 || w.dw != 1 || f.shape().dim(3) != 1) return false;
-    const Shape& in = x.shape();
-    const DepthwiseShape shape{in.dim(0), in.dim(1), in.dim(2), in.dim(3), w.kh, w.sh,
-                               w.sw,      w.padTop,  w.padLeft, w.oh,      w.ow};
+    const DepthwiseShape shape = depthwiseShapeOf(x.shape(), w);
     if (!depthwiseNhwcRuns(shape)) return false;
-    const DepthwiseClamp clamp =
-        act.empty() ? DepthwiseClamp::kNone : (act == "Relu" ? DepthwiseClamp::kRelu : DepthwiseClamp::kRelu6);
-    depthwiseNhwc(shape, x.data<float>(), f.data<float>(), withBias ? ctx.inputs[2].data<float>() : nullptr, clamp,
+    depthwiseNhwc(shape, x.data<float>(), f.data<float>(), withBias ? ctx.inputs[2].data<float>() : nullptr, *clamp,
                   out.data<float>());
     return true;
   }

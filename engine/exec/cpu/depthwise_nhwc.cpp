@@ -17,6 +17,17 @@
 
 namespace flowscope {
 
+DepthwiseShape depthwiseShapeOf(const Shape& nhwc, const Window& w) {
+  return {nhwc.dim(0), nhwc.dim(1), nhwc.dim(2), nhwc.dim(3), w.kh, w.sh, w.sw, w.padTop, w.padLeft, w.oh, w.ow};
+}
+
+std::optional<DepthwiseClamp> depthwiseClampFor(const std::string& activation) {
+  if (activation.empty()) return DepthwiseClamp::kNone;
+  if (activation == "Relu") return DepthwiseClamp::kRelu;
+  if (activation == "Relu6") return DepthwiseClamp::kRelu6;
+  return std::nullopt;
+}
+
 #if defined(__x86_64__)
 namespace {
 
@@ -197,9 +208,6 @@ FS_AVX512 void depthwiseRowOfStride(const DepthwiseShape& sh, const RowJob& job,
 }
 
 #undef FS_UNROLLED
-}  // namespace
-
-namespace {
 
 // A row of zeros as wide as an input row, for window rows above and below the image (one per thread).
 const float* zeroRow(int64_t floats) {

@@ -7,6 +7,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
+
+#include "exec/cpu/conv_window.h"
 
 namespace flowscope {
 
@@ -19,6 +23,12 @@ struct DepthwiseShape {
 };
 
 enum class DepthwiseClamp { kNone, kRelu, kRelu6 };
+
+/// The kernel's shape for an NHWC input under a square window (the window's kh, strides, top and left pads).
+DepthwiseShape depthwiseShapeOf(const Shape& nhwc, const Window& window);
+
+/// The clamp that fuses `activation` ("", "Relu" or "Relu6"); none for an activation the kernel does not fuse.
+std::optional<DepthwiseClamp> depthwiseClampFor(const std::string& activation);
 
 /// True when depthwiseNhwc runs this shape: kernel 3 or 5, channel multiplier 1.
 bool depthwiseNhwcRuns(const DepthwiseShape& shape);

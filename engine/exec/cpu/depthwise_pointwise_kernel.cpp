@@ -34,11 +34,6 @@ struct Part {
   std::map<int64_t, BandMemories> memories;
 };
 
-DepthwiseClamp clampOf(const std::string& activation) {
-  if (activation == "Relu") return DepthwiseClamp::kRelu;
-  return activation == "Relu6" ? DepthwiseClamp::kRelu6 : DepthwiseClamp::kNone;
-}
-
 class DepthwisePointwiseKernel : public OpKernel {
  public:
   DepthwisePointwiseKernel(const Node& depthwise, const Node& pointwise) : m_dw(depthwise), m_pw(pointwise) {
@@ -116,7 +111,8 @@ class DepthwisePointwiseKernel : public OpKernel {
   bool geometry(const std::vector<Tensor>& in) {
     const FusedSpec &dw = m_dwSpec, &pw = m_pwSpec;
     if (!dw.bias || dw.batchNorm || dw.prelu || dw.addend || !pw.bias || pw.batchNorm || pw.prelu) return false;
-    if (!dw.activation.empty() && clampOf(dw.activation) == DepthwiseClamp::kNone) return false;
+    const std::optional<DepthwiseClamp> clamp = depthwiseClampFor(dw.activation);
+    if (!clamp) return false;
     const Tensor &x = in[kInput], &dwFilter = in[kDwFilter], &pwFilter = in[kPwFilter];
     if (x.dtype() != DType::kFloat || dwFilter.dtype() != DType::kFloat || pwFilter.dtype() != DType::kFloat ||
         x.shape().rank() != 4 || dwFilter.shape().rank() != 4 || pwFilter.shape().rank() != 4)
@@ -127,9 +123,8 @@ class DepthwisePointwiseKernel : public OpKernel {
       return false;
     auto w = windowFor(m_dw, x.shape(), k, k);
     if (!w || w->dh != 1 || w->dw != 1 || w->oh <= 0 || w->ow <= 0) return false;
-    m_dwShape = DepthwiseShape{
-        x.shape().dim(0), x.shape().dim(1), x.shape().dim(2), c, k, w->sh, w->sw, w->padTop, w->padLeft, w->oh, w->ow};
-    m_clamp = clampOf(dw.activation);
+    m_dwShape = depthwiseShapeOf(x.shape(), *w);
+    m_clamp = *clamp;
     m_oc = pwFilter.shape().dim(3);
     auto pwWindow = windowFor(m_pw, Shape{m_dwShape.n, w->oh, w->ow, c}, 1, 1);
     return depthwiseNhwcRuns(m_dwShape) && m_oc > 0 && m_dwShape.n > 0 && pwWindow && pwWindow->oh == w->oh &&
