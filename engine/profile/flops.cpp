@@ -36,6 +36,10 @@ int64_t contractionFlops(const Node& node, const InputShapes& inputs, const Shap
     const AttrValue* adj = node.attr("adj_x");
     return 2 * out.numElements() * (adj && adj->b() ? a.dim(a.rank() - 2) : a.dim(a.rank() - 1));
   }
+  if (op == "_FusedTransposeConv2D") {  // the CPU's NCHW-input convolution: input, perm, filter [kh, kw, C, OC], bias
+    const Shape* f = inputs.size() > 2 ? inputs[2] : nullptr;
+    return f && f->rank() == 4 ? 2 * out.numElements() * f->dim(0) * f->dim(1) * f->dim(2) + epilogue : 0;
+  }
   const Shape& f = *inputs[1];
   if (f.rank() != 4) return 0;
   if (op == "_FusedPointwiseDepthwise") {  // the CPU's fused 1x1 [1, 1, C, OC] and 3x3 depthwise pair
@@ -101,7 +105,8 @@ int64_t estimateFlops(const Node& node, const InputShapes& inputs, const Shape& 
   if (op.rfind("onnx::", 0) == 0) return estimateOnnxFlops(node, inputs, out);
   const bool contraction = op == "MatMul" || op == "_FusedMatMul" || op.rfind("BatchMatMul", 0) == 0 ||
                            op == "Conv2D" || op == "_FusedConv2D" || op == "_FusedPointwiseDepthwise" ||
-                           op == "_FusedDepthwisePointwise" || op.find("DepthwiseConv2dNative") != std::string::npos;
+                           op == "_FusedDepthwisePointwise" || op == "_FusedTransposeConv2D" ||
+                           op.find("DepthwiseConv2dNative") != std::string::npos;
   if (contraction) return inputs.size() >= 2 ? contractionFlops(node, inputs, out) : 0;
   return elementFlops(node, inputs, out);
 }

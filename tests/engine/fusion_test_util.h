@@ -24,6 +24,16 @@ inline AttrValue stringList(std::vector<std::string> v) {
   return AttrValue::fromList(std::move(l));
 }
 
+/// Adds "reader", a float ReLU of `input`'s first output: a second reader that keeps a pair apart.
+inline void addReader(vktest::Case& k, const std::string& input) {
+  Node reader;
+  reader.name = "reader";
+  reader.op = "Relu";
+  reader.inputs.push_back(TensorRef{input, 0, ""});
+  reader.attrs["T"] = AttrValue::fromType(DType::kFloat);
+  k.graph.addNode(std::move(reader));
+}
+
 /// How many nodes of each op the CPU placement of k's graph has, for a run feeding `fed` and fetching `fetches`.
 inline std::map<std::string, size_t> placedOps(const vktest::Case& k, std::vector<std::string> fetches,
                                                std::set<std::string> fed = {"x"}) {

@@ -183,12 +183,7 @@ class TestConvMaxPool : public QObject {
     QCOMPARE(testing::placedOps(stem, {"pool:0"}, {"x", "conv"}).count(kConvMaxPoolOp), size_t(0));
     vktest::Case shared;
     buildPair(shared, shapes()[0]);
-    Node reader;
-    reader.name = "reader";
-    reader.op = "Relu";
-    reader.inputs.push_back(TensorRef{"conv", 0, ""});
-    reader.attrs["T"] = AttrValue::fromType(DType::kFloat);
-    shared.graph.addNode(std::move(reader));
+    testing::addReader(shared, "conv");
     QCOMPARE(testing::placedOps(shared, {"pool:0", "reader:0"}).count(kConvMaxPoolOp), size_t(0));
     vktest::Case small;
     buildPair(small, shapes()[1]);

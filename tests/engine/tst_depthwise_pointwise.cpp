@@ -172,12 +172,7 @@ class TestDepthwisePointwise : public QObject {
     QCOMPARE(testing::placedOps(large, {"pw:0", "dw:0"}).count(kDepthwisePointwiseOp), size_t(0));
     vktest::Case shared;
     buildPair(shared, shapes()[0]);
-    Node reader;
-    reader.name = "reader";
-    reader.op = "Relu";
-    reader.inputs.push_back(TensorRef{"dw", 0, ""});
-    reader.attrs["T"] = AttrValue::fromType(DType::kFloat);
-    shared.graph.addNode(std::move(reader));
+    testing::addReader(shared, "dw");
     QCOMPARE(testing::placedOps(shared, {"pw:0", "reader:0"}).count(kDepthwisePointwiseOp), size_t(0));
     vktest::Case small;
     buildPair(small, shapes()[4]);

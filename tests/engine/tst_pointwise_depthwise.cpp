@@ -108,12 +108,7 @@ class TestPointwiseDepthwise : public QObject {
     QCOMPARE(testing::placedOps(large, {"dw:0"}, {"x", "pw"}).count(kPointwiseDepthwiseOp), size_t(0));
     vktest::Case shared;
     buildPair(shared, shapes()[0]);
-    Node reader;
-    reader.name = "reader";
-    reader.op = "Relu";
-    reader.inputs.push_back(TensorRef{"pw", 0, ""});
-    reader.attrs["T"] = AttrValue::fromType(DType::kFloat);
-    shared.graph.addNode(std::move(reader));
+    testing::addReader(shared, "pw");
     QCOMPARE(testing::placedOps(shared, {"dw:0", "reader:0"}).count(kPointwiseDepthwiseOp), size_t(0));
     vktest::Case small;
     buildPair(small, shapes()[1]);

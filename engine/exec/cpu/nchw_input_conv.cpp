@@ -1,0 +1,151 @@
+// The kernel of nchw_input_conv.h. Per output row: the pixels whose windows lie inside the image in groups of P,
+// P x V accumulators (V vectors of 16 output channels per pixel) in registers, the last group overlapping the one
+// before so none is left over; for each tap, V filter vectors and P input values broadcast from the tap's row of its
+// channel plane. The few pixels whose windows cross an edge go one at a time, skipping the taps outside.
+#include "exec/cpu/nchw_input_conv.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+
+#include "base/thread_pool.h"
+#include "exec/cpu/cpu_features.h"
+
+namespace flowscope {
+namespace {
+
+#define FS_AVX512 __attribute__((target("avx512f,fma")))
+
+struct RowJob {
+  const NchwInputConvShape* s;
+  const float* image;   // the batch item's first channel plane
+  const float* filter;  // HWIO
+  const float* bias;    // oc values, or null
+  DepthwiseClamp clamp;
+  int64_t oy;
+  float* out;  // the output row
+};
+
+FS_AVX512 inline __m512 biasVector(const RowJob& job, int v) {
+  return job.bias ? _mm512_loadu_ps(job.bias + v * 16) : _mm512_setzero_ps();
+}
+
+FS_AVX512 inline void storeClamped(const RowJob& job, float* pixel, __m512 sum) {
+  if (job.clamp != DepthwiseClamp::kNone) {  // the zero-masked forms: GCC 12's plain ones warn of their own operand
+    sum = _mm512_maskz_max_ps(0xffff, sum, _mm512_setzero_ps());  // a NaN becomes 0, as the C++ ReLU does
+    if (job.clamp == DepthwiseClamp::kRelu6) sum = _mm512_maskz_min_ps(0xffff, sum, _mm512_set1_ps(6.0f));
+  }
+  _mm512_storeu_ps(pixel, sum);
+}
+
+// P pixels from output column ox0, all of whose windows lie inside the image's columns.
+template <int V, int P>
+FS_AVX512 void pixelGroup(const RowJob& job, int64_t ox0) {
+  const NchwInputConvShape& s = *job.s;
+  __m512 sum[P][V];
+#pragma GCC unroll 16
+  for (int p = 0; p < P; ++p)
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) sum[p][v] = biasVector(job, v);
+  const int64_t ix0 = ox0 * s.sw - s.padLeft;
+  for (int64_t ky = 0; ky < s.kh; ++ky) {
+    const int64_t iy = job.oy * s.sh + ky - s.padTop;
+    if (iy < 0 || iy >= s.h) continue;
+    for (int64_t c = 0; c < s.c; ++c) {
+      const float* row = job.image + (c * s.h + iy) * s.w + ix0;
+      const float* taps = job.filter + (ky * s.kw * s.c + c) * s.oc;
+      for (int64_t kx = 0; kx < s.kw; ++kx, taps += s.c * s.oc) {
+        __m512 weight[V];
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) weight[v] = _mm512_loadu_ps(taps + v * 16);
+#pragma GCC unroll 16
+        for (int p = 0; p < P; ++p) {
+          const __m512 x = _mm512_set1_ps(row[p * s.sw + kx]);
+#pragma GCC unroll 4
+          for (int v = 0; v < V; ++v) sum[p][v] = _mm512_fmadd_ps(x, weight[v], sum[p][v]);
+        }
+      }
+    }
+  }
+#pragma GCC unroll 16
+  for (int p = 0; p < P; ++p)
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) storeClamped(job, job.out + (ox0 + p) * s.oc + v * 16, sum[p][v]);
+}
+
+// One pixel, any column: taps outside the image are skipped.
+template <int V>
+FS_AVX512 void onePixel(const RowJob& job, int64_t ox) {
+  const NchwInputConvShape& s = *job.s;
+  __m512 sum[V];
+#pragma GCC unroll 4
+  for (int v = 0; v < V; ++v) sum[v] = biasVector(job, v);
+  const int64_t ix0 = ox * s.sw - s.padLeft;
+  for (int64_t ky = 0; ky < s.kh; ++ky) {
+    const int64_t iy = job.oy * s.sh + ky - s.padTop;
+    if (iy < 0 || iy >= s.h) continue;
+    for (int64_t kx = std::max<int64_t>(0, -ix0); kx < std::min(s.kw, s.w - ix0); ++kx)
+      for (int64_t c = 0; c < s.c; ++c) {
+        const __m512 x = _mm512_set1_ps(job.image[(c * s.h + iy) * s.w + ix0 + kx]);
+        const float* taps = job.filter + ((ky * s.kw + kx) * s.c + c) * s.oc;
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) sum[v] = _mm512_fmadd_ps(x, _mm512_loadu_ps(taps + v * 16), sum[v]);
+      }
+  }
+#pragma GCC unroll 4
+  for (int v = 0; v < V; ++v) storeClamped(job, job.out + ox * s.oc + v * 16, sum[v]);
+}
+
+template <int V>
+FS_AVX512 void outputRow(const RowJob& job) {
+  constexpr int P = V == 1 ? 12 : 24 / V;  // 12-24 accumulators, leaving registers for the filter vectors
+  const NchwInputConvShape& s = *job.s;
+  // Columns [first, last) have windows inside the image.
+  const int64_t first = std::min(s.ow, (s.padLeft + s.sw - 1) / s.sw);
+  const int64_t last = std::max(first, std::min(s.ow, (s.w - s.kw + s.padLeft) / s.sw + 1));
+  int64_t ox = 0;
+  for (; ox < first; ++ox) onePixel<V>(job, ox);
+  if (last - first >= P) {
+    for (ox = first; ox + P <= last; ox += P) pixelGroup<V, P>(job, ox);
+    if (ox < last) pixelGroup<V, P>(job, last - P);  // overlaps the group before: same values, written again
+    ox = last;
+  }
+  for (; ox < s.ow; ++ox) onePixel<V>(job, ox);
+}
+
+#undef FS_AVX512
+
+template <int V>
+void rows(const NchwInputConvShape& s, const float* in, const float* filter, const float* bias, DepthwiseClamp clamp,
+          float* out) {
+  parallelFor(s.n * s.oh, s.ow * s.oc * s.c * s.kh * s.kw, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t b = r / s.oh;
+      const RowJob job{&s, in + b * s.c * s.h * s.w, filter, bias, clamp, r % s.oh, out + r * s.ow * s.oc};
+      outputRow<V>(job);
+    }
+  });
+}
+
+}  // namespace
+
+bool nchwInputConvRuns(const NchwInputConvShape& s) {
+  return cpuHasAvx512() && s.c >= 1 && s.c <= 4 && s.oc % 16 == 0 && s.oc >= 16 && s.oc <= 64 && s.kh >= 1 &&
+         s.kw >= 1 && s.kh <= 7 && s.kw <= 7 && s.sh >= 1 && s.sw >= 1 && s.oh > 0 && s.ow > 0;
+}
+
+void nchwInputConv(const NchwInputConvShape& s, const float* in, const float* filter, const float* bias,
+                   DepthwiseClamp clamp, float* out) {
+  switch (s.oc / 16) {
+    case 1:
+      return rows<1>(s, in, filter, bias, clamp, out);
+    case 2:
+      return rows<2>(s, in, filter, bias, clamp, out);
+    case 3:
+      return rows<3>(s, in, filter, bias, clamp, out);
+    default:
+      return rows<4>(s, in, filter, bias, clamp, out);
+  }
+}
+
+}  // namespace flowscope

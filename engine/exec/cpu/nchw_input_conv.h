@@ -1,0 +1,30 @@
+// A convolution over few input channels (an image's 1-4) that reads its input as the model holds it, NCHW, and
+// writes NHWC: the first convolution of an ONNX vision model, without the transpose to channels-last before it.
+// MobileNetV2's 3x3 stride-2 stem (3 -> 32 channels) sums twelve output pixels at a time in registers, each tap's
+// input value broadcast from its plane; the transpose it saves moved the whole 224x224 image through memory twice.
+#pragma once
+
+#include <cstdint>
+
+#include "exec/cpu/depthwise_nhwc.h"
+
+namespace flowscope {
+
+struct NchwInputConvShape {
+  int64_t n = 0, c = 0, h = 0, w = 0;  ///< input, NCHW
+  int64_t kh = 0, kw = 0;              ///< window
+  int64_t sh = 1, sw = 1;              ///< strides (no dilation)
+  int64_t padTop = 0, padLeft = 0;     ///< the bottom and right pads follow from oh and ow
+  int64_t oh = 0, ow = 0, oc = 0;      ///< output, NHWC
+};
+
+/// True when nchwInputConv runs this shape on this machine: AVX-512, 1-4 input channels, 16, 32, 48 or 64 output
+/// channels, a window of at most 7x7.
+bool nchwInputConvRuns(const NchwInputConvShape& shape);
+
+/// out[n, oy, ox, o] = clamp(bias[o] + sum over the window and channels of in[n, c, y, x] * filter[ky, kx, c, o]),
+/// filter HWIO, bias null for none, windows past the edges reading zeros. Rows are shared among the intra-op threads.
+void nchwInputConv(const NchwInputConvShape& shape, const float* in, const float* filter, const float* bias,
+                   DepthwiseClamp clamp, float* out);
+
+}  // namespace flowscope
