@@ -56,19 +56,21 @@ struct ConvPrimitive {
 
 // oneDNN has two Winograd kernels: F(2x2, 3x3), first in its list, and F(4x4, 3x3), which does a quarter less work
 // here when its weights are in cache. Those are 36/9 of the direct ones and come from memory on every run of a model
-// larger than the caches, so it is taken where they are at most 1 MiB (64 x 64 channels), with or without a fused
-// Add: on ResNet-18's 56x56 layers its sum post-op took 0.74-0.97 ms against F(2x2, 3x3)'s 0.88-1.06 (a profile, 1
-// thread, alternating builds); 128 channels (2.4 MiB) took 0.1 ms more on F(4x4, 3x3).
-bool preferFourByFour(const dnnl::memory::desc& weights) {
+// larger than the caches, so it is taken where they are at most 1 MiB (64 x 64 channels), and not with a fused Add.
+// With the Add (a sum post-op) F(4x4, 3x3) measured faster alone (ResNet-18's 56x56 layer, 1 thread: 0.73-0.78 ms
+// against 0.85) and in a profile (0.74 and 0.97 ms per node against 0.88 and 1.06), but ResNet-18 was no faster in
+// paired runs against this rule (1.003-1.017 of its time in four runs of 32-48 pairs), so the rule stays.
+bool preferFourByFour(const dnnl::memory::desc& weights, bool withSum) {
   const auto d = weights.dims();
-  return d[0] * d[1] * 36 * int64_t{sizeof(float)} <= (int64_t{1} << 20);
+  return !withSum && d[0] * d[1] * 36 * int64_t{sizeof(float)} <= (int64_t{1} << 20);
 }
 
 // The primitive descriptor: Winograd on oneDNN's chosen layouts when asked and available, else direct on ours.
 dnnl::convolution_forward::primitive_desc convolutionDesc(bool winograd, const dnnl::memory::desc& src,
                                                           const dnnl::memory::desc& weights,
                                                           const dnnl::memory::desc* bias, const dnnl::memory::desc& dst,
-                                                          const Window& w, const dnnl::primitive_attr& attr) {
+                                                          const Window& w, const dnnl::primitive_attr& attr,
+                                                          bool withSum) {
   dnnl::memory::dims strides{w.sh, w.sw}, dilates{w.dh - 1, w.dw - 1}, padL{w.padTop, w.padLeft},
       padR{w.padBottom, w.padRight};
   auto opDesc = [&](dnnl::algorithm algo, const dnnl::memory::desc& s, const dnnl::memory::desc& d) {
@@ -84,7 +86,7 @@ dnnl::convolution_forward::primitive_desc convolutionDesc(bool winograd, const d
       // The implementation iterator reads the op descriptor: it must outlive the next_impl() calls.
       const auto desc = opDesc(dnnl::algorithm::convolution_winograd, any(src), any(dst));
       dnnl::convolution_forward::primitive_desc pd(desc, attr, dnnl_util::engine());
-      if (!preferFourByFour(weights)) return pd;
+      if (!preferFourByFour(weights, withSum)) return pd;
       const dnnl::convolution_forward::primitive_desc first(desc, attr, dnnl_util::engine());
       do {
         if (std::string_view(pd.impl_info_str()).find("wino_4x3") != std::string_view::npos) return pd;
@@ -290,7 +292,7 @@ class ConvKernel : public OpKernel {
     };
     try {
       auto pd = convolutionDesc(m_winograd && !m_depthwise, srcDesc, anyWeights, withBias ? &biasDesc : nullptr,
-                                dstDesc, w, attributes());
+                                dstDesc, w, attributes(), m_fused.addend);
       p = ConvPrimitive{};
       p.input = in;
       p.filter = f.shape();
