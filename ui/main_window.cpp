@@ -19,7 +19,6 @@
 
 #include "canvas/graph_canvas.h"
 #include "canvas/scene_painter.h"
-#include "io/model_summary.h"
 #include "panels/compare_panel.h"
 #include "panels/graph_compare_panel.h"
 #include "panels/graph_view.h"
@@ -33,6 +32,7 @@
 #include "panels/side_by_side_panel.h"
 #include "panels/task_indicator.h"
 #include "script/script_process.h"
+#include "session/model_description.h"
 #include "session/settings_store.h"
 
 namespace flowscope {
@@ -295,7 +295,7 @@ void MainWindow::onOpened() {
   const size_t nodes = model.graph.size(), functions = model.graph.library.functions().size();
   m_header->setText(tr("<b>%1</b> &mdash; %2")
                         .arg(QString::fromStdString(model.path).toHtmlEscaped(),
-                             QString::fromStdString(describeModel(model, m_session->openedOpTypes())).toHtmlEscaped()));
+                             describeModel(model, m_session->openedOpTypes()).toHtmlEscaped()));
   statusBar()->showMessage(model.warnings.empty() ? tr("Loaded") : QString::fromStdString(model.warnings[0]));
   if (!m_scriptGraph.isEmpty() && m_scriptGraph == m_session->openingPath()) {
     showScriptGraphHeader(nodes, functions);

@@ -3,7 +3,6 @@
 
 #include <unordered_set>
 
-#include "base/strings.h"
 #include "ir/graph_algorithms.h"
 #include "ir/verify.h"
 #include "ops/op_registry.h"
@@ -42,19 +41,6 @@ ModelSummary summarizeModel(const Model& model) {
   }
   s.unknownOps = registry.unknownOpsIn(g);
   return s;
-}
-
-std::string describeModel(const Model& model, size_t opTypes) {
-  std::string format = model.format;
-  for (const auto& [key, value] : model.metadata)
-    if (key == "opset ai.onnx") format += " opset " + value;
-  std::vector<std::string> parts{format, counted(model.graph.size(), "node", "nodes"),
-                                 counted(opTypes, "op type", "op types")};
-  if (const size_t functions = model.graph.library.functions().size())
-    parts.push_back(counted(functions, "function", "functions"));
-  if (!model.signatures.empty()) parts.push_back(counted(model.signatures.size(), "signature", "signatures"));
-  if (!model.variables.empty()) parts.push_back(counted(model.variables.size(), "variable", "variables"));
-  return joinStrings(parts, ", ");
 }
 
 }  // namespace flowscope

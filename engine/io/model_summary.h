@@ -32,8 +32,5 @@ struct ModelSummary {
 };
 
 ModelSummary summarizeModel(const Model& model);
-/// One line for a header: "ONNX opset 12, 420 nodes, 9 op types, 1 signature". Functions, signatures and
-/// variables are named only where there are some.
-std::string describeModel(const Model& model, size_t opTypes);
 
 }  // namespace flowscope
