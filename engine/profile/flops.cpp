@@ -37,8 +37,9 @@ int64_t contractionFlops(const Node& node, const InputShapes& inputs, const Shap
     return 2 * out.numElements() * (adj && adj->b() ? a.dim(a.rank() - 2) : a.dim(a.rank() - 1));
   }
   if (op == "_FusedTransposeConv2D") {  // the CPU's NCHW-input convolution: input, perm, filter [kh, kw, C, OC], bias
+    // The placed node keeps no fused_ops: its bias and activation count as the convolution's one epilogue step.
     const Shape* f = inputs.size() > 2 ? inputs[2] : nullptr;
-    return f && f->rank() == 4 ? 2 * out.numElements() * f->dim(0) * f->dim(1) * f->dim(2) + epilogue : 0;
+    return f && f->rank() == 4 ? out.numElements() * (2 * f->dim(0) * f->dim(1) * f->dim(2) + 1) : 0;
   }
   const Shape& f = *inputs[1];
   if (f.rank() != 4) return 0;

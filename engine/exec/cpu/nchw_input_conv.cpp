@@ -4,17 +4,15 @@
 // channel plane. The few pixels whose windows cross an edge go one at a time, skipping the taps outside.
 #include "exec/cpu/nchw_input_conv.h"
 
-#include <immintrin.h>
-
 #include <algorithm>
 
 #include "base/thread_pool.h"
 #include "exec/cpu/cpu_features.h"
 
 namespace flowscope {
-namespace {
 
-#define FS_AVX512 __attribute__((target("avx512f,fma")))
+#if defined(__x86_64__)
+namespace {
 
 struct RowJob {
   const NchwInputConvShape* s;
@@ -100,9 +98,9 @@ template <int V>
 FS_AVX512 void outputRow(const RowJob& job) {
   constexpr int P = V == 1 ? 12 : 24 / V;  // 12-24 accumulators, leaving registers for the filter vectors
   const NchwInputConvShape& s = *job.s;
-  // Columns [first, last) have windows inside the image.
-  const int64_t first = std::min(s.ow, (s.padLeft + s.sw - 1) / s.sw);
-  const int64_t last = std::max(first, std::min(s.ow, (s.w - s.kw + s.padLeft) / s.sw + 1));
+  // Columns [first, last) have windows inside the image (none where the window is wider than the padded left part).
+  const int64_t first = std::min(s.ow, (s.padLeft + s.sw - 1) / s.sw), lastStart = s.w - s.kw + s.padLeft;
+  const int64_t last = lastStart < 0 ? first : std::max(first, std::min(s.ow, lastStart / s.sw + 1));
   int64_t ox = 0;
   for (; ox < first; ++ox) onePixel<V>(job, ox);
   if (last - first >= P) {
@@ -112,8 +110,6 @@ FS_AVX512 void outputRow(const RowJob& job) {
   }
   for (; ox < s.ow; ++ox) onePixel<V>(job, ox);
 }
-
-#undef FS_AVX512
 
 template <int V>
 void rows(const NchwInputConvShape& s, const float* in, const float* filter, const float* bias, DepthwiseClamp clamp,
@@ -131,7 +127,8 @@ void rows(const NchwInputConvShape& s, const float* in, const float* filter, con
 
 bool nchwInputConvRuns(const NchwInputConvShape& s) {
   return cpuHasAvx512() && s.c >= 1 && s.c <= 4 && s.oc % 16 == 0 && s.oc >= 16 && s.oc <= 64 && s.kh >= 1 &&
-         s.kw >= 1 && s.kh <= 7 && s.kw <= 7 && s.sh >= 1 && s.sw >= 1 && s.oh > 0 && s.ow > 0;
+         s.kw >= 1 && s.kh <= kMaxWindow && s.kw <= kMaxWindow && s.sh >= 1 && s.sw >= 1 && s.padTop >= 0 &&
+         s.padLeft >= 0 && s.oh > 0 && s.ow > 0;
 }
 
 void nchwInputConv(const NchwInputConvShape& s, const float* in, const float* filter, const float* bias,
@@ -147,5 +144,12 @@ void nchwInputConv(const NchwInputConvShape& s, const float* in, const float* fi
       return rows<4>(s, in, filter, bias, clamp, out);
   }
 }
+
+#else
+
+bool nchwInputConvRuns(const NchwInputConvShape&) { return false; }
+void nchwInputConv(const NchwInputConvShape&, const float*, const float*, const float*, DepthwiseClamp, float*) {}
+
+#endif
 
 }  // namespace flowscope

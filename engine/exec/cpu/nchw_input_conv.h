@@ -10,6 +10,9 @@
 
 namespace flowscope {
 
+/// The largest window taken: on 7x7 ones (ResNet's stem) oneDNN's convolution after a transpose was as fast or faster.
+inline constexpr int64_t kMaxWindow = 5;
+
 struct NchwInputConvShape {
   int64_t n = 0, c = 0, h = 0, w = 0;  ///< input, NCHW
   int64_t kh = 0, kw = 0;              ///< window
@@ -19,7 +22,7 @@ struct NchwInputConvShape {
 };
 
 /// True when nchwInputConv runs this shape on this machine: AVX-512, 1-4 input channels, 16, 32, 48 or 64 output
-/// channels, a window of at most 7x7.
+/// channels, a window of at most kMaxWindow, no negative top or left pad.
 bool nchwInputConvRuns(const NchwInputConvShape& shape);
 
 /// out[n, oy, ox, o] = clamp(bias[o] + sum over the window and channels of in[n, c, y, x] * filter[ky, kx, c, o]),

@@ -19,7 +19,7 @@ inline constexpr const char* kTransposeConvOp = "_FusedTransposeConv2D";
 
 /// `placement.graph` with each such pair replaced by one fused node, its schema and kernel added to `placement`: a
 /// Transpose with a constant perm [0, 2, 3, 1] whose output only a float32 NHWC _FusedConv2D reads, the convolution
-/// with a constant [kh, kw, C, OC] filter (at most 7x7, C at most 4, OC 16, 32, 48 or 64, undilated), a bias and at
+/// with a constant [kh, kw, C, OC] filter (at most 5x5, C at most 4, OC 16, 32, 48 or 64, undilated), a bias and at
 /// most a ReLU or ReLU6, on a machine with AVX-512. A transpose that is fed or fetched stays.
 void fuseTransposeConv(Placement& placement, const PlacementRequest& request);
 

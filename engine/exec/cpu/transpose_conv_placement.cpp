@@ -4,6 +4,7 @@
 
 #include "exec/cpu/blocked_layout.h"
 #include "exec/cpu/cpu_features.h"
+#include "exec/cpu/nchw_input_conv.h"
 #include "exec/cpu/placement_util.h"
 #include "exec/cpu/transpose_conv.h"
 #include "exec/kernel_util.h"
@@ -12,12 +13,12 @@
 namespace flowscope {
 namespace {
 
-// A filter nchw_input_conv takes: [kh, kw, C, OC], kh and kw 1-7, C 1-4, OC a multiple of 16 up to 64.
+// A filter nchw_input_conv takes: [kh, kw, C, OC], kh and kw 1 to kMaxWindow, C 1-4, OC a multiple of 16 up to 64.
 bool smallInputFilter(const Tensor* filter) {
   if (!filter || filter->dtype() != DType::kFloat || filter->shape().rank() != 4) return false;
   const auto& d = filter->shape().dims();
-  return d[0] >= 1 && d[0] <= 7 && d[1] >= 1 && d[1] <= 7 && d[2] >= 1 && d[2] <= 4 && d[3] % 16 == 0 && d[3] >= 16 &&
-         d[3] <= 64;
+  return d[0] >= 1 && d[0] <= kMaxWindow && d[1] >= 1 && d[1] <= kMaxWindow && d[2] >= 1 && d[2] <= 4 &&
+         d[3] % 16 == 0 && d[3] >= 16 && d[3] <= 64;
 }
 
 bool toChannelsLast(const Graph& graph, const Node& node) {
