@@ -145,6 +145,23 @@ class TestTransposeConv : public QObject {
              s.message().c_str());
   }
 
+  // A negative explicit pad (TensorFlow and ONNX reject them): the fused kernel leaves it to the two kernels, whose
+  // error names the convolution and the pads.
+  void negativePadIsTheConvolutionsError() {
+    vktest::Case k;
+    buildStem(k, shapes()[0]);
+    Node conv = *k.graph.findNode("conv");
+    conv.attrs["explicit_paddings"] = vktest::ints({0, 0, -1, 1, 1, 1, 0, 0});
+    std::vector<Tensor> inputs = fusedInputs(k);
+    auto kernel = makeTransposeConvKernel(*k.graph.findNode("t"), conv);
+    std::vector<Tensor> outputs(1);
+    KernelContext ctx{conv, inputs, outputs, nullptr};
+    Status s = kernel->compute(ctx);
+    QVERIFY(!s.isOk());
+    QVERIFY2(s.message().find("conv") != std::string::npos && s.message().find("must not be negative") != std::string::npos,
+             s.message().c_str());
+  }
+
   // The stem is fused; not when the transposed input is fetched, fed or read by another node too, nor for a
   // convolution over more than four channels or with a 7x7 window.
   void placementFusesTheInputTranspose() {

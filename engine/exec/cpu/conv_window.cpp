@@ -27,6 +27,9 @@ Status padDim(const std::string& padding, const std::vector<int64_t>& explicitPa
     if (explicitPads.size() != 8) return invalidArgument("explicit_paddings must have 8 values");
     *before = explicitPads[static_cast<size_t>(2 * dim)];
     *after = explicitPads[static_cast<size_t>(2 * dim + 1)];
+    if (*before < 0 || *after < 0)  // TensorFlow and ONNX reject them too
+      return invalidArgument("explicit_paddings must not be negative, got " + std::to_string(*before) + " and " +
+                             std::to_string(*after));
     *out = convOutputSize(in, k, s, d, "EXPLICIT", *before, *after);
   } else {
     return invalidArgument("unknown padding '" + padding + "'");
