@@ -158,8 +158,9 @@ class TestTransposeConv : public QObject {
     KernelContext ctx{conv, inputs, outputs, nullptr};
     Status s = kernel->compute(ctx);
     QVERIFY(!s.isOk());
-    QVERIFY2(s.message().find("conv") != std::string::npos && s.message().find("must not be negative") != std::string::npos,
-             s.message().c_str());
+    QVERIFY2(
+        s.message().find("conv") != std::string::npos && s.message().find("must not be negative") != std::string::npos,
+        s.message().c_str());
   }
 
   // The stem is fused; not when the transposed input is fetched, fed or read by another node too, nor for a
