@@ -50,9 +50,11 @@ std::vector<std::string> originalNames(const Node& node) {
 }
 
 bool computesItsOriginals(const Node& node) {
-  if (!node.debugInfo) return false;
-  const std::vector<std::string>& names = node.debugInfo->originalNodeNames;
-  return std::find(names.begin(), names.end(), node.name) != names.end();
+  return node.debugInfo && computesItsOriginals(node.name, node.debugInfo->originalNodeNames);
+}
+
+bool computesItsOriginals(const std::string& name, const std::vector<std::string>& originals) {
+  return std::find(originals.begin(), originals.end(), name) != originals.end();
 }
 
 void recordFusion(Node& fused, std::initializer_list<const Node*> parts) {

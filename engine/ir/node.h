@@ -59,6 +59,9 @@ std::vector<std::string> originalNames(const Node& node);
 /// rather than a node made for them (a layout transpose records the node that reads it, not its own name).
 bool computesItsOriginals(const Node& node);
 
+/// The same rule on a name and the original names recorded for it (a profile event's name and fused_from).
+bool computesItsOriginals(const std::string& name, const std::vector<std::string>& originals);
+
 /// Records in `fused`'s debug info (original_node_names, as TensorFlow's rewrites record theirs) that it computes
 /// what `parts` computed: each part's original names in order, each name once. The first part is the anchor: a
 /// profile shows the fused node's time on it.

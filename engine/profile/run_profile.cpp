@@ -134,7 +134,7 @@ std::vector<OpStats> RunProfile::slowestNodes(size_t limit) const {
     if (e.fusedFrom.empty()) return e.name + " (" + e.op + ")";
     std::string parts;  // a fused node: the nodes of the user's graph it computes
     for (const std::string& name : e.fusedFrom) parts += (parts.empty() ? "" : " + ") + name;
-    if (std::find(e.fusedFrom.begin(), e.fusedFrom.end(), e.name) == e.fusedFrom.end())
+    if (!computesItsOriginals(e.name, e.fusedFrom))
       return e.name + " (" + e.op + ", for " + parts + ")";  // made for them (a layout transpose), not from them
     return parts + " (" + e.op + ")";
   });
