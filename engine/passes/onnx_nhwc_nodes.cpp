@@ -1,6 +1,7 @@
 // NHWC replacements for ONNX's NCHW convolutions and poolings (see onnx_nhwc_nodes.h).
 #include "passes/onnx_nhwc_nodes.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -53,6 +54,8 @@ std::optional<std::vector<int64_t>> explicitPads(const Node& n, bool oneD = fals
   if (autoPad == "VALID") return std::vector<int64_t>{0, 0, 0, 0};
   if (autoPad != "NOTSET") return std::nullopt;
   std::vector<int64_t> pads = ints(n, "pads", oneD ? std::vector<int64_t>{0, 0} : std::vector<int64_t>{0, 0, 0, 0});
+  // A negative pad (ONNX forbids them) stays on the ONNX node, whose kernel names it as the model does: "pads".
+  if (std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p < 0; })) return std::nullopt;
   if (oneD && pads.size() == 2) return std::vector<int64_t>{0, pads[0], 0, pads[1]};
   if (oneD || pads.size() != 4) return std::nullopt;
   return pads;

@@ -235,6 +235,28 @@ class TestOnnxOptimize : public QObject {
     }
   }
 
+  // A negative pad (ONNX forbids them) keeps its Conv out of the NHWC rewrite: the run's error names the node and its
+  // "pads", as the model spells them, rather than oneDNN's refusal or a TensorFlow attribute.
+  void negativePadStaysOnTheOnnxConv() {
+    onnx::ModelProto m = onnxModel();
+    auto* g = m.mutable_graph();
+    addValue(g->mutable_input(), "x", {1, 4, 8, 8});
+    addValue(g->mutable_output(), "y", {});
+    addFloats(g, "w", {8, 4, 3, 3}, 0.3f, 0.0f);
+    setInts(addNode(g, "Conv", {"x", "w"}, {"c"}, "cropping_conv"), "pads", {-1, 1, 1, 1});
+    addNode(g, "Relu", {"c"}, {"y"}, "relu");  // so that the Conv is not a fetched node, which the rewrite leaves
+    QTemporaryDir dir;
+    auto fast = optimized(loadWritten(dir, "negative.onnx", m));
+    QVERIFY(fast->graph.findNode("cropping_conv") && fast->graph.findNode("cropping_conv")->op == "onnx::Conv");
+    ModelRunner runner(fast);
+    auto out = runner.run({{"x", formulaTensor(Shape{1, 4, 8, 8}, 1.0f)}}, {"relu:0"});
+    QVERIFY(!out);
+    const std::string error = out.status().message();
+    QVERIFY2(error.find("cropping_conv") != std::string::npos &&
+                 error.find("pads must not be negative, got -1 at 0") != std::string::npos,
+             error.c_str());
+  }
+
   // The fused nodes record what they were made from (original_node_names, the Conv first); a profiled run shows
   // their time on the user's Conv, with the BatchNormalization, Clip and Add it absorbed marked as fused into it.
   void fusedTimeGoesOnTheUsersConv() {

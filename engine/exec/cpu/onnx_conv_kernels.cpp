@@ -93,18 +93,19 @@ class ConvKernel : public OpKernel {
     for (int64_t d : win->dilations) dil.push_back(d - 1);
     const auto kind = dnnl::prop_kind::forward_inference;
     const auto algo = dnnl::algorithm::convolution_direct;
-    auto desc =
-        hasBias
-            ? dnnl::convolution_forward::desc(kind, algo, srcDesc, anyWeights, biasDesc, dstDesc, dimsOf(win->strides),
-                                              dimsOf(dil), dimsOf(win->padBegin), dimsOf(win->padEnd))
-            : dnnl::convolution_forward::desc(kind, algo, srcDesc, anyWeights, dstDesc, dimsOf(win->strides),
-                                              dimsOf(dil), dimsOf(win->padBegin), dimsOf(win->padEnd));
     dnnl::primitive_attr attr;
     dnnl::post_ops ops;
     FS_RETURN_IF_ERROR(activationOps(ctx.node, &ops).withContext(nodeLabel(ctx.node)));
     attr.set_post_ops(ops);
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // see dnnl_util.h
+    // The op descriptor inside the try too: oneDNN checks the geometry there.
     try {
+      auto desc = hasBias
+                      ? dnnl::convolution_forward::desc(kind, algo, srcDesc, anyWeights, biasDesc, dstDesc,
+                                                        dimsOf(win->strides), dimsOf(dil), dimsOf(win->padBegin),
+                                                        dimsOf(win->padEnd))
+                      : dnnl::convolution_forward::desc(kind, algo, srcDesc, anyWeights, dstDesc, dimsOf(win->strides),
+                                                        dimsOf(dil), dimsOf(win->padBegin), dimsOf(win->padEnd));
       dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
       m_primitive = dnnl::convolution_forward(pd);
       m_scratchpad = dnnl::memory(pd.scratchpad_desc(), engine(), nullptr);

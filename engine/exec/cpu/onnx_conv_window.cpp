@@ -13,6 +13,14 @@ std::vector<int64_t> intsOr(const Node& node, const char* name, size_t n, int64_
   return v.empty() ? std::vector<int64_t>(n, fallback) : v;
 }
 
+// ONNX requires pads >= 0 (a negative one would crop): an error naming the first that is not.
+Status padsNotNegative(const std::vector<int64_t>& pads) {
+  for (size_t i = 0; i < pads.size(); ++i)
+    if (pads[i] < 0)
+      return invalidArgument("pads must not be negative, got " + std::to_string(pads[i]) + " at " + std::to_string(i));
+  return Status::ok();
+}
+
 // The kernel, strides and dilations of a window over `x`, checked to have one spatial axis per kernel axis.
 Expected<OnnxWindow> windowAxes(const Node& node, const Shape& x, std::vector<int64_t> kernel) {
   const size_t n = kernel.size();
@@ -33,6 +41,7 @@ Expected<OnnxWindow> onnxWindow(const Node& node, const Shape& x, std::vector<in
   std::vector<int64_t> pads = intsOr(node, "pads", 2 * n, 0);
   if (w.strides.size() != n || w.dilations.size() != n || pads.size() != 2 * n)
     return invalidArgument("strides, dilations or pads do not match the " + std::to_string(n) + " spatial axes");
+  FS_RETURN_IF_ERROR(padsNotNegative(pads));
   const std::string autoPad = attrString(node, "auto_pad", "NOTSET");
   for (size_t i = 0; i < n; ++i) {
     const int64_t in = x.dim(static_cast<int>(i) + 2), s = w.strides[i];
@@ -74,6 +83,7 @@ Expected<OnnxWindow> onnxTransposedWindow(const Node& node, const Shape& x, std:
       (!shape.empty() && shape.size() != n))
     return invalidArgument("strides, dilations, pads, output_padding or output_shape do not match the " +
                            std::to_string(n) + " spatial axes");
+  FS_RETURN_IF_ERROR(padsNotNegative(pads));
   const std::string autoPad = attrString(node, "auto_pad", "NOTSET");
   if (autoPad != "NOTSET" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER" && autoPad != "VALID")
     return invalidArgument("auto_pad '" + autoPad + "' is not NOTSET, SAME_UPPER, SAME_LOWER or VALID");
