@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 
 #include "exec/cpu/depthwise_nhwc.h"
 #include "kernel_test_util.h"
@@ -101,6 +102,35 @@ class TestDepthwise : public QObject {
     }
     Tensor out = run1("_FusedDepthwiseConv2dNative", {x, f, bias}, attrs);
     QVERIFY(closeTo(out, Shape{n, oh, ow, t.c}, reference(t, x, f, bias, n, oh, ow, padTop, padLeft), 1e-4, 1e-5));
+  }
+
+  // A window row in the padding has no term in the sum: an infinite tap over it leaves the output finite (a padding
+  // zero times infinity would be a NaN). With the top filter row infinite, the first output row, whose window's top
+  // row is in the padding, is finite; likewise the last with the bottom filter row. The rows between are not checked.
+  void aWindowRowInThePaddingAddsNothingEvenAgainstAnInfiniteTap() {
+    const Case t{5, 12, 24, 3, 1, "SAME", ""};
+    const Tensor x = randomOf(DType::kFloat, Shape{1, t.h, t.w, t.c}, 41, -4, 4);
+    const Tensor bias = randomOf(DType::kFloat, Shape{t.c}, 43);
+    const AttrMap attrs{{"strides", ints({1, 1, 1, 1})},
+                        {"padding", AttrValue::fromString(t.padding)},
+                        {"fused_ops", stringList({"BiasAdd"})},
+                        {"num_args", AttrValue::fromInt(1)}};
+    const int64_t rowFloats = t.w * t.c;
+    for (const int64_t filterRow : {0, 2}) {
+      Tensor f = randomOf(DType::kFloat, Shape{3, 3, t.c, 1}, 42);
+      for (int64_t i = 0; i < 3 * t.c; ++i)
+        f.data<float>()[filterRow * 3 * t.c + i] = std::numeric_limits<float>::infinity();
+      const Tensor out = run1("_FusedDepthwiseConv2dNative", {x, f, bias}, attrs);
+      QCOMPARE(out.shape(), (Shape{1, t.h, t.w, t.c}));
+      const std::vector<double> want = reference(t, x, f, bias, 1, t.h, t.w, 1, 1);
+      const int64_t row = filterRow == 0 ? 0 : t.h - 1;
+      for (int64_t i = row * rowFloats; i < (row + 1) * rowFloats; ++i) {
+        const double got = out.data<float>()[i], expected = want[static_cast<size_t>(i)];
+        QVERIFY2(
+            std::isfinite(got) && std::abs(got - expected) < 1e-4,
+            qPrintable(QString("filter row %1, output %2: %3, want %4").arg(filterRow).arg(i).arg(got).arg(expected)));
+      }
+    }
   }
 
   // The shapes MobileNetV2 gives the kernel, on this machine: it either runs them or says it does not.

@@ -56,6 +56,15 @@ int distinctColours(const QImage& image, int step = 3) {
   return static_cast<int>(colours.size());
 }
 
+// A box or a group frame, appended to `scene`'s items.
+void addItem(Scene& scene, SceneItem::Kind kind, Rect rect, bool expanded) {
+  SceneItem item;
+  item.kind = kind;
+  item.rect = rect;
+  item.expanded = expanded;
+  scene.items.push_back(item);
+}
+
 }  // namespace
 
 class TestCanvas : public QObject {
@@ -265,21 +274,39 @@ class TestCanvas : public QObject {
 
   void badgesGoWhereNothingElseIs() {
     Scene scene;  // a frame holding two boxes side by side
-    auto add = [&](SceneItem::Kind kind, Rect rect, bool expanded) {
-      SceneItem item;
-      item.kind = kind;
-      item.rect = rect;
-      item.expanded = expanded;
-      scene.items.push_back(item);
-    };
-    add(SceneItem::Kind::kGroup, Rect{0, 0, 240, 120}, true);
-    add(SceneItem::Kind::kNode, Rect{14, 24, 80, 30}, false);
-    add(SceneItem::Kind::kNode, Rect{100, 24, 80, 30}, false);
+    addItem(scene, SceneItem::Kind::kGroup, Rect{0, 0, 240, 120}, true);
+    addItem(scene, SceneItem::Kind::kNode, Rect{14, 24, 80, 30}, false);
+    addItem(scene, SceneItem::Kind::kNode, Rect{100, 24, 80, 30}, false);
     scene.buildIndex();
     const QRectF left = badgeRect(scene, scene.items[1], 40), right = badgeRect(scene, scene.items[2], 40);
-    QVERIFY2(left.bottom() <= 24 && left.right() <= 94, "a box to its right: the badge goes above the box");
+    QVERIFY2(left.top() >= 54 && left.right() <= 94, "a box to its right, the title above: the badge goes below");
     QVERIFY2(right.left() >= 180 && right.top() >= 20, "room to the right, below the frame's title: it goes there");
     QVERIFY(!right.intersects(QRectF(14, 24, 166, 30)));
+  }
+
+  // The first box of a narrow group, with a box to its right and an edge label below it: above would cover the
+  // group's title, so the badge goes left of the box.
+  void aBadgeCoversNoGroupTitleAndNoEdgeLabel() {
+    Scene scene;
+    addItem(scene, SceneItem::Kind::kGroup, Rect{0, 0, 100, 120}, true);
+    addItem(scene, SceneItem::Kind::kNode, Rect{10, 24, 80, 30}, false);
+    addItem(scene, SceneItem::Kind::kNode, Rect{94, 20, 80, 40}, false);
+    SceneEdge edge;
+    edge.from = 1;
+    edge.to = 2;
+    edge.points = {{50, 54}, {50, 110}};
+    edge.label = "float32 [1,64]";
+    edge.labelBox = Rect{40, 58, 60, 12};
+    scene.edges.push_back(edge);
+    scene.buildIndex();
+    const QRectF badge = badgeRect(scene, scene.items[1], 40);
+    const QRectF title(0, 0, 100, kGroupTitleHeight - 4), label(40, 58, 60, 12), box(10, 24, 80, 30),
+        right(94, 20, 80, 40);
+    for (const QRectF& taken : {title, label, box, right})
+      QVERIFY2(
+          !badge.intersects(taken),
+          qPrintable(
+              QString("the badge at %1,%2 covers %3,%4").arg(badge.x()).arg(badge.y()).arg(taken.x()).arg(taken.y())));
   }
 
   void noMinimapOverAFittedView() {

@@ -5,6 +5,7 @@
 #include <QSvgGenerator>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace flowscope {
 namespace {
@@ -69,18 +70,42 @@ void drawSubPixelItems(QPainter& p, const Scene& scene, const Rect& view, double
   p.drawPoints(dots.data(), static_cast<int>(dots.size()));
 }
 
+// What a badge at `spot` would cover: other boxes, group titles and edge labels. Only a frame may be there, below
+// its title's text (the band's last few units are empty).
+int coveredAt(const Scene& scene, const SceneItem& item, const Rect& spot) {
+  int covered = 0;
+  for (int other : scene.itemsIn(spot)) {
+    const SceneItem& o = scene.items[static_cast<size_t>(other)];
+    const bool frameInside =
+        o.kind == SceneItem::Kind::kGroup && o.expanded && o.rect.y + kGroupTitleHeight - 4 < spot.y;
+    covered += &o != &item && !frameInside;
+  }
+  for (int e : scene.edgesIn(spot)) {
+    const SceneEdge& edge = scene.edges[static_cast<size_t>(e)];
+    covered += !edge.label.empty() && edge.labelBox.w > 0 && edge.labelBox.intersects(spot);
+  }
+  return covered;
+}
+
 }  // namespace
 
 QRectF badgeRect(const Scene& scene, const SceneItem& item, double textWidth) {
   const Rect& r = item.rect;
-  const Rect right{r.x + r.w + 3, r.y - 2, textWidth + 2, 14};
-  bool free = true;
-  for (int other : scene.itemsIn(right)) {
-    const SceneItem& o = scene.items[static_cast<size_t>(other)];
-    // Only a frame may be there, below its title's text (the band's last few units are empty).
-    free = free && o.kind == SceneItem::Kind::kGroup && o.expanded && o.rect.y + kGroupTitleHeight - 4 < right.y;
+  const Rect spots[] = {{r.x + r.w + 3, r.y - 2, textWidth + 2, 14},            // right of the box
+                        {r.x + r.w - textWidth, r.y - 15, textWidth, 14},       // above its right end
+                        {r.x + r.w - textWidth, r.y + r.h + 1, textWidth, 14},  // below it
+                        {r.x - textWidth - 5, r.y - 2, textWidth + 2, 14}};     // left of it
+  const Rect* best = &spots[0];
+  int fewest = std::numeric_limits<int>::max();
+  for (const Rect& spot : spots) {
+    const int covered = coveredAt(scene, item, spot);
+    if (covered < fewest) {
+      fewest = covered;
+      best = &spot;
+    }
+    if (covered == 0) break;
   }
-  return free ? toQt(right) : QRectF(r.x + r.w - textWidth, r.y - 14, textWidth, 14);
+  return toQt(*best);
 }
 
 QColor labelColor(const QColor& fill, const Theme& theme) {

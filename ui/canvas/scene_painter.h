@@ -44,8 +44,9 @@ QColor rooflineColor(double share);
 /// text on the pale fills of a profile's heat colours in the dark theme).
 QColor labelColor(const QColor& fill, const Theme& theme);
 
-/// Where an item's badge (its time, "fused") is drawn, `textWidth` wide: right of the box where no other box is,
-/// else above the box's right end. Above, the badge of the first box in a narrow group ran into the group's title.
+/// Where an item's badge (its time, "fused") is drawn, `textWidth` wide: the first of right of the box, above its
+/// right end, below it and left of it where no other box, group title or edge label is; where each covers something,
+/// the one that covers least. (Above, the badge of the first box in a narrow group ran into the group's title.)
 QRectF badgeRect(const Scene& scene, const SceneItem& item, double textWidth);
 
 struct PaintStats {

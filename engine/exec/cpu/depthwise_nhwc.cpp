@@ -3,8 +3,10 @@
 // contiguous, so the loads stream). Inside the image's columns eight (or four) pixels are summed at once: each input
 // vector is loaded once and fed to every pixel of the group whose window holds it, in independent chains of FMAs that
 // hide the FMA latency; the row's last group overlaps the one before it rather than leaving pixels over. Window rows
-// above and below the image read a row of zeros instead of branching. Pixels whose window crosses the image's left
-// or right edge go one by one, a partial sum per window row so that no chain is longer than the kernel's width.
+// above and below the image read a row of zeros instead of branching, against a filter row of zeros (an infinite
+// tap times a padding zero would make a NaN where the convolution has no term). Pixels whose window crosses the
+// image's left or right edge go one by one, a partial sum per window row so that no chain is longer than the kernel's
+// width.
 // Only the last slice of a channel count that is not a multiple of 16 is masked.
 #include "exec/cpu/depthwise_nhwc.h"
 
@@ -67,11 +69,12 @@ struct Slice {
   __mmask16 mask;  // its channels, when Masked
 };
 
-// One output row's job: its window rows (the zero row where one lies outside the image), filter, bias and clamp.
+// One output row's job: its window rows and their filter rows (both the zero row where a window row lies outside the
+// image), bias and clamp.
 struct RowJob {
   const float* rows[kMaxK];
-  const float* filter;  // [k, k, c]
-  const float* bias;    // null for none
+  const float* filterRows[kMaxK];  // [k, c] each
+  const float* bias;               // null for none
   DepthwiseClamp clamp;
 };
 
@@ -105,7 +108,7 @@ FS_UNROLLED inline void pixelGroup(const Slice& s, const RowJob& job, int64_t ix
   Vectors8 sums{bias, bias, bias, bias, bias, bias, bias, bias};
   unroll<K>([&](auto ky) FS_UNROLLED {
     const float* row = job.rows[ky] + ix0 * s.c + s.c0;
-    const float* f = job.filter + ky * K * s.c + s.c0;
+    const float* f = job.filterRows[ky] + s.c0;
     unroll<(P - 1) * S + K>([&](auto j) FS_UNROLLED {
       const __m512 x = load<Masked>(s, row + j * s.c);
       unroll<K>([&](auto kx) FS_UNROLLED {
@@ -128,7 +131,7 @@ FS_UNROLLED inline void onePixel(const Slice& s, const RowJob& job, int64_t ix0,
   Vectors8 partial{biasOf<Masked>(s, job), zero, zero, zero, zero, zero, zero, zero};
   unroll<K>([&](auto ky) FS_UNROLLED {
     const float* row = job.rows[ky] + ix0 * s.c + s.c0;
-    const float* f = job.filter + ky * K * s.c + s.c0;
+    const float* f = job.filterRows[ky] + s.c0;
     for (int kx = kxLo; kx < kxHi; ++kx)
       at<ky>(partial) =
           _mm512_fmadd_ps(load<Masked>(s, row + kx * s.c), load<Masked>(s, f + kx * s.c), at<ky>(partial));
@@ -209,7 +212,8 @@ FS_AVX512 void depthwiseRowOfStride(const DepthwiseShape& sh, const RowJob& job,
 
 #undef FS_UNROLLED
 
-// A row of zeros as wide as an input row, for window rows above and below the image (one per thread).
+// A row of zeros as wide as an input row and a filter row, for window rows above and below the image (one per
+// thread).
 const float* zeroRow(int64_t floats) {
   thread_local std::vector<float> zeros;
   if (static_cast<int64_t>(zeros.size()) < floats) zeros.assign(static_cast<size_t>(floats), 0.0f);
@@ -226,13 +230,15 @@ void depthwiseNhwcRows(const DepthwiseShape& shape, const float* in, const float
                        DepthwiseClamp clamp, int64_t rowBegin, int64_t rowEnd, float* out) {
   const ColumnSpan span = columnSpan(shape);
   const int64_t rowFloats = shape.w * shape.c;
-  const float* zeros = zeroRow(rowFloats);
+  const float* zeros = zeroRow(std::max(rowFloats, shape.k * shape.c));
   for (int64_t row = rowBegin; row < rowEnd; ++row) {
     const int64_t n = row / shape.oh, oy = row % shape.oh;
-    RowJob job{{}, filter, bias, clamp};
+    RowJob job{{}, {}, bias, clamp};
     for (int64_t ky = 0; ky < shape.k; ++ky) {
       const int64_t iy = oy * shape.sh - shape.padTop + ky;
-      job.rows[ky] = iy >= 0 && iy < shape.h ? in + (n * shape.h + iy) * rowFloats : zeros;
+      const bool inside = iy >= 0 && iy < shape.h;
+      job.rows[ky] = inside ? in + (n * shape.h + iy) * rowFloats : zeros;
+      job.filterRows[ky] = inside ? filter + ky * shape.k * shape.c : zeros;
     }
     float* outRow = out + (row - rowBegin) * shape.ow * shape.c;
     if (shape.k == 3)
