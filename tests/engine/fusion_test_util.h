@@ -11,18 +11,12 @@
 #include <vector>
 
 #include "exec/model_runner.h"
+#include "kernel_test_util.h"
 #include "onnx_test_util.h"
 #include "profile/run_profile.h"
 #include "vulkan_case.h"
 
 namespace flowscope::testing {
-
-/// A list-of-strings attribute (a fused node's fused_ops).
-inline AttrValue stringList(std::vector<std::string> v) {
-  AttrList l;
-  l.s = std::move(v);
-  return AttrValue::fromList(std::move(l));
-}
 
 /// Adds "reader", a float ReLU of `input`'s first output: a second reader that keeps a pair apart.
 inline void addReader(vktest::Case& k, const std::string& input) {

@@ -3,8 +3,10 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "exec/eager.h"
@@ -85,10 +87,46 @@ inline bool closeTo(const Tensor& got, const Shape& shape, const std::vector<dou
   return true;
 }
 
+/// A 3x3 convolution (dilation 1) by the definition, in double: x NHWC [N, H, W, C], f HWIO [3, 3, C, K], out NHWC
+/// [N, OH, OW, K] = conv + bias + addend (null: none), clamped to [0, hi] when hi > 0.
+struct Conv3x3Window {
+  int64_t stride = 1, padTop = 0, padLeft = 0, oh = 0, ow = 0;
+};
+inline std::vector<double> conv3x3ByDefinition(const Tensor& x, const Tensor& f, const Tensor& bias,
+                                               const Tensor* addend, const Conv3x3Window& w, double hi) {
+  const int64_t n = x.shape().dim(0), h = x.shape().dim(1), wd = x.shape().dim(2), c = x.shape().dim(3);
+  const int64_t k = f.shape().dim(3);
+  std::vector<double> out;
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t y = 0; y < w.oh; ++y)
+      for (int64_t xo = 0; xo < w.ow; ++xo)
+        for (int64_t o = 0; o < k; ++o) {
+          double sum = bias.elementAsDouble(o);
+          if (addend) sum += addend->elementAsDouble(((b * w.oh + y) * w.ow + xo) * k + o);
+          for (int64_t i = 0; i < 3; ++i)
+            for (int64_t j = 0; j < 3; ++j) {
+              const int64_t iy = y * w.stride + i - w.padTop, ix = xo * w.stride + j - w.padLeft;
+              if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
+              for (int64_t ch = 0; ch < c; ++ch)
+                sum += x.elementAsDouble(((b * h + iy) * wd + ix) * c + ch) *
+                       f.elementAsDouble(((i * 3 + j) * c + ch) * k + o);
+            }
+          out.push_back(hi > 0 ? std::clamp(sum, 0.0, hi) : sum);
+        }
+  return out;
+}
+
 inline AttrValue ints(std::vector<int64_t> v) {
   AttrList l;
   l.i = std::move(v);
   return AttrValue::fromList(l);
+}
+
+/// A list-of-strings attribute (a fused node's fused_ops).
+inline AttrValue stringList(std::vector<std::string> v) {
+  AttrList l;
+  l.s = std::move(v);
+  return AttrValue::fromList(std::move(l));
 }
 
 }  // namespace flowscope::testing

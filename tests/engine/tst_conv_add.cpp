@@ -34,12 +34,6 @@ const std::vector<ConvAddCase>& convAddCases() {
   return all;
 }
 
-AttrValue stringList(std::vector<std::string> v) {
-  AttrList l;
-  l.s = std::move(v);
-  return AttrValue::fromList(std::move(l));
-}
-
 Node fusedNode(const ConvAddCase& t) {
   Node n;
   n.name = "conv";
@@ -49,7 +43,7 @@ Node fusedNode(const ConvAddCase& t) {
   n.attrs["padding"] = AttrValue::fromString("SAME");
   std::vector<std::string> ops{t.batchNorm ? "FusedBatchNorm" : "BiasAdd", "Add"};
   if (!t.activation.empty()) ops.push_back(t.activation);
-  n.attrs["fused_ops"] = stringList(ops);
+  n.attrs["fused_ops"] = testing::stringList(ops);
   n.attrs["num_args"] = AttrValue::fromInt(t.batchNorm ? 5 : 2);
   if (t.winograd) n.attrs["_winograd"] = AttrValue::fromBool(true);
   return n;
@@ -235,7 +229,7 @@ class TestConvAdd : public QObject {
     Node n;
     n.name = "mm";
     n.op = "_FusedMatMul";
-    n.attrs["fused_ops"] = stringList({"BiasAdd", "Add"});
+    n.attrs["fused_ops"] = testing::stringList({"BiasAdd", "Add"});
     auto kernel = (*cpuKernelTable().find(n.op))(n);
     QVERIFY(!kernel);
     QVERIFY2(kernel.status().message().find("convolutions only") != std::string::npos,

@@ -19,12 +19,6 @@ using namespace flowscope;
 
 namespace {
 
-AttrValue stringList(std::vector<std::string> v) {
-  AttrList l;
-  l.s = std::move(v);
-  return AttrValue::fromList(std::move(l));
-}
-
 AttrMap convAttrs(const std::string& padding) {
   return {{"T", AttrValue::fromType(DType::kFloat)},
           {"strides", vktest::ints({1, 1, 1, 1})},
@@ -52,7 +46,8 @@ vktest::Case residualChain(bool winograd) {
                 TensorRef{k.weights(name + "/b", Shape{32}), 0, ""}};
     if (!addend.empty()) n.inputs.push_back(TensorRef{addend, 0, ""});
     n.attrs = convAttrs("SAME");
-    n.attrs["fused_ops"] = addend.empty() ? stringList({"BiasAdd", "Relu"}) : stringList({"BiasAdd", "Add", "Relu"});
+    n.attrs["fused_ops"] =
+        addend.empty() ? testing::stringList({"BiasAdd", "Relu"}) : testing::stringList({"BiasAdd", "Add", "Relu"});
     n.attrs["num_args"] = AttrValue::fromInt(addend.empty() ? 1 : 2);
     if (winograd && size == 3) n.attrs["_winograd"] = AttrValue::fromBool(true);
     k.graph.addNode(std::move(n));
@@ -91,28 +86,6 @@ bool blockedOutput(const Graph& graph, const std::string& node) {
   return v && v->b();
 }
 
-// out = clamp(conv(x, filter) + bias + addend) by the definition, in double; clamp to [0, hi] when hi > 0.
-std::vector<double> definition(const WinogradShape& s, const Tensor& x, const Tensor& f, const Tensor& bias,
-                               const Tensor& addend, double hi) {
-  std::vector<double> out;
-  for (int64_t b = 0; b < s.n; ++b)
-    for (int64_t y = 0; y < s.oh; ++y)
-      for (int64_t xo = 0; xo < s.ow; ++xo)
-        for (int64_t k = 0; k < s.k; ++k) {
-          double sum = bias.elementAsDouble(k) + addend.elementAsDouble(((b * s.oh + y) * s.ow + xo) * s.k + k);
-          for (int64_t i = 0; i < 3; ++i)
-            for (int64_t j = 0; j < 3; ++j) {
-              const int64_t iy = y + i - s.padTop, ix = xo + j - s.padLeft;
-              if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w) continue;
-              for (int64_t c = 0; c < s.c; ++c)
-                sum += x.elementAsDouble(((b * s.h + iy) * s.w + ix) * s.c + c) *
-                       f.elementAsDouble(((i * 3 + j) * s.c + c) * s.k + k);
-            }
-          out.push_back(hi > 0 ? std::clamp(sum, 0.0, hi) : sum);
-        }
-  return out;
-}
-
 }  // namespace
 
 class TestConvWinograd : public QObject {
@@ -142,7 +115,7 @@ class TestConvWinograd : public QObject {
     const Tensor filter = testing::randomOf(DType::kFloat, Shape{3, 3, c, oc}, 2, -0.5, 0.5);
     const Tensor bias = testing::randomOf(DType::kFloat, Shape{oc}, 3);
     AttrMap attrs = convAttrs(padding.toStdString());
-    attrs["fused_ops"] = stringList({"BiasAdd", "Relu"});
+    attrs["fused_ops"] = testing::stringList({"BiasAdd", "Relu"});
     attrs["num_args"] = AttrValue::fromInt(1);
     attrs["num_host_args"] = AttrValue::fromInt(0);
     attrs["_winograd"] = AttrValue::fromBool(true);
@@ -193,7 +166,8 @@ class TestConvWinograd : public QObject {
       QCOMPARE(conv.tile(), tile);
       Tensor out = Tensor::uninitialized(DType::kFloat, Shape{n, shape.oh, shape.ow, k});
       conv.run(x.data<float>(), {bias.data<float>(), addend.data<float>(), true, 0.0f, 6.0f}, out.data<float>());
-      const std::vector<double> want = definition(shape, x, filter, bias, addend, 6.0);
+      const std::vector<double> want = testing::conv3x3ByDefinition(
+          x, filter, bias, &addend, {1, shape.padTop, shape.padLeft, shape.oh, shape.ow}, 6.0);
       double worst = 0;
       for (size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::abs(out.data<float>()[i] - want[i]));
       QVERIFY2(worst < 1e-4, std::to_string(worst).c_str());
@@ -218,7 +192,7 @@ class TestConvWinograd : public QObject {
       node.name = "conv";
       node.op = "_FusedConv2D";
       node.attrs = convAttrs("SAME");
-      node.attrs["fused_ops"] = stringList({"BiasAdd", "Relu"});
+      node.attrs["fused_ops"] = testing::stringList({"BiasAdd", "Relu"});
       node.attrs["num_args"] = AttrValue::fromInt(1);
       if (winograd) node.attrs["_winograd"] = AttrValue::fromBool(true);
       auto kernel = (*cpuKernelTable().find(node.op))(node);

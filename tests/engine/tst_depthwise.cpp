@@ -21,12 +21,6 @@ struct Case {
   std::string activation;
 };
 
-AttrValue stringList(std::vector<std::string> v) {
-  AttrList l;
-  l.s = std::move(v);
-  return AttrValue::fromList(std::move(l));
-}
-
 // out[n, y, x, c] by the definition, in double.
 std::vector<double> reference(const Case& t, const Tensor& x, const Tensor& f, const Tensor& bias, int64_t n,
                               int64_t oh, int64_t ow, int64_t padTop, int64_t padLeft) {
@@ -79,11 +73,12 @@ class TestDepthwise : public QObject {
     Tensor x = randomOf(DType::kFloat, Shape{n, t.h, t.w, t.c}, 31, -4, 4);
     Tensor f = randomOf(DType::kFloat, Shape{t.k, t.k, t.c, 1}, 32);
     Tensor bias = randomOf(DType::kFloat, Shape{t.c}, 33);
-    AttrMap attrs{{"strides", ints({1, t.stride, t.stride, 1})},
-                  {"padding", AttrValue::fromString(t.padding)},
-                  {"fused_ops", stringList(t.activation.empty() ? std::vector<std::string>{"BiasAdd"}
-                                                                : std::vector<std::string>{"BiasAdd", t.activation})},
-                  {"num_args", AttrValue::fromInt(1)}};
+    AttrMap attrs{
+        {"strides", ints({1, t.stride, t.stride, 1})},
+        {"padding", AttrValue::fromString(t.padding)},
+        {"fused_ops", testing::stringList(t.activation.empty() ? std::vector<std::string>{"BiasAdd"}
+                                                               : std::vector<std::string>{"BiasAdd", t.activation})},
+        {"num_args", AttrValue::fromInt(1)}};
     int64_t padTop = 0, padLeft = 0, oh = 0, ow = 0;
     if (t.padding == "SAME") {
       oh = (t.h + t.stride - 1) / t.stride;
@@ -113,7 +108,7 @@ class TestDepthwise : public QObject {
     const Tensor bias = randomOf(DType::kFloat, Shape{t.c}, 43);
     const AttrMap attrs{{"strides", ints({1, 1, 1, 1})},
                         {"padding", AttrValue::fromString(t.padding)},
-                        {"fused_ops", stringList({"BiasAdd"})},
+                        {"fused_ops", testing::stringList({"BiasAdd"})},
                         {"num_args", AttrValue::fromInt(1)}};
     const int64_t rowFloats = t.w * t.c;
     for (const int64_t filterRow : {0, 2}) {

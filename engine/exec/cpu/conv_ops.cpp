@@ -7,6 +7,8 @@
 // Where oneDNN has no Winograd kernel (it needs AVX-512), they run on our own F(4x4, 3x3) (winograd_nhwc.h) on NHWC,
 // F(2x2, 3x3) below 28x28 outputs.
 // Square 3x3 and 5x5 depthwise windows run on depthwise_nhwc's AVX-512 kernel where the machine has it.
+// 3x3 convolutions with 7-wide outputs and weights larger than the L2 cache (ResNet's last stage) run on
+// small_image_conv's AVX-512 kernel where the machine has it.
 // A fused Add (the remapper's residual fusion) is oneDNN's sum post-op, before the activation.
 #include <algorithm>
 #include <cstdlib>
@@ -21,12 +23,19 @@
 #include "exec/cpu/depthwise_nhwc.h"
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/fused_epilogue.h"
+#include "exec/cpu/small_image_conv.h"
 #include "exec/cpu/winograd_nhwc.h"
 #include "exec/kernel_util.h"
 #include "ops/shape_functions.h"
 
 namespace flowscope {
 namespace {
+
+// An environment switch that is on unless set to "0" (to compare our own kernels with oneDNN's).
+bool settingOn(const char* name) {
+  const char* setting = std::getenv(name);
+  return !setting || std::string_view(setting) != "0";
+}
 
 std::vector<int64_t> nhwcStrides(int64_t c, int64_t h, int64_t w) { return {h * w * c, 1, w * c, c}; }
 
@@ -134,7 +143,7 @@ class ConvKernel : public OpKernel {
     if ((layouts.input || layouts.output || layouts.addend) && (m_fused.batchNorm || m_fused.prelu || m_depthwise))
       return ctx.error("a blocked layout reaches a convolution that runs on NHWC only");
     FS_ASSIGN_OR_RETURN(bool ownWinograd, runOwnWinograd(ctx, x, f, w, oc, addend, dnnlBias, layouts));
-    if (ownWinograd) return Status::ok();
+    if (ownWinograd || runOwnSmallImage(ctx, x, f, w, oc, addend, dnnlBias, layouts)) return Status::ok();
     const bool sumPostOp = addend && dnnlBias;  // else the epilogue after a batch norm adds it
     Tensor out = outputStartingAs(outShape, sumPostOp && layouts.addend == layouts.output ? addend : nullptr);
     if (m_depthwise && !addend && runOwnDepthwise(ctx, x, f, w, dnnlBias, out)) {
@@ -218,34 +227,61 @@ class ConvKernel : public OpKernel {
   // A convolution marked `_winograd` where oneDNN has no Winograd kernel: our own F(4x4, 3x3), or F(2x2, 3x3) below
   // 28x28 outputs, on NHWC, with its bias, a fused Add and ReLU / ReLU6 in the output transform. False: oneDNN runs it
   // (FLOWSCOPE_OWN_WINOGRAD=0 makes that so everywhere, for comparisons).
+  // Whether our own kernels (Winograd, small image) take this node's fusion and layouts: NHWC tensors, a bias and an
+  // addend at most, ReLU or ReLU6.
+  bool ownKernelFits(const ConvLayouts& layouts) const {
+    const std::string& act = m_fused.activation;
+    return !m_depthwise && !m_fused.batchNorm && !m_fused.prelu && !layouts.input && !layouts.output &&
+           !layouts.addend && (act.empty() || act == "Relu" || act == "Relu6");
+  }
+
+  // Our own kernels' epilogue and output (the addend's buffer where no one else holds it).
+  ConvEpilogue ownEpilogue(const KernelContext& ctx, const Tensor* addend, bool withBias) const {
+    ConvEpilogue epilogue;
+    epilogue.bias = withBias ? ctx.inputs[2].data<float>() : nullptr;
+    epilogue.addend = addend ? addend->data<float>() : nullptr;
+    epilogue.clamp = !m_fused.activation.empty();
+    epilogue.lo = 0;
+    epilogue.hi = m_fused.activation == "Relu6" ? 6.0f : std::numeric_limits<float>::infinity();
+    return epilogue;
+  }
+  static Tensor ownOutput(const Shape& shape, const Tensor* addend) {
+    return addend && addend->ownsBufferAlone() ? *addend : Tensor::uninitialized(DType::kFloat, shape);
+  }
+
   Expected<bool> runOwnWinograd(KernelContext& ctx, const Tensor& x, const Tensor& f, const Window& w, int64_t oc,
                                 const Tensor* addend, bool withBias, const ConvLayouts& layouts) {
-    static const bool enabled = [] {
-      const char* setting = std::getenv("FLOWSCOPE_OWN_WINOGRAD");
-      return !setting || std::string_view(setting) != "0";
-    }();
-    const std::string& act = m_fused.activation;
-    if (!enabled || !m_winograd || m_depthwise || !winograd3x3(w) || winogradRunsBlocked() || m_fused.batchNorm ||
-        m_fused.prelu || layouts.input || layouts.output || layouts.addend ||
-        (!act.empty() && act != "Relu" && act != "Relu6"))
-      return false;
+    static const bool enabled = settingOn("FLOWSCOPE_OWN_WINOGRAD");
+    if (!enabled || !m_winograd || !winograd3x3(w) || winogradRunsBlocked() || !ownKernelFits(layouts)) return false;
     const Shape& in = x.shape();
     const WinogradShape shape{in.dim(0), in.dim(1), in.dim(2), in.dim(3), oc, w.padTop, w.padLeft, w.oh, w.ow};
     if (!winogradNhwcRuns(shape)) return false;
     if (!m_ownWinograd) m_ownWinograd = std::make_unique<WinogradNhwc>();
     Status prepared = m_ownWinograd->prepare(shape, f.data<float>());
     if (!prepared.isOk()) return ctx.error(prepared.message());
-    m_winogradFilter = f;  // keeps the address the transformed weights were made from its own
-    const Shape outShape{shape.n, shape.oh, shape.ow, oc};
-    Tensor out = addend && addend->ownsBufferAlone() ? *addend : Tensor::uninitialized(DType::kFloat, outShape);
-    WinogradEpilogue epilogue;
-    epilogue.bias = withBias ? ctx.inputs[2].data<float>() : nullptr;
-    epilogue.addend = addend ? addend->data<float>() : nullptr;
-    epilogue.clamp = !act.empty();
-    epilogue.lo = 0;
-    epilogue.hi = act == "Relu6" ? 6.0f : std::numeric_limits<float>::infinity();
-    m_ownWinograd->run(x.data<float>(), epilogue, out.data<float>());
+    m_ownFilter = f;
+    Tensor out = ownOutput(Shape{shape.n, shape.oh, shape.ow, oc}, addend);
+    m_ownWinograd->run(x.data<float>(), ownEpilogue(ctx, addend, withBias), out.data<float>());
     ctx.flops = winogradFlops(shape, m_ownWinograd->tile());
+    ctx.outputs[0] = std::move(out);
+    return true;
+  }
+
+  // A 3x3 convolution with 7-wide outputs and weights larger than the L2 cache: our small-image kernel.
+  bool runOwnSmallImage(KernelContext& ctx, const Tensor& x, const Tensor& f, const Window& w, int64_t oc,
+                        const Tensor* addend, bool withBias, const ConvLayouts& layouts) {
+    static const bool enabled = settingOn("FLOWSCOPE_SMALL_IMAGE_CONV");
+    if (!enabled || !ownKernelFits(layouts) || w.kh != 3 || w.kw != 3 || w.dh != 1 || w.dw != 1 || w.sh != w.sw)
+      return false;
+    const Shape& in = x.shape();
+    const SmallImageConvShape shape{in.dim(0), in.dim(1), in.dim(2), in.dim(3), oc,
+                                    w.sh,      w.padTop,  w.padLeft, w.oh,      w.ow};
+    if (!smallImageConvRuns(shape)) return false;
+    if (!m_smallImage) m_smallImage = std::make_unique<SmallImageConv>();
+    m_smallImage->prepare(shape, f.data<float>());
+    m_ownFilter = f;
+    Tensor out = ownOutput(Shape{shape.n, shape.oh, shape.ow, oc}, addend);
+    m_smallImage->run(x.data<float>(), ownEpilogue(ctx, addend, withBias), out.data<float>());
     ctx.outputs[0] = std::move(out);
     return true;
   }
@@ -327,7 +363,8 @@ class ConvKernel : public OpKernel {
   Shape m_windowInput = Shape::unknownRank();  ///< the input m_window is for
   Window m_window;
   std::unique_ptr<WinogradNhwc> m_ownWinograd;
-  Tensor m_winogradFilter;
+  std::unique_ptr<SmallImageConv> m_smallImage;
+  Tensor m_ownFilter;  // the filter our own kernels' weights were made from (kept alive: its address is stable)
 };
 
 template <bool Depthwise>

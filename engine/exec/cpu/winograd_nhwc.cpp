@@ -97,7 +97,7 @@ FS_AVX2 void inputTile(const WinogradShape& s, const float* in, const TilePlace&
 // Tile t's output from row t of the matrices M [T, ldm]: A^T m A, plus the epilogue, the pixels inside the image.
 template <typename V>
 FS_AVX2 void outputTile(const WinogradShape& s, const float* m, int64_t ldm, const TilePlace& at, int64_t t,
-                        int64_t tiles, const WinogradEpilogue& e, float* out) {
+                        int64_t tiles, const ConvEpilogue& e, float* out) {
   constexpr int64_t kAlpha = V::kAlpha, kTile = V::kTile;
   const int64_t rows = std::min(kTile, s.oh - at.oy0), cols = std::min(kTile, s.ow - at.ox0);
   alignas(32) float half[kAlpha][kTile][kLanes];  // m A, [row][column]
@@ -128,7 +128,7 @@ FS_AVX2 void outputTile(const WinogradShape& s, const float* m, int64_t ldm, con
 // products.
 template <typename V>
 void runChunk(const WinogradShape& s, const float* packed, const float* in, int64_t first, int64_t tiles,
-              const WinogradEpilogue& epilogue, float* v, float* m, float* out) {
+              const ConvEpilogue& epilogue, float* v, float* m, float* out) {
   const int64_t panels = winogradPanels(s.k);
   parallelFor(tiles, kPoints<V> * s.c * 4, [&](int64_t begin, int64_t end) {
     for (int64_t t = begin; t < end; ++t) inputTile<V>(s, in, placeOf(s, V::kTile, first, t), t, tiles, v);
@@ -207,7 +207,7 @@ Status WinogradNhwc::prepare(const WinogradShape& shape, const float* filter) {
 
 int64_t WinogradNhwc::tile() const { return m_state ? m_state->tile : 0; }
 
-void WinogradNhwc::run(const float* in, const WinogradEpilogue& epilogue, float* out) {
+void WinogradNhwc::run(const float* in, const ConvEpilogue& epilogue, float* out) {
 #if defined(__x86_64__)
   State& st = *m_state;
   const WinogradShape& s = st.shape;

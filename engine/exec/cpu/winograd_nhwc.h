@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "base/status.h"
+#include "exec/cpu/conv_epilogue.h"
 
 namespace flowscope {
 
@@ -23,15 +24,6 @@ struct WinogradShape {
   int64_t padTop = 0, padLeft = 0;     ///< the bottom and right pads follow from oh and ow
   int64_t oh = 0, ow = 0;              ///< output height and width (3x3 window, stride and dilation 1)
   bool operator==(const WinogradShape&) const = default;
-};
-
-/// What the output transform adds and clamps: out = clamp(conv + bias + addend). Null pointers add nothing;
-/// the clamp is [lo, hi] when `clamp` (a NaN becomes lo, as the C++ epilogue's ReLU makes it 0).
-struct WinogradEpilogue {
-  const float* bias = nullptr;    ///< [K]
-  const float* addend = nullptr;  ///< NHWC, the output's shape
-  bool clamp = false;
-  float lo = 0, hi = 0;
 };
 
 /// True when WinogradNhwc runs this shape here: AVX2 with FMA, channels in multiples of 8.
@@ -54,7 +46,7 @@ class WinogradNhwc {
   /// shape or the filter's address changed since the last call (the caller keeps the filter alive).
   Status prepare(const WinogradShape& shape, const float* filter);
   /// out (NHWC [N, OH, OW, K]) = the convolution of `in` (NHWC) with the prepared filter, then `epilogue`.
-  void run(const float* in, const WinogradEpilogue& epilogue, float* out);
+  void run(const float* in, const ConvEpilogue& epilogue, float* out);
   /// The prepared output tile side: 4 for F(4x4, 3x3), 2 for F(2x2, 3x3); 0 before prepare.
   int64_t tile() const;
 
