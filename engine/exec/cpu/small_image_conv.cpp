@@ -67,7 +67,8 @@ struct TapRow {
 };
 
 // One tap over one output row, pixels [First, End): sums[x] += in[x][ic] * w[ic][0:64] over the input channels, the
-// 28 sums in registers (an array of vectors GCC keeps in them here, every index being a constant after unrolling).
+// sums in registers (an array of vectors GCC keeps in them, every index being a constant after unrolling; with 7
+// pixels, 28 sums, 4 weight vectors and the broadcast need 33 of the 32, and one sum goes through the stack).
 template <int First, int End>
 FS_INLINE_AVX512 inline void tapRow(const TapRow& job, float* rowSums) {
   __m512 sums[kWidth][4];
