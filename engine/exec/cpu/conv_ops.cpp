@@ -224,9 +224,6 @@ class ConvKernel : public OpKernel {
     return true;
   }
 
-  // A convolution marked `_winograd` where oneDNN has no Winograd kernel: our own F(4x4, 3x3), or F(2x2, 3x3) below
-  // 28x28 outputs, on NHWC, with its bias, a fused Add and ReLU / ReLU6 in the output transform. False: oneDNN runs it
-  // (FLOWSCOPE_OWN_WINOGRAD=0 makes that so everywhere, for comparisons).
   // Whether our own kernels (Winograd, small image) take this node's fusion and layouts: NHWC tensors, a bias and an
   // addend at most, ReLU or ReLU6.
   bool ownKernelFits(const ConvLayouts& layouts) const {
@@ -249,6 +246,9 @@ class ConvKernel : public OpKernel {
     return addend && addend->ownsBufferAlone() ? *addend : Tensor::uninitialized(DType::kFloat, shape);
   }
 
+  // A convolution marked `_winograd` where oneDNN has no Winograd kernel: our own F(4x4, 3x3), or F(2x2, 3x3) below
+  // 28x28 outputs, on NHWC, with its bias, a fused Add and ReLU / ReLU6 in the output transform. False: oneDNN runs it
+  // (FLOWSCOPE_OWN_WINOGRAD=0 makes that so everywhere, for comparisons).
   Expected<bool> runOwnWinograd(KernelContext& ctx, const Tensor& x, const Tensor& f, const Window& w, int64_t oc,
                                 const Tensor* addend, bool withBias, const ConvLayouts& layouts) {
     static const bool enabled = settingOn("FLOWSCOPE_OWN_WINOGRAD");
@@ -267,7 +267,8 @@ class ConvKernel : public OpKernel {
     return true;
   }
 
-  // A 3x3 convolution with 7-wide outputs and weights larger than the L2 cache: our small-image kernel.
+  // A 3x3 convolution with 7-wide outputs and weights larger than the L2 cache: our small-image kernel. False: oneDNN
+  // runs it (FLOWSCOPE_SMALL_IMAGE_CONV=0 makes that so everywhere, for comparisons).
   bool runOwnSmallImage(KernelContext& ctx, const Tensor& x, const Tensor& f, const Window& w, int64_t oc,
                         const Tensor* addend, bool withBias, const ConvLayouts& layouts) {
     static const bool enabled = settingOn("FLOWSCOPE_SMALL_IMAGE_CONV");
