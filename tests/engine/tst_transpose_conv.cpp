@@ -63,6 +63,8 @@ const std::vector<StemShape>& shapes() {
       {1, 4, 17, 19, 48, 1, 3, "VALID", "Relu"},      // 1x1 at stride 3
       {1, 2, 3, 5, 32, 3, 1, "SAME", "Relu6"},        // an image narrower than a group of pixels: edges only
       {1, 3, 30, 200, 64, 3, 2, "SAME", "Relu"},      // many full groups and an overlapping last one
+      {1, 3, 20, 41, 32, 3, 1, "SAME", "Relu"},       // the swept 3x3 groups at stride 1, an overlapping last one
+      {2, 3, 31, 70, 16, 3, 2, "VALID", ""},          // ... at stride 2 with one filter vector, two images
   };
   return all;
 }

@@ -1,7 +1,8 @@
 // A convolution over few input channels (an image's 1-4) that reads its input as the model holds it, NCHW, and
 // writes NHWC: the first convolution of an ONNX vision model, without the transpose to channels-last before it.
-// MobileNetV2's 3x3 stride-2 stem (3 -> 32 channels) sums twelve output pixels at a time in registers, each tap's
-// input value broadcast from its plane; the transpose it saves moved the whole 224x224 image through memory twice.
+// MobileNetV2's 3x3 stride-2 stem (3 -> 32 channels) sums twelve output pixels at a time in registers, each input
+// value broadcast once from its plane and fed to every tap that reads it; the transpose it saves moved the whole
+// 224x224 image through memory twice.
 #pragma once
 
 #include <cstdint>
