@@ -391,6 +391,30 @@ class TestKernels : public QObject {
     }
   }
 
+  // Weights seen twice in a row are packed into 64-column blocks (gemv.h): the second product reads the packed copy,
+  // and new weights of the same shape are packed anew, not read from the old copy.
+  void matmulOfOneRowPacksReusedWeights() {
+    for (bool tb : {false, true})
+      for (auto [k, n] : std::vector<std::pair<int64_t, int64_t>>{{1280, 1000}, {300, 70}, {37, 64}, {130, 129}}) {
+        const AttrMap attrs{{"transpose_b", AttrValue::fromBool(tb)}};
+        const Tensor first = randomOf(DType::kFloat, tb ? Shape{n, k} : Shape{k, n}, 8);
+        const Tensor second = randomOf(DType::kFloat, tb ? Shape{n, k} : Shape{k, n}, 9);
+        int seed = 10;
+        for (const Tensor* b : {&first, &first, &first, &second, &second}) {
+          const Tensor a = randomOf(DType::kFloat, Shape{1, k}, seed++);
+          std::vector<double> want;
+          for (int64_t j = 0; j < n; ++j) {
+            double sum = 0;
+            for (int64_t p = 0; p < k; ++p)
+              sum += a.elementAsDouble(p) * b->elementAsDouble(tb ? j * k + p : p * n + j);
+            want.push_back(sum);
+          }
+          const QString what = QString("k %1, n %2, tb %3, call %4").arg(k).arg(n).arg(tb).arg(seed - 10);
+          QVERIFY2(closeTo(run1("MatMul", {a, *b}, attrs), Shape{1, n}, want, 1e-4, 1e-5), qPrintable(what));
+        }
+      }
+  }
+
   void matmulShapeError() {
     QString e =
         runError("MatMul", {tensorOf(DType::kFloat, Shape{2, 3}, {}), tensorOf(DType::kFloat, Shape{2, 3}, {})});

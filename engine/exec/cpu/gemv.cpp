@@ -178,11 +178,42 @@ void gemvRow(const float* a, const float* b, bool bTransposed, int64_t k, int64_
   });
 }
 
+void gemvPackedRow(const float* a, const float* packed, int64_t k, int64_t n, float* out) {
+  const bool wide = cpuHasAvx512();
+  parallelFor((n + 63) / 64, k * 64, [&](int64_t begin, int64_t end) {
+    for (int64_t block = begin; block < end; ++block) {
+      const int64_t j0 = block * 64;
+      alignas(64) float tail[64];
+      float* to = n - j0 >= 64 ? out + j0 : tail;  // the last block's padding columns are computed, not kept
+      const float* weights = packed + j0 * k;
+      if (wide)
+        sixtyFourColumns(a, weights, k, 64, 0, to);
+      else
+        sixtyFourColumnsAvx2<false>(a, weights, k, 64, 0, to);
+      if (to == tail) std::copy(tail, tail + (n - j0), out + j0);
+    }
+  });
+}
+
 #else
 
 bool gemvRowRuns() { return false; }
 void gemvRow(const float*, const float*, bool, int64_t, int64_t, float*) {}
+void gemvPackedRow(const float*, const float*, int64_t, int64_t, float*) {}
 
 #endif
+
+int64_t gemvPackedFloats(int64_t k, int64_t n) { return (n + 63) / 64 * 64 * k; }
+
+void packGemvWeights(const float* b, bool bTransposed, int64_t k, int64_t n, float* packed) {
+  for (int64_t j0 = 0; j0 < n; j0 += 64)
+    for (int64_t p = 0; p < k; ++p) {
+      float* row = packed + j0 * k + p * 64;
+      for (int64_t c = 0; c < 64; ++c) {
+        const int64_t j = j0 + c;
+        row[c] = j >= n ? 0.0f : bTransposed ? b[j * k + p] : b[p * n + j];
+      }
+    }
+}
 
 }  // namespace flowscope

@@ -45,7 +45,7 @@ class MatMulKernel : public OpKernel {
     Tensor out = Tensor::uninitialized(a.dtype(), Shape{m, n});
     bool fusedBias = false;
     if (a.dtype() == DType::kFloat && m == 1 && m * n * k >= kDnnlMinWork && gemvRowRuns()) {
-      gemvRow(a.data<float>(), b.data<float>(), m_tb, k, n, out.data<float>());  // a's one row is contiguous
+      runGemv(a.data<float>(), b, k, n, out.data<float>());  // a's one row is contiguous
     } else if (a.dtype() == DType::kFloat && m * n * k >= kDnnlMinWork && !m_fused.batchNorm && !m_fused.prelu) {
       FS_RETURN_IF_ERROR(runDnnl(ctx, a, b, out, m, k, n));
       fusedBias = true;
@@ -66,6 +66,20 @@ class MatMulKernel : public OpKernel {
   }
 
  private:
+  // Weights seen twice in a row are packed once into 64-column blocks, as for oneDNN below.
+  void runGemv(const float* a, const Tensor& b, int64_t k, int64_t n, float* out) {
+    const bool reused = m_lastWeights == b.bytes().data();
+    m_lastWeights = b.bytes().data();
+    if (!reused) return gemvRow(a, b.data<float>(), m_tb, k, n, out);
+    if (!m_gemvPackedFrom.isValid() || m_gemvPackedFrom.bytes().data() != b.bytes().data() ||
+        m_gemvPacked.numElements() != gemvPackedFloats(k, n)) {
+      m_gemvPacked = Tensor::uninitialized(DType::kFloat, Shape{gemvPackedFloats(k, n)});
+      packGemvWeights(b.data<float>(), m_tb, k, n, m_gemvPacked.data<float>());
+      m_gemvPackedFrom = b;
+    }
+    gemvPackedRow(a, m_gemvPacked.data<float>(), k, n, out);
+  }
+
   Status runDnnl(KernelContext& ctx, const Tensor& a, const Tensor& b, Tensor& out, int64_t m, int64_t k, int64_t n) {
     const bool withBias = m_fused.bias;
     if (withBias && (ctx.inputs.size() < 3 || ctx.inputs[2].numElements() != n))
@@ -140,6 +154,7 @@ class MatMulKernel : public OpKernel {
   FusedSpec m_fused;
   DnnlMatMulPrimitive m_cache;
   const void* m_lastWeights = nullptr;
+  Tensor m_gemvPacked, m_gemvPackedFrom;  // packGemvWeights' copy, and the weights it was packed from (kept alive)
 };
 
 Expected<std::unique_ptr<OpKernel>> makeMatMul(const Node& node) {
