@@ -4,6 +4,7 @@
 #include <limits>
 #include <set>
 
+#include "base/thread_pool.h"
 #include "engine/kernel_test_util.h"
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/precision.h"
@@ -305,6 +306,31 @@ class TestKernels : public QObject {
       if (op == "Mean") want /= static_cast<double>(vals.size());
       QVERIFY(std::fabs(out.elementAsDouble(k++) - want) < (single ? 1e-6 : 1e-9) * (1 + std::fabs(want)));
     }
+  }
+
+  // NHWC's H and W reduced (a global average pool): the block form, its channels in chunks of 32 (two whole chunks
+  // and a ragged one here) shared among the threads.
+  void reductionOverMiddleAxesInChunks() {
+    const Tensor x = randomOf(DType::kFloat, Shape{2, 3, 5, 70}, 8, -2, 2);
+    const Tensor axes = tensorOf(DType::kInt32, Shape{2}, {1, 2});
+    for (int threads : {1, 2})
+      for (const char* op : {"Sum", "Mean", "Max", "Min"}) {
+        setIntraOpThreads(threads);
+        const Tensor out = run1(op, {x, axes}, {{"keep_dims", AttrValue::fromBool(true)}});
+        std::vector<double> want;
+        for (int64_t n = 0; n < 2; ++n)
+          for (int64_t c = 0; c < 70; ++c) {
+            double sum = 0, hi = -1e9, lo = 1e9;
+            for (int64_t p = 0; p < 15; ++p) {
+              const double v = x.elementAsDouble((n * 15 + p) * 70 + c);
+              sum += v, hi = std::max(hi, v), lo = std::min(lo, v);
+            }
+            const std::string name = op;
+            want.push_back(name == "Sum" ? sum : name == "Mean" ? sum / 15 : name == "Max" ? hi : lo);
+          }
+        QVERIFY2(closeTo(out, Shape{2, 1, 1, 70}, want), qPrintable(QString("%1, %2 threads").arg(op).arg(threads)));
+      }
+    setIntraOpThreads(physicalCores());
   }
 
   void integerMeanTruncates() {
