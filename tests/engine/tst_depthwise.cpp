@@ -17,7 +17,7 @@ namespace {
 
 struct Case {
   int64_t h, w, c, k, stride;
-  std::string padding;  // SAME, VALID or EXPLICIT (pads 2 top, 0 bottom, 1 left, 2 right)
+  std::string padding;  // SAME, VALID, EXPLICIT (pads 2 top, 0 bottom, 1 left, 2 right) or ONES (1 on every side)
   std::string activation;
 };
 
@@ -88,6 +88,12 @@ class TestDepthwise : public QObject {
     } else if (t.padding == "VALID") {
       oh = (t.h - t.k) / t.stride + 1;
       ow = (t.w - t.k) / t.stride + 1;
+    } else if (t.padding == "ONES") {  // as PyTorch pads a 3x3 window, and ONNX exports it
+      attrs["padding"] = AttrValue::fromString("EXPLICIT");
+      attrs["explicit_paddings"] = ints({0, 0, 1, 1, 1, 1, 0, 0});
+      padTop = padLeft = 1;
+      oh = (t.h + 2 - t.k) / t.stride + 1;
+      ow = (t.w + 2 - t.k) / t.stride + 1;
     } else {
       attrs["explicit_paddings"] = ints({0, 0, 2, 0, 1, 2, 0, 0});
       padTop = 2;
@@ -97,6 +103,40 @@ class TestDepthwise : public QObject {
     }
     Tensor out = run1("_FusedDepthwiseConv2dNative", {x, f, bias}, attrs);
     QVERIFY(closeTo(out, Shape{n, oh, ow, t.c}, reference(t, x, f, bias, n, oh, ow, padTop, padLeft), 1e-4, 1e-5));
+  }
+
+  // Likewise a window column in the padding, on the whole-row kernel's shapes (its edge pixels leave those taps out):
+  // with the left filter column infinite the first output column is finite, with the right one the last.
+  void aWindowColumnInThePaddingAddsNothingEvenAgainstAnInfiniteTap() {
+    for (const Case& t : {Case{7, 7, 24, 3, 1, "SAME", ""}, Case{14, 14, 24, 3, 1, "SAME", ""}}) {
+      const Tensor x = randomOf(DType::kFloat, Shape{1, t.h, t.w, t.c}, 44, -4, 4);
+      const Tensor bias = randomOf(DType::kFloat, Shape{t.c}, 46);
+      const AttrMap attrs{{"strides", ints({1, 1, 1, 1})},
+                          {"padding", AttrValue::fromString(t.padding)},
+                          {"fused_ops", testing::stringList({"BiasAdd"})},
+                          {"num_args", AttrValue::fromInt(1)}};
+      for (const int64_t filterColumn : {0, 2}) {
+        Tensor f = randomOf(DType::kFloat, Shape{3, 3, t.c, 1}, 45);
+        for (int64_t ky = 0; ky < 3; ++ky)
+          for (int64_t ch = 0; ch < t.c; ++ch)
+            f.data<float>()[(ky * 3 + filterColumn) * t.c + ch] = std::numeric_limits<float>::infinity();
+        const Tensor out = run1("_FusedDepthwiseConv2dNative", {x, f, bias}, attrs);
+        const std::vector<double> want = reference(t, x, f, bias, 1, t.h, t.w, 1, 1);
+        const int64_t column = filterColumn == 0 ? 0 : t.w - 1;
+        for (int64_t y = 0; y < t.h; ++y)
+          for (int64_t ch = 0; ch < t.c; ++ch) {
+            const int64_t i = (y * t.w + column) * t.c + ch;
+            const double got = out.data<float>()[i], expected = want[static_cast<size_t>(i)];
+            QVERIFY2(std::isfinite(got) && std::abs(got - expected) < 1e-4 * (1 + std::abs(expected)),
+                     qPrintable(QString("%1 wide, filter column %2, output %3: %4, want %5")
+                                    .arg(t.w)
+                                    .arg(filterColumn)
+                                    .arg(i)
+                                    .arg(got)
+                                    .arg(expected)));
+          }
+      }
+    }
   }
 
   // A window row in the padding has no term in the sum: an infinite tap over it leaves the output finite (a padding
@@ -146,13 +186,18 @@ class TestDepthwise : public QObject {
           for (const char* padding : {"SAME", "VALID", "EXPLICIT"})
             for (int64_t c : {16, 40, 5})  // whole slices, whole slices and a masked one, a masked one only
               v.push_back({9, 29, c, k, stride, padding, c == 40 ? "Relu6" : (c == 5 ? "Relu" : "")});
-      v.push_back({2, 3, 24, 5, 1, "SAME", "Relu6"});   // every window larger than the image
-      v.push_back({1, 1, 32, 3, 2, "SAME", ""});        // one pixel
-      v.push_back({6, 40, 64, 3, 1, "VALID", "Relu"});  // groups of eight, the last overlapping the one before
-      v.push_back({4, 9, 16, 3, 1, "VALID", ""});       // seven interior pixels: two overlapping groups of four
-      v.push_back({5, 17, 16, 3, 2, "SAME", ""});       // the same at stride 2
-      v.push_back({4, 5, 16, 3, 1, "VALID", ""});       // three interior pixels, one by one
-      v.push_back({7, 11, 24, 3, 3, "SAME", "Relu6"});  // a stride with no grouped form: every pixel one by one
+      v.push_back({2, 3, 24, 5, 1, "SAME", "Relu6"});    // every window larger than the image
+      v.push_back({1, 1, 32, 3, 2, "SAME", ""});         // one pixel
+      v.push_back({6, 40, 64, 3, 1, "VALID", "Relu"});   // groups of eight, the last overlapping the one before
+      v.push_back({4, 9, 16, 3, 1, "VALID", ""});        // seven interior pixels: two overlapping groups of four
+      v.push_back({5, 17, 16, 3, 2, "SAME", ""});        // the same at stride 2
+      v.push_back({4, 5, 16, 3, 1, "VALID", ""});        // three interior pixels, one by one
+      v.push_back({7, 11, 24, 3, 3, "SAME", "Relu6"});   // a stride with no grouped form: every pixel one by one
+      v.push_back({7, 7, 40, 3, 1, "SAME", "Relu6"});    // whole rows of 7, a masked slice too
+      v.push_back({14, 14, 24, 3, 1, "ONES", ""});       // whole rows of 14
+      v.push_back({14, 14, 40, 3, 2, "ONES", "Relu"});   // whole rows of 7 at stride 2
+      v.push_back({28, 28, 16, 3, 2, "ONES", "Relu6"});  // whole rows of 14 at stride 2
+      v.push_back({14, 14, 16, 3, 2, "SAME", ""});       // TensorFlow's SAME pads nothing on the left here: grouped
       return v;
     }();
     return all;

@@ -46,13 +46,13 @@ FS_UNROLLED inline void unroll(F&& f) {
 }
 
 // Named vectors, not an array: GCC 12 keeps an array of vectors in memory even when every index is a constant.
-struct Vectors8 {
-  __m512 v0, v1, v2, v3, v4, v5, v6, v7;
+struct Vectors16 {
+  __m512 v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15;
 };
 
 template <int I>
-FS_UNROLLED inline __m512& at(Vectors8& v) {
-  static_assert(I >= 0 && I < 8);
+FS_UNROLLED inline __m512& at(Vectors16& v) {
+  static_assert(I >= 0 && I < 16);
   if constexpr (I == 0) return v.v0;
   if constexpr (I == 1) return v.v1;
   if constexpr (I == 2) return v.v2;
@@ -61,6 +61,14 @@ FS_UNROLLED inline __m512& at(Vectors8& v) {
   if constexpr (I == 5) return v.v5;
   if constexpr (I == 6) return v.v6;
   if constexpr (I == 7) return v.v7;
+  if constexpr (I == 8) return v.v8;
+  if constexpr (I == 9) return v.v9;
+  if constexpr (I == 10) return v.v10;
+  if constexpr (I == 11) return v.v11;
+  if constexpr (I == 12) return v.v12;
+  if constexpr (I == 13) return v.v13;
+  if constexpr (I == 14) return v.v14;
+  if constexpr (I == 15) return v.v15;
 }
 
 struct Slice {
@@ -100,17 +108,20 @@ FS_UNROLLED inline __m512 biasOf(const Slice& s, const RowJob& job) {
   return job.bias ? load<Masked>(s, job.bias + s.c0) : _mm512_setzero_ps();
 }
 
-// P pixels (4 or 8), stride S, whose windows lie inside the image's columns, the first one's starting at input
-// column ix0, one slice. Input pixel j of the span feeds output pixel (j - kx) / S through tap kx where that divides.
-template <int K, int S, int P, bool Masked>
+// P pixels (4, 8, or a whole row of 7 or 14), stride S, the first one's window starting at input column ix0, one
+// slice. Input pixel j of the span feeds output pixel (j - kx) / S through tap kx where that divides. The span's
+// pixels [Lo, Hi) lie inside the image's columns; the others, in the padding, have no term (for a whole row, whose
+// first and last windows cross the image's edges).
+template <int K, int S, int P, bool Masked, int Lo = 0, int Hi = (P - 1) * S + K>
 FS_UNROLLED inline void pixelGroup(const Slice& s, const RowJob& job, int64_t ix0, float* out) {
   const __m512 bias = biasOf<Masked>(s, job);
-  Vectors8 sums{bias, bias, bias, bias, bias, bias, bias, bias};
+  Vectors16 sums{bias, bias, bias, bias, bias, bias, bias, bias, bias, bias, bias, bias, bias, bias, bias, bias};
   unroll<K>([&](auto ky) FS_UNROLLED {
-    const float* row = job.rows[ky] + ix0 * s.c + s.c0;
+    const float* row = job.rows[ky] + (ix0 + Lo) * s.c + s.c0;  // span pixel Lo, the first inside the image
     const float* f = job.filterRows[ky] + s.c0;
     unroll<(P - 1) * S + K>([&](auto j) FS_UNROLLED {
-      const __m512 x = load<Masked>(s, row + j * s.c);
+      if constexpr (decltype(j)::value < Lo || decltype(j)::value >= Hi) return;
+      const __m512 x = load<Masked>(s, row + (decltype(j)::value - Lo) * s.c);
       unroll<K>([&](auto kx) FS_UNROLLED {
         constexpr int d = decltype(j)::value - decltype(kx)::value;
         if constexpr (d >= 0 && d % S == 0 && d / S < P)
@@ -128,7 +139,8 @@ FS_UNROLLED inline void onePixel(const Slice& s, const RowJob& job, int64_t ix0,
   const int kxLo = static_cast<int>(std::max<int64_t>(0, -ix0));
   const int kxHi = static_cast<int>(std::min<int64_t>(K, s.w - ix0));
   const __m512 zero = _mm512_setzero_ps();
-  Vectors8 partial{biasOf<Masked>(s, job), zero, zero, zero, zero, zero, zero, zero};
+  Vectors16 partial{
+      biasOf<Masked>(s, job), zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
   unroll<K>([&](auto ky) FS_UNROLLED {
     const float* row = job.rows[ky] + ix0 * s.c + s.c0;
     const float* f = job.filterRows[ky] + s.c0;
@@ -159,6 +171,35 @@ FS_AVX512 void pixels(const DepthwiseShape& sh, const RowJob& job, int64_t ox, f
     onePixel<K, true>(s, job, ix0, out);
   else
     pixelGroup<K, S, P, true>(s, job, ix0, out);
+}
+
+// A whole output row of P pixels at stride S over an input row W wide with one column of padding on the left (a
+// 3x3 window, padded as PyTorch pads it): every pixel in one group per slice, the edge pixels' taps in the padding
+// left out at compile time. On MobileNetV2's 7- and 14-wide rows the row otherwise took two pixels one by one and
+// overlapping groups for the rest (12 pixels as two groups of 8).
+template <int K, int S, int P, int W>
+FS_AVX512 void wholeRow(const DepthwiseShape& sh, const RowJob& job, float* out) {
+  static_assert(P <= 16, "a sum per pixel, beside K * K filter vectors, in the 32 registers");
+  Slice s{sh.w, sh.c, 0, 0};
+  const int64_t full = sh.c / kLanes * kLanes;
+  for (s.c0 = 0; s.c0 < full; s.c0 += kLanes) pixelGroup<K, S, P, false, 1, W + 1>(s, job, -1, out);
+  if (full == sh.c) return;
+  s.c0 = full;
+  s.mask = static_cast<__mmask16>((1u << (sh.c - full)) - 1u);
+  pixelGroup<K, S, P, true, 1, W + 1>(s, job, -1, out);
+}
+
+using RowKernel = void (*)(const DepthwiseShape&, const RowJob&, float*);
+
+// The whole-row kernel for this shape, or null.
+RowKernel wholeRowKernel(const DepthwiseShape& sh) {
+  if (sh.k != 3 || sh.padLeft != 1 || sh.sw != sh.sh) return nullptr;
+  const auto is = [&](int64_t stride, int64_t ow, int64_t w) { return sh.sw == stride && sh.ow == ow && sh.w == w; };
+  if (is(1, 7, 7)) return wholeRow<3, 1, 7, 7>;
+  if (is(1, 14, 14)) return wholeRow<3, 1, 14, 14>;
+  if (is(2, 7, 14)) return wholeRow<3, 2, 7, 14>;
+  if (is(2, 14, 28)) return wholeRow<3, 2, 14, 28>;
+  return nullptr;
 }
 
 // Where an output row's pixels lie: [inBegin, inEnd) have windows inside the image's columns.
@@ -229,6 +270,7 @@ bool depthwiseNhwcRuns(const DepthwiseShape& shape) {
 void depthwiseNhwcRows(const DepthwiseShape& shape, const float* in, const float* filter, const float* bias,
                        DepthwiseClamp clamp, int64_t rowBegin, int64_t rowEnd, float* out) {
   const ColumnSpan span = columnSpan(shape);
+  const RowKernel rowKernel = wholeRowKernel(shape);
   const int64_t rowFloats = shape.w * shape.c;
   const float* zeros = zeroRow(std::max(rowFloats, shape.k * shape.c));
   for (int64_t row = rowBegin; row < rowEnd; ++row) {
@@ -241,7 +283,9 @@ void depthwiseNhwcRows(const DepthwiseShape& shape, const float* in, const float
       job.filterRows[ky] = inside ? filter + ky * shape.k * shape.c : zeros;
     }
     float* outRow = out + (row - rowBegin) * shape.ow * shape.c;
-    if (shape.k == 3)
+    if (rowKernel)
+      rowKernel(shape, job, outRow);
+    else if (shape.k == 3)
       depthwiseRowOfStride<3>(shape, job, span, outRow);
     else
       depthwiseRowOfStride<5>(shape, job, span, outRow);
