@@ -105,10 +105,10 @@ class TestDepthwise : public QObject {
     QVERIFY(closeTo(out, Shape{n, oh, ow, t.c}, reference(t, x, f, bias, n, oh, ow, padTop, padLeft), 1e-4, 1e-5));
   }
 
-  // Likewise a window column in the padding, on the whole-row kernel's shapes (its edge pixels leave those taps out):
+  // Likewise a window column in the padding, on the chunked rows' shapes (their edge pixels leave those taps out):
   // with the left filter column infinite the first output column is finite, with the right one the last.
   void aWindowColumnInThePaddingAddsNothingEvenAgainstAnInfiniteTap() {
-    for (const Case& t : {Case{7, 7, 24, 3, 1, "SAME", ""}, Case{14, 14, 24, 3, 1, "SAME", ""}}) {
+    for (const Case& t : {Case{7, 7, 24, 3, 1, "SAME", ""}, Case{5, 28, 24, 3, 1, "SAME", ""}}) {
       const Tensor x = randomOf(DType::kFloat, Shape{1, t.h, t.w, t.c}, 44, -4, 4);
       const Tensor bias = randomOf(DType::kFloat, Shape{t.c}, 46);
       const AttrMap attrs{{"strides", ints({1, 1, 1, 1})},
@@ -193,10 +193,12 @@ class TestDepthwise : public QObject {
       v.push_back({5, 17, 16, 3, 2, "SAME", ""});        // the same at stride 2
       v.push_back({4, 5, 16, 3, 1, "VALID", ""});        // three interior pixels, one by one
       v.push_back({7, 11, 24, 3, 3, "SAME", "Relu6"});   // a stride with no grouped form: every pixel one by one
-      v.push_back({7, 7, 40, 3, 1, "SAME", "Relu6"});    // whole rows of 7, a masked slice too
-      v.push_back({14, 14, 24, 3, 1, "ONES", ""});       // whole rows of 14
-      v.push_back({14, 14, 40, 3, 2, "ONES", "Relu"});   // whole rows of 7 at stride 2
-      v.push_back({28, 28, 16, 3, 2, "ONES", "Relu6"});  // whole rows of 14 at stride 2
+      v.push_back({7, 7, 40, 3, 1, "SAME", "Relu6"});    // rows of one chunk of 7, a masked slice too
+      v.push_back({14, 14, 24, 3, 1, "ONES", ""});       // rows of one chunk of 14
+      v.push_back({14, 14, 40, 3, 2, "ONES", "Relu"});   // one chunk of 7 at stride 2
+      v.push_back({28, 28, 16, 3, 2, "ONES", "Relu6"});  // one chunk of 14 at stride 2
+      v.push_back({6, 42, 24, 3, 1, "ONES", "Relu"});    // three chunks of 14: first, middle, last
+      v.push_back({5, 56, 16, 3, 2, "ONES", ""});        // two chunks of 14 at stride 2
       v.push_back({14, 14, 16, 3, 2, "SAME", ""});       // TensorFlow's SAME pads nothing on the left here: grouped
       return v;
     }();

@@ -173,32 +173,41 @@ FS_AVX512 void pixels(const DepthwiseShape& sh, const RowJob& job, int64_t ox, f
     pixelGroup<K, S, P, true>(s, job, ix0, out);
 }
 
-// A whole output row of P pixels at stride S over an input row W wide with one column of padding on the left (a
-// 3x3 window, padded as PyTorch pads it): every pixel in one group per slice, the edge pixels' taps in the padding
-// left out at compile time. On MobileNetV2's 7- and 14-wide rows the row otherwise took two pixels one by one and
-// overlapping groups for the rest (12 pixels as two groups of 8).
-template <int K, int S, int P, int W>
-FS_AVX512 void wholeRow(const DepthwiseShape& sh, const RowJob& job, float* out) {
-  static_assert(P <= 16, "a sum per pixel, beside K * K filter vectors, in the 32 registers");
+// An output row in chunks of P pixels at stride S, over an input row ow * S wide with one column of padding on the
+// left (a 3x3 window padded as PyTorch pads it): each chunk one group per slice, the first chunk's left window column
+// and, at stride 1, the last chunk's right one left out at compile time as they fall in the padding. Otherwise a row
+// took its two edge pixels one by one and the rest in groups of 8 or 4, the last overlapping the one before: of
+// MobileNetV2's 7-wide rows, two pixels one by one and five as two groups of four; of its 14-wide ones, twelve as two
+// groups of eight.
+template <int K, int S, int P, bool First, bool Last>
+FS_AVX512 void rowChunk(const DepthwiseShape& sh, const RowJob& job, int64_t ox, float* out) {
+  constexpr int lo = First ? 1 : 0, hi = Last && S == 1 ? P + 1 : (P - 1) * S + K;
   Slice s{sh.w, sh.c, 0, 0};
-  const int64_t full = sh.c / kLanes * kLanes;
-  for (s.c0 = 0; s.c0 < full; s.c0 += kLanes) pixelGroup<K, S, P, false, 1, W + 1>(s, job, -1, out);
+  const int64_t full = sh.c / kLanes * kLanes, ix0 = ox * S - 1;
+  for (s.c0 = 0; s.c0 < full; s.c0 += kLanes) pixelGroup<K, S, P, false, lo, hi>(s, job, ix0, out);
   if (full == sh.c) return;
   s.c0 = full;
   s.mask = static_cast<__mmask16>((1u << (sh.c - full)) - 1u);
-  pixelGroup<K, S, P, true, 1, W + 1>(s, job, -1, out);
+  pixelGroup<K, S, P, true, lo, hi>(s, job, ix0, out);
+}
+
+template <int K, int S, int P>
+FS_AVX512 void chunkedRow(const DepthwiseShape& sh, const RowJob& job, float* outRow) {
+  static_assert(P <= 16, "a sum per pixel, beside K * K filter vectors, in the 32 registers");
+  const int64_t last = sh.ow - P;
+  if (last == 0) return rowChunk<K, S, P, true, true>(sh, job, 0, outRow);
+  rowChunk<K, S, P, true, false>(sh, job, 0, outRow);
+  for (int64_t ox = P; ox < last; ox += P) rowChunk<K, S, P, false, false>(sh, job, ox, outRow + ox * sh.c);
+  rowChunk<K, S, P, false, true>(sh, job, last, outRow + last * sh.c);
 }
 
 using RowKernel = void (*)(const DepthwiseShape&, const RowJob&, float*);
 
-// The whole-row kernel for this shape, or null.
-RowKernel wholeRowKernel(const DepthwiseShape& sh) {
-  if (sh.k != 3 || sh.padLeft != 1 || sh.sw != sh.sh) return nullptr;
-  const auto is = [&](int64_t stride, int64_t ow, int64_t w) { return sh.sw == stride && sh.ow == ow && sh.w == w; };
-  if (is(1, 7, 7)) return wholeRow<3, 1, 7, 7>;
-  if (is(1, 14, 14)) return wholeRow<3, 1, 14, 14>;
-  if (is(2, 7, 14)) return wholeRow<3, 2, 7, 14>;
-  if (is(2, 14, 28)) return wholeRow<3, 2, 14, 28>;
+// The chunked row for this shape (chunks of 14 pixels, or of 7 for a row of 7), or null.
+RowKernel chunkedRowKernel(const DepthwiseShape& sh) {
+  if (sh.k != 3 || sh.padLeft != 1 || (sh.sw != 1 && sh.sw != 2) || sh.w != sh.ow * sh.sw) return nullptr;
+  if (sh.ow % 14 == 0) return sh.sw == 1 ? chunkedRow<3, 1, 14> : chunkedRow<3, 2, 14>;
+  if (sh.ow == 7) return sh.sw == 1 ? chunkedRow<3, 1, 7> : chunkedRow<3, 2, 7>;
   return nullptr;
 }
 
@@ -270,7 +279,7 @@ bool depthwiseNhwcRuns(const DepthwiseShape& shape) {
 void depthwiseNhwcRows(const DepthwiseShape& shape, const float* in, const float* filter, const float* bias,
                        DepthwiseClamp clamp, int64_t rowBegin, int64_t rowEnd, float* out) {
   const ColumnSpan span = columnSpan(shape);
-  const RowKernel rowKernel = wholeRowKernel(shape);
+  const RowKernel rowKernel = chunkedRowKernel(shape);
   const int64_t rowFloats = shape.w * shape.c;
   const float* zeros = zeroRow(std::max(rowFloats, shape.k * shape.c));
   for (int64_t row = rowBegin; row < rowEnd; ++row) {
