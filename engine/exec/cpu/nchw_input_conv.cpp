@@ -36,15 +36,31 @@ FS_AVX512 inline void storeClamped(const RowJob& job, float* pixel, __m512 sum) 
   _mm512_storeu_ps(pixel, sum);
 }
 
+// A group's P x V sums: the bias to start, then clamped into the output row from column ox0 (inlined, so that the
+// sums stay in registers).
+template <int V, int P>
+FS_AVX512 __attribute__((always_inline)) inline void startSums(const RowJob& job, __m512 (&sum)[P][V]) {
+#pragma GCC unroll 16
+  for (int p = 0; p < P; ++p)
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) sum[p][v] = biasVector(job, v);
+}
+
+template <int V, int P>
+FS_AVX512 __attribute__((always_inline)) inline void storeSums(const RowJob& job, int64_t ox0,
+                                                               const __m512 (&sum)[P][V]) {
+#pragma GCC unroll 16
+  for (int p = 0; p < P; ++p)
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) storeClamped(job, job.out + (ox0 + p) * job.s->oc + v * 16, sum[p][v]);
+}
+
 // P pixels from output column ox0, all of whose windows lie inside the image's columns.
 template <int V, int P>
 FS_AVX512 void pixelGroup(const RowJob& job, int64_t ox0) {
   const NchwInputConvShape& s = *job.s;
   __m512 sum[P][V];
-#pragma GCC unroll 16
-  for (int p = 0; p < P; ++p)
-#pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) sum[p][v] = biasVector(job, v);
+  startSums<V, P>(job, sum);
   const int64_t ix0 = ox0 * s.sw - s.padLeft;
   for (int64_t ky = 0; ky < s.kh; ++ky) {
     const int64_t iy = job.oy * s.sh + ky - s.padTop;
@@ -65,10 +81,7 @@ FS_AVX512 void pixelGroup(const RowJob& job, int64_t ox0) {
       }
     }
   }
-#pragma GCC unroll 16
-  for (int p = 0; p < P; ++p)
-#pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) storeClamped(job, job.out + (ox0 + p) * s.oc + v * 16, sum[p][v]);
+  storeSums<V, P>(job, ox0, sum);
 }
 
 // pixelGroup for a window KW wide at column stride SW over C channels, all known at compile time (an RGB image's
@@ -81,10 +94,7 @@ FS_AVX512 void sweptPixelGroup(const RowJob& job, int64_t ox0) {
   static_assert(KW * V + P * V < 32, "the filter vectors, the sums and a broadcast must fit in the registers");
   const NchwInputConvShape& s = *job.s;
   __m512 sum[P][V];
-#pragma GCC unroll 16
-  for (int p = 0; p < P; ++p)
-#pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) sum[p][v] = biasVector(job, v);
+  startSums<V, P>(job, sum);
   for (int64_t ky = 0; ky < s.kh; ++ky) {
     const int64_t iy = job.oy * s.sh + ky - s.padTop;
     if (iy < 0 || iy >= s.h) continue;
@@ -109,10 +119,7 @@ FS_AVX512 void sweptPixelGroup(const RowJob& job, int64_t ox0) {
       }
     }
   }
-#pragma GCC unroll 16
-  for (int p = 0; p < P; ++p)
-#pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) storeClamped(job, job.out + (ox0 + p) * s.oc + v * 16, sum[p][v]);
+  storeSums<V, P>(job, ox0, sum);
 }
 
 using PixelGroup = void (*)(const RowJob&, int64_t);
