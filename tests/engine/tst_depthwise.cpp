@@ -199,6 +199,7 @@ class TestDepthwise : public QObject {
       v.push_back({28, 28, 16, 3, 2, "ONES", "Relu6"});  // one chunk of 14 at stride 2
       v.push_back({6, 42, 24, 3, 1, "ONES", "Relu"});    // three chunks of 14: first, middle, last
       v.push_back({5, 56, 16, 3, 2, "ONES", ""});        // two chunks of 14 at stride 2
+      v.push_back({3, 84, 24, 3, 2, "ONES", "Relu6"});   // three at stride 2, a masked slice
       v.push_back({14, 14, 16, 3, 2, "SAME", ""});       // TensorFlow's SAME pads nothing on the left here: grouped
       return v;
     }();

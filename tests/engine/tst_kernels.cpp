@@ -1,6 +1,7 @@
 // CPU kernels against straightforward reference implementations: dtypes, broadcasting, edge cases
 // (empty tensors, size-1 dims, negative axes) and TensorFlow's division, rounding and padding rules.
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <set>
 
@@ -34,12 +35,26 @@ double at(const Tensor& t, const Shape& out, int64_t index) {
 double floorDivRef(double a, double b) { return std::floor(a / b); }
 double floorModRef(double a, double b) { return a - std::floor(a / b) * b; }
 
+// a [1, k] times b ([k, n], or [n, k] when transposed), in double.
+std::vector<double> oneRowProduct(const Tensor& a, const Tensor& b, bool transposed) {
+  const int64_t k = a.shape().dim(1), n = transposed ? b.shape().dim(0) : b.shape().dim(1);
+  std::vector<double> out;
+  for (int64_t j = 0; j < n; ++j) {
+    double sum = 0;
+    for (int64_t p = 0; p < k; ++p) sum += a.elementAsDouble(p) * b.elementAsDouble(transposed ? j * k + p : p * n + j);
+    out.push_back(sum);
+  }
+  return out;
+}
+
 }  // namespace
 
 class TestKernels : public QObject {
   Q_OBJECT
 
  private slots:
+  void cleanup() { setIntraOpThreads(physicalCores()); }
+
   // The reference rounding of --precision (the GEMM shaders round the same way): to nearest, ties to even, at the
   // spacing of each format; fp16's overflow and subnormals, bf16's 8 significant bits.
   void roundingToPrecision() {
@@ -330,7 +345,6 @@ class TestKernels : public QObject {
           }
         QVERIFY2(closeTo(out, Shape{2, 1, 1, 70}, want), qPrintable(QString("%1, %2 threads").arg(op).arg(threads)));
       }
-    setIntraOpThreads(physicalCores());
   }
 
   void integerMeanTruncates() {
@@ -417,28 +431,45 @@ class TestKernels : public QObject {
     }
   }
 
-  // Weights seen twice in a row are packed into 64-column blocks (gemv.h): the second product reads the packed copy,
+  // Weights seen twice in a row are packed into blocks of columns (gemv.h): the second product reads the packed copy,
   // and new weights of the same shape are packed anew, not read from the old copy.
   void matmulOfOneRowPacksReusedWeights() {
     for (bool tb : {false, true})
-      for (auto [k, n] : std::vector<std::pair<int64_t, int64_t>>{{1280, 1000}, {300, 70}, {37, 64}, {130, 129}}) {
+      for (auto [k, n] : std::vector<std::pair<int64_t, int64_t>>{{1280, 1000}, {300, 70}, {300, 128}, {130, 129}}) {
         const AttrMap attrs{{"transpose_b", AttrValue::fromBool(tb)}};
         const Tensor first = randomOf(DType::kFloat, tb ? Shape{n, k} : Shape{k, n}, 8);
         const Tensor second = randomOf(DType::kFloat, tb ? Shape{n, k} : Shape{k, n}, 9);
         int seed = 10;
         for (const Tensor* b : {&first, &first, &first, &second, &second}) {
           const Tensor a = randomOf(DType::kFloat, Shape{1, k}, seed++);
-          std::vector<double> want;
-          for (int64_t j = 0; j < n; ++j) {
-            double sum = 0;
-            for (int64_t p = 0; p < k; ++p)
-              sum += a.elementAsDouble(p) * b->elementAsDouble(tb ? j * k + p : p * n + j);
-            want.push_back(sum);
-          }
           const QString what = QString("k %1, n %2, tb %3, call %4").arg(k).arg(n).arg(tb).arg(seed - 10);
-          QVERIFY2(closeTo(run1("MatMul", {a, *b}, attrs), Shape{1, n}, want, 1e-4, 1e-5), qPrintable(what));
+          QVERIFY2(closeTo(run1("MatMul", {a, *b}, attrs), Shape{1, n}, oneRowProduct(a, *b, tb), 1e-4, 1e-5),
+                   qPrintable(what));
         }
       }
+  }
+
+  // The packed weights give the same bits as the first, unpacked product (a model's runs repeat bit for bit).
+  void matmulOfOneRowRepeatsBitForBitOncePacked() {
+    for (bool tb : {false, true}) {
+      const int64_t k = 1283, n = 1000;
+      const AttrMap attrs{{"transpose_b", AttrValue::fromBool(tb)}};
+      const Tensor a = randomOf(DType::kFloat, Shape{1, k}, 12);
+      const Tensor b = randomOf(DType::kFloat, tb ? Shape{n, k} : Shape{k, n}, 13);
+      const Tensor unpacked = run1("MatMul", {a, b}, attrs), packed = run1("MatMul", {a, b}, attrs);
+      QVERIFY2(std::memcmp(unpacked.bytes().data(), packed.bytes().data(), static_cast<size_t>(n) * sizeof(float)) == 0,
+               tb ? "B transposed" : "B plain");
+    }
+  }
+
+  // A reshaped tensor shares its buffer: weights packed for one product's shape are not read for another's.
+  void matmulOfOneRowRepacksAReshapedBuffer() {
+    const Tensor w = randomOf(DType::kFloat, Shape{256, 64}, 14);
+    const Tensor a = randomOf(DType::kFloat, Shape{1, 256}, 15), wide = randomOf(DType::kFloat, Shape{1, 128}, 16);
+    for (int i = 0; i < 2; ++i) QVERIFY(closeTo(run1("MatMul", {a, w}), Shape{1, 64}, oneRowProduct(a, w, false)));
+    const Tensor square = w.reshaped(Shape{128, 128});  // the same packed size, 2 blocks of 64 x 128 rows
+    for (int i = 0; i < 2; ++i)
+      QVERIFY(closeTo(run1("MatMul", {wide, square}), Shape{1, 128}, oneRowProduct(wide, square, false)));
   }
 
   void matmulShapeError() {

@@ -154,6 +154,30 @@ FS_AVX2 void sixtyFourColumnsAvx2(const float* a, const float* b, int64_t k, int
   store8<Masked>(out + j0 + 56, m7, s7);
 }
 
+// A block of 16 columns of a packed transposed B, [k rounded up to 16][16]: the same sums as fourDots makes for each
+// of its columns, in the same order. Partial sum l takes the inputs p = l, l + 16, ... (the padding's as zeros times
+// zeros, as fourDots' masked loads make them), and the partial sums are added one after another from zero.
+FS_AVX512 void packedSixteenDots(const float* a, const float* weights, int64_t k, float* out) {
+  __m512 partial[kLanes];
+#pragma GCC unroll 16
+  for (int l = 0; l < kLanes; ++l) partial[l] = _mm512_setzero_ps();
+  int64_t p = 0;
+  for (; p + kLanes <= k; p += kLanes)
+#pragma GCC unroll 16
+    for (int l = 0; l < kLanes; ++l)
+      partial[l] = _mm512_fmadd_ps(_mm512_set1_ps(a[p + l]), _mm512_loadu_ps(weights + (p + l) * kLanes), partial[l]);
+  if (p < k)
+#pragma GCC unroll 16
+    for (int l = 0; l < kLanes; ++l) {
+      const float x = p + l < k ? a[p + l] : 0.0f;
+      partial[l] = _mm512_fmadd_ps(_mm512_set1_ps(x), _mm512_loadu_ps(weights + (p + l) * kLanes), partial[l]);
+    }
+  __m512 sum = _mm512_setzero_ps();
+#pragma GCC unroll 16
+  for (int l = 0; l < kLanes; ++l) sum = _mm512_add_ps(sum, partial[l]);
+  _mm512_storeu_ps(out, sum);
+}
+
 }  // namespace
 
 bool gemvRowRuns() { return cpuHasAvx512() || cpuHasAvx2Fma(); }
@@ -178,15 +202,20 @@ void gemvRow(const float* a, const float* b, bool bTransposed, int64_t k, int64_
   });
 }
 
-void gemvPackedRow(const float* a, const float* packed, int64_t k, int64_t n, float* out) {
+bool gemvPacks(bool bTransposed) { return gemvRowRuns() && (!bTransposed || cpuHasAvx512()); }
+
+void gemvPackedRow(const float* a, const float* packed, bool bTransposed, int64_t k, int64_t n, float* out) {
   const bool wide = cpuHasAvx512();
-  parallelFor((n + 63) / 64, k * 64, [&](int64_t begin, int64_t end) {
+  const int64_t width = bTransposed ? kLanes : 64, rows = bTransposed ? (k + kLanes - 1) / kLanes * kLanes : k;
+  parallelFor((n + width - 1) / width, k * width, [&](int64_t begin, int64_t end) {
     for (int64_t block = begin; block < end; ++block) {
-      const int64_t j0 = block * 64;
+      const int64_t j0 = block * width;
       alignas(64) float tail[64];
-      float* to = n - j0 >= 64 ? out + j0 : tail;  // the last block's padding columns are computed, not kept
-      const float* weights = packed + j0 * k;
-      if (wide)
+      float* to = n - j0 >= width ? out + j0 : tail;  // the last block's padding columns are computed, not kept
+      const float* weights = packed + j0 * rows;
+      if (bTransposed)
+        packedSixteenDots(a, weights, k, to);
+      else if (wide)
         sixtyFourColumns(a, weights, k, 64, 0, to);
       else
         sixtyFourColumnsAvx2<false>(a, weights, k, 64, 0, to);
@@ -195,25 +224,32 @@ void gemvPackedRow(const float* a, const float* packed, int64_t k, int64_t n, fl
   });
 }
 
+int64_t gemvPackedFloats(bool bTransposed, int64_t k, int64_t n) {
+  if (!bTransposed) return (n + 63) / 64 * 64 * k;
+  return (n + kLanes - 1) / kLanes * kLanes * ((k + kLanes - 1) / kLanes * kLanes);
+}
+
+void packGemvWeights(const float* b, bool bTransposed, int64_t k, int64_t n, float* packed) {
+  const int64_t width = bTransposed ? kLanes : 64, rows = bTransposed ? (k + kLanes - 1) / kLanes * kLanes : k;
+  for (int64_t j0 = 0; j0 < n; j0 += width)
+    for (int64_t p = 0; p < rows; ++p) {
+      float* row = packed + j0 * rows + p * width;
+      for (int64_t c = 0; c < width; ++c) {
+        const int64_t j = j0 + c;
+        row[c] = j >= n || p >= k ? 0.0f : bTransposed ? b[j * k + p] : b[p * n + j];
+      }
+    }
+}
+
 #else
 
 bool gemvRowRuns() { return false; }
 void gemvRow(const float*, const float*, bool, int64_t, int64_t, float*) {}
-void gemvPackedRow(const float*, const float*, int64_t, int64_t, float*) {}
+bool gemvPacks(bool) { return false; }
+void gemvPackedRow(const float*, const float*, bool, int64_t, int64_t, float*) {}
+int64_t gemvPackedFloats(bool, int64_t, int64_t) { return 0; }
+void packGemvWeights(const float*, bool, int64_t, int64_t, float*) {}
 
 #endif
-
-int64_t gemvPackedFloats(int64_t k, int64_t n) { return (n + 63) / 64 * 64 * k; }
-
-void packGemvWeights(const float* b, bool bTransposed, int64_t k, int64_t n, float* packed) {
-  for (int64_t j0 = 0; j0 < n; j0 += 64)
-    for (int64_t p = 0; p < k; ++p) {
-      float* row = packed + j0 * k + p * 64;
-      for (int64_t c = 0; c < 64; ++c) {
-        const int64_t j = j0 + c;
-        row[c] = j >= n ? 0.0f : bTransposed ? b[j * k + p] : b[p * n + j];
-      }
-    }
-}
 
 }  // namespace flowscope

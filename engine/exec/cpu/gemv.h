@@ -15,16 +15,21 @@ bool gemvRowRuns();
 /// are shared among the intra-op threads.
 void gemvRow(const float* a, const float* b, bool bTransposed, int64_t k, int64_t n, float* out);
 
-/// The floats packGemvWeights writes for a [k, n] product: blocks of 64 columns, the last padded with zeros.
-int64_t gemvPackedFloats(int64_t k, int64_t n);
+/// True when gemvPackedRow takes weights of this layout here: plain B wherever gemvRow runs, transposed B with AVX-512.
+bool gemvPacks(bool bTransposed);
 
-/// B, as gemvRow takes it, packed for gemvPackedRow: block by block of 64 columns, each block's k rows of 64 values
-/// one after the other, so that a block's weights are one stream through memory. (gemvRow's four rows of B at a time
-/// were four streams: MobileNetV2's 5 MB classifier read at 18-21 GB/s, where ONNX Runtime's packed weights read
-/// at 32.)
+/// The floats packGemvWeights writes for a [k, n] product.
+int64_t gemvPackedFloats(bool bTransposed, int64_t k, int64_t n);
+
+/// B, as gemvRow takes it, packed for gemvPackedRow in blocks of columns, each block's rows one after the other, so
+/// that a block's weights are one stream through memory (gemvRow's four rows of B at a time were four streams:
+/// MobileNetV2's 5 MB classifier read at 18-21 GB/s, where ONNX Runtime's packed weights read at 32). Plain B: blocks
+/// of 64 columns, [k][64]. Transposed B: blocks of 16 columns, [k rounded up to 16, the padding zeros][16].
 void packGemvWeights(const float* b, bool bTransposed, int64_t k, int64_t n, float* packed);
 
-/// gemvRow over weights that packGemvWeights packed; the sums in the same order as gemvRow's on plain B.
-void gemvPackedRow(const float* a, const float* packed, int64_t k, int64_t n, float* out);
+/// gemvRow over weights that packGemvWeights packed, its sums in the same order as gemvRow's (a transposed B's partial
+/// sums by input index modulo 16, added one after another at the end), so that a product gives the same bits whether
+/// or not its weights were packed.
+void gemvPackedRow(const float* a, const float* packed, bool bTransposed, int64_t k, int64_t n, float* out);
 
 }  // namespace flowscope

@@ -66,18 +66,21 @@ class MatMulKernel : public OpKernel {
   }
 
  private:
-  // Weights seen twice in a row are packed once into 64-column blocks, as for oneDNN below.
+  // Weights seen twice in a row are packed once into blocks of columns, as for oneDNN below; the pack remembers the
+  // product's shape, since a reshaped tensor shares its buffer.
   void runGemv(const float* a, const Tensor& b, int64_t k, int64_t n, float* out) {
     const bool reused = m_lastWeights == b.bytes().data();
     m_lastWeights = b.bytes().data();
-    if (!reused) return gemvRow(a, b.data<float>(), m_tb, k, n, out);
-    if (!m_gemvPackedFrom.isValid() || m_gemvPackedFrom.bytes().data() != b.bytes().data() ||
-        m_gemvPacked.numElements() != gemvPackedFloats(k, n)) {
-      m_gemvPacked = Tensor::uninitialized(DType::kFloat, Shape{gemvPackedFloats(k, n)});
+    if (!reused || !gemvPacks(m_tb)) return gemvRow(a, b.data<float>(), m_tb, k, n, out);
+    if (!m_gemvPackedFrom.isValid() || m_gemvPackedFrom.bytes().data() != b.bytes().data() || m_gemvK != k ||
+        m_gemvN != n) {
+      m_gemvPacked = Tensor::persistent(DType::kFloat, Shape{gemvPackedFloats(m_tb, k, n)}, false);
       packGemvWeights(b.data<float>(), m_tb, k, n, m_gemvPacked.data<float>());
       m_gemvPackedFrom = b;
+      m_gemvK = k;
+      m_gemvN = n;
     }
-    gemvPackedRow(a, m_gemvPacked.data<float>(), k, n, out);
+    gemvPackedRow(a, m_gemvPacked.data<float>(), m_tb, k, n, out);
   }
 
   Status runDnnl(KernelContext& ctx, const Tensor& a, const Tensor& b, Tensor& out, int64_t m, int64_t k, int64_t n) {
@@ -155,6 +158,7 @@ class MatMulKernel : public OpKernel {
   DnnlMatMulPrimitive m_cache;
   const void* m_lastWeights = nullptr;
   Tensor m_gemvPacked, m_gemvPackedFrom;  // packGemvWeights' copy, and the weights it was packed from (kept alive)
+  int64_t m_gemvK = 0, m_gemvN = 0;       // the product the copy was packed for
 };
 
 Expected<std::unique_ptr<OpKernel>> makeMatMul(const Node& node) {
