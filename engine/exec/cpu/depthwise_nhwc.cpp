@@ -6,7 +6,8 @@
 // above and below the image read a row of zeros instead of branching, against a filter row of zeros (an infinite
 // tap times a padding zero would make a NaN where the convolution has no term). Pixels whose window crosses the
 // image's left or right edge go one by one, a partial sum per window row so that no chain is longer than the kernel's
-// width.
+// width. Rows of 7 pixels, or of a multiple of 14, under a 3x3 window with one column of padding on the left (as
+// PyTorch pads it) go instead in chunks of up to 14 pixels, one group each, edges included (rowChunk).
 // Only the last slice of a channel count that is not a multiple of 16 is masked.
 #include "exec/cpu/depthwise_nhwc.h"
 
