@@ -106,30 +106,39 @@ class TestDepthwise : public QObject {
   }
 
   // Likewise a window column in the padding, on the chunked rows' shapes (their edge pixels leave those taps out):
-  // with the left filter column infinite the first output column is finite, with the right one the last.
+  // with the left filter column infinite the first output column is finite where its window starts in the padding,
+  // with the right one the last where its window ends there (TensorFlow's SAME at stride 2 pads the right only).
   void aWindowColumnInThePaddingAddsNothingEvenAgainstAnInfiniteTap() {
-    for (const Case& t : {Case{7, 7, 24, 3, 1, "SAME", ""}, Case{5, 28, 24, 3, 1, "SAME", ""}}) {
+    for (const Case& t :
+         {Case{7, 7, 24, 3, 1, "SAME", ""}, Case{5, 28, 24, 3, 1, "SAME", ""}, Case{4, 28, 24, 3, 2, "SAME", ""}}) {
       const Tensor x = randomOf(DType::kFloat, Shape{1, t.h, t.w, t.c}, 44, -4, 4);
       const Tensor bias = randomOf(DType::kFloat, Shape{t.c}, 46);
-      const AttrMap attrs{{"strides", ints({1, 1, 1, 1})},
+      const AttrMap attrs{{"strides", ints({1, t.stride, t.stride, 1})},
                           {"padding", AttrValue::fromString(t.padding)},
                           {"fused_ops", testing::stringList({"BiasAdd"})},
                           {"num_args", AttrValue::fromInt(1)}};
+      const int64_t oh = (t.h + t.stride - 1) / t.stride, ow = (t.w + t.stride - 1) / t.stride;
+      const int64_t padTop = std::max<int64_t>((oh - 1) * t.stride + 3 - t.h, 0) / 2;
+      const int64_t padLeft = std::max<int64_t>((ow - 1) * t.stride + 3 - t.w, 0) / 2;
       for (const int64_t filterColumn : {0, 2}) {
+        const int64_t column = filterColumn == 0 ? 0 : ow - 1;
+        if (column * t.stride - padLeft + filterColumn >= 0 && column * t.stride - padLeft + filterColumn < t.w)
+          continue;  // that tap lies inside the image: its infinity is the right answer
         Tensor f = randomOf(DType::kFloat, Shape{3, 3, t.c, 1}, 45);
         for (int64_t ky = 0; ky < 3; ++ky)
           for (int64_t ch = 0; ch < t.c; ++ch)
             f.data<float>()[(ky * 3 + filterColumn) * t.c + ch] = std::numeric_limits<float>::infinity();
         const Tensor out = run1("_FusedDepthwiseConv2dNative", {x, f, bias}, attrs);
-        const std::vector<double> want = reference(t, x, f, bias, 1, t.h, t.w, 1, 1);
-        const int64_t column = filterColumn == 0 ? 0 : t.w - 1;
-        for (int64_t y = 0; y < t.h; ++y)
+        QCOMPARE(out.shape(), (Shape{1, oh, ow, t.c}));
+        const std::vector<double> want = reference(t, x, f, bias, 1, oh, ow, padTop, padLeft);
+        for (int64_t y = 0; y < oh; ++y)
           for (int64_t ch = 0; ch < t.c; ++ch) {
-            const int64_t i = (y * t.w + column) * t.c + ch;
+            const int64_t i = (y * ow + column) * t.c + ch;
             const double got = out.data<float>()[i], expected = want[static_cast<size_t>(i)];
             QVERIFY2(std::isfinite(got) && std::abs(got - expected) < 1e-4 * (1 + std::abs(expected)),
-                     qPrintable(QString("%1 wide, filter column %2, output %3: %4, want %5")
+                     qPrintable(QString("%1 wide, stride %2, filter column %3, output %4: %5, want %6")
                                     .arg(t.w)
+                                    .arg(t.stride)
                                     .arg(filterColumn)
                                     .arg(i)
                                     .arg(got)
@@ -200,7 +209,10 @@ class TestDepthwise : public QObject {
       v.push_back({6, 42, 24, 3, 1, "ONES", "Relu"});    // three chunks of 14: first, middle, last
       v.push_back({5, 56, 16, 3, 2, "ONES", ""});        // two chunks of 14 at stride 2
       v.push_back({3, 84, 24, 3, 2, "ONES", "Relu6"});   // three at stride 2, a masked slice
-      v.push_back({14, 14, 16, 3, 2, "SAME", ""});       // TensorFlow's SAME pads nothing on the left here: grouped
+      v.push_back({14, 14, 16, 3, 2, "SAME", ""});       // TensorFlow's SAME at stride 2: one chunk of 7, no left pad
+      v.push_back({5, 56, 24, 3, 2, "SAME", "Relu"});    // ... two chunks of 14, a masked slice
+      v.push_back({3, 84, 16, 3, 2, "SAME", "Relu6"});   // ... three
+      v.push_back({3, 30, 16, 3, 2, "SAME", ""});        // 15 wide: grouped, not chunked
       return v;
     }();
     return all;

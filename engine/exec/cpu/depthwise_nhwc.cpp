@@ -7,7 +7,8 @@
 // tap times a padding zero would make a NaN where the convolution has no term). Pixels whose window crosses the
 // image's left or right edge go one by one, a partial sum per window row so that no chain is longer than the kernel's
 // width. Rows of 7 pixels, or of a multiple of 14, under a 3x3 window with one column of padding on the left (as
-// PyTorch pads it) go instead in chunks of up to 14 pixels, one group each, edges included (rowChunk).
+// PyTorch pads it), or none at stride 2 (TensorFlow's SAME), go instead in chunks of up to 14 pixels, one group each,
+// edges included (rowChunk).
 // Only the last slice of a channel count that is not a multiple of 16 is masked.
 #include "exec/cpu/depthwise_nhwc.h"
 
@@ -174,17 +175,18 @@ FS_AVX512 void pixels(const DepthwiseShape& sh, const RowJob& job, int64_t ox, f
     pixelGroup<K, S, P, true>(s, job, ix0, out);
 }
 
-// An output row in chunks of P pixels at stride S, over an input row ow * S wide with one column of padding on the
-// left (a 3x3 window padded as PyTorch pads it): each chunk one group per slice, the first chunk's left window column
-// and, at stride 1, the last chunk's right one left out at compile time as they fall in the padding. Otherwise a row
-// took its two edge pixels one by one and the rest in groups of 8 or 4, the last overlapping the one before: of
-// MobileNetV2's 7-wide rows, two pixels one by one and five as two groups of four; of its 14-wide ones, twelve as two
-// groups of eight.
-template <int K, int S, int P, bool First, bool Last>
+// An output row in chunks of P pixels at stride S, over an input row ow * S wide with PadLeft columns of padding on
+// the left (a 3x3 window padded as PyTorch pads it, PadLeft 1, or at stride 2 as TensorFlow's SAME pads it, PadLeft
+// 0): each chunk one group per slice, the window columns that fall in the padding (the first chunk's left ones, the
+// last chunk's right ones) left out at compile time. Otherwise a row took its edge pixels one by one and the rest in
+// groups of 8 or 4, the last overlapping the one before: of MobileNetV2's 7-wide rows, two pixels one by one and five
+// as two groups of four; of its 14-wide ones, twelve as two groups of eight.
+template <int K, int S, int P, int PadLeft, bool First, bool Last>
 FS_AVX512 void rowChunk(const DepthwiseShape& sh, const RowJob& job, int64_t ox, float* out) {
-  constexpr int lo = First ? 1 : 0, hi = Last && S == 1 ? P + 1 : (P - 1) * S + K;
+  // The last chunk's input column j lies inside the row while j < P * S + PadLeft.
+  constexpr int lo = First ? PadLeft : 0, hi = Last ? std::min((P - 1) * S + K, P * S + PadLeft) : (P - 1) * S + K;
   Slice s{sh.w, sh.c, 0, 0};
-  const int64_t full = sh.c / kLanes * kLanes, ix0 = ox * S - 1;
+  const int64_t full = sh.c / kLanes * kLanes, ix0 = ox * S - PadLeft;
   for (s.c0 = 0; s.c0 < full; s.c0 += kLanes) pixelGroup<K, S, P, false, lo, hi>(s, job, ix0, out);
   if (full == sh.c) return;
   s.c0 = full;
@@ -192,23 +194,30 @@ FS_AVX512 void rowChunk(const DepthwiseShape& sh, const RowJob& job, int64_t ox,
   pixelGroup<K, S, P, true, lo, hi>(s, job, ix0, out);
 }
 
-template <int K, int S, int P>
+template <int K, int S, int P, int PadLeft>
 FS_AVX512 void chunkedRow(const DepthwiseShape& sh, const RowJob& job, float* outRow) {
   static_assert(P <= 16, "a sum per pixel, beside K * K filter vectors, in the 32 registers");
   const int64_t last = sh.ow - P;
-  if (last == 0) return rowChunk<K, S, P, true, true>(sh, job, 0, outRow);
-  rowChunk<K, S, P, true, false>(sh, job, 0, outRow);
-  for (int64_t ox = P; ox < last; ox += P) rowChunk<K, S, P, false, false>(sh, job, ox, outRow + ox * sh.c);
-  rowChunk<K, S, P, false, true>(sh, job, last, outRow + last * sh.c);
+  if (last == 0) return rowChunk<K, S, P, PadLeft, true, true>(sh, job, 0, outRow);
+  rowChunk<K, S, P, PadLeft, true, false>(sh, job, 0, outRow);
+  for (int64_t ox = P; ox < last; ox += P) rowChunk<K, S, P, PadLeft, false, false>(sh, job, ox, outRow + ox * sh.c);
+  rowChunk<K, S, P, PadLeft, false, true>(sh, job, last, outRow + last * sh.c);
 }
 
 using RowKernel = void (*)(const DepthwiseShape&, const RowJob&, float*);
 
+template <int P>
+RowKernel chunkedRowOf(const DepthwiseShape& sh) {
+  if (sh.padLeft == 1) return sh.sw == 1 ? chunkedRow<3, 1, P, 1> : chunkedRow<3, 2, P, 1>;
+  return sh.sw == 2 ? chunkedRow<3, 2, P, 0> : nullptr;
+}
+
 // The chunked row for this shape (chunks of 14 pixels, or of 7 for a row of 7), or null.
 RowKernel chunkedRowKernel(const DepthwiseShape& sh) {
-  if (sh.k != 3 || sh.padLeft != 1 || (sh.sw != 1 && sh.sw != 2) || sh.w != sh.ow * sh.sw) return nullptr;
-  if (sh.ow % 14 == 0) return sh.sw == 1 ? chunkedRow<3, 1, 14> : chunkedRow<3, 2, 14>;
-  if (sh.ow == 7) return sh.sw == 1 ? chunkedRow<3, 1, 7> : chunkedRow<3, 2, 7>;
+  if (sh.k != 3 || sh.padLeft < 0 || sh.padLeft > 1 || (sh.sw != 1 && sh.sw != 2) || sh.w != sh.ow * sh.sw)
+    return nullptr;
+  if (sh.ow % 14 == 0) return chunkedRowOf<14>(sh);
+  if (sh.ow == 7) return chunkedRowOf<7>(sh);
   return nullptr;
 }
 
