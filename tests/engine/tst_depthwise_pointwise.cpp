@@ -27,12 +27,13 @@ Shape outputShape(const PairShape& s) {
   return Shape{s.n, oh, ow, s.oc};
 }
 
-// x [n, h, w, c] -> "dw": k x k depthwise, bias, ReLU6 -> "pw": 1x1 to oc, bias [+ "r"].
-void buildPair(vktest::Case& k, const PairShape& s) {
+// x [n, h, w, c] -> "dw": k x k depthwise, bias, ReLU6 -> "pw": 1x1 to oc, bias [+ "r"] (`depthwiseOp`: Grappler's
+// name for the depthwise node, or TF.js's).
+void buildPair(vktest::Case& k, const PairShape& s, const std::string& depthwiseOp = "_FusedDepthwiseConv2dNative") {
   k.input("x", Shape{s.n, s.h, s.w, s.c});
   Node dw;
   dw.name = "dw";
-  dw.op = "_FusedDepthwiseConv2dNative";
+  dw.op = depthwiseOp;
   dw.inputs = {TensorRef{"x", 0, ""}, TensorRef{k.weights("f1", Shape{s.k, s.k, s.c, 1}), 0, ""},
                TensorRef{k.weights("b1", Shape{s.c}), 0, ""}};
   dw.attrs["T"] = AttrValue::fromType(DType::kFloat);
@@ -177,6 +178,15 @@ class TestDepthwisePointwise : public QObject {
     vktest::Case small;
     buildPair(small, shapes()[4]);
     QCOMPARE(testing::placedOps(small, {"pw:0"}).count(kDepthwisePointwiseOp), size_t(0));
+  }
+
+  // TF.js's name for the fused depthwise convolution (FusedDepthwiseConv2dNative) pairs the same way.
+  void placementFusesTfjsDepthwise() {
+    if (!depthwiseRunsHere()) QSKIP("no AVX-512 here: the pairs stay two nodes");
+    vktest::Case k;
+    buildPair(k, shapes()[0], "FusedDepthwiseConv2dNative");
+    QCOMPARE(testing::placedOps(k, {"pw:0"})[kDepthwisePointwiseOp], size_t(1));
+    testing::checkFusedRun(k, "dw", "pw", kDepthwisePointwiseOp);
   }
 
   // A run of the large pair: the fused node answers under the 1x1 node's name, with the value of a run that keeps

@@ -23,8 +23,9 @@ struct PairShape {
   std::string padding;  // SAME, VALID, or EXPLICIT: 1 on every side (PyTorch's padding=1)
 };
 
-// x [1, h, w, c] -> "pw": 1x1 to oc, bias, ReLU6 -> "dw": 3x3 depthwise, bias, ReLU6.
-void buildPair(vktest::Case& k, const PairShape& s) {
+// x [1, h, w, c] -> "pw": 1x1 to oc, bias, ReLU6 -> "dw": 3x3 depthwise, bias, ReLU6 (`depthwiseOp`: Grappler's
+// name for it, or TF.js's).
+void buildPair(vktest::Case& k, const PairShape& s, const std::string& depthwiseOp = "_FusedDepthwiseConv2dNative") {
   k.input("x", Shape{1, s.h, s.w, s.c});
   k.weights("f1", Shape{1, 1, s.c, s.oc});
   k.weights("b1", Shape{s.oc});
@@ -46,7 +47,7 @@ void buildPair(vktest::Case& k, const PairShape& s) {
     k.graph.addNode(std::move(n));
   };
   conv("pw", "_FusedConv2D", {"x", "f1", "b1"}, 1, "VALID");
-  conv("dw", "_FusedDepthwiseConv2dNative", {"pw", "f2", "b2"}, s.stride, s.padding);
+  conv("dw", depthwiseOp, {"pw", "f2", "b2"}, s.stride, s.padding);
 }
 
 const Tensor& constantOf(const vktest::Case& k, const std::string& name) {
@@ -113,6 +114,14 @@ class TestPointwiseDepthwise : public QObject {
     vktest::Case small;
     buildPair(small, shapes()[1]);
     QCOMPARE(testing::placedOps(small, {"dw:0"}).count(kPointwiseDepthwiseOp), size_t(0));
+  }
+
+  // TF.js's name for the fused depthwise convolution (FusedDepthwiseConv2dNative) pairs the same way.
+  void placementFusesTfjsDepthwise() {
+    vktest::Case k;
+    buildPair(k, shapes()[0], "FusedDepthwiseConv2dNative");
+    QCOMPARE(testing::placedOps(k, {"dw:0"})[kPointwiseDepthwiseOp], size_t(1));
+    testing::checkFusedRun(k, "pw", "dw", kPointwiseDepthwiseOp);
   }
 
   // A run of the large pair: the fused node answers under the depthwise node's name, with the value of a run that

@@ -43,7 +43,7 @@ int64_t depthwiseOf(const Graph& graph, const Fanout& fanout, const std::set<std
   const int64_t d = graph.find(pw.inputs[0].node);
   if (d < 0) return -1;
   const Node& dw = graph.node(static_cast<size_t>(d));
-  if (dw.op != "_FusedDepthwiseConv2dNative" || !fusedWithBiasOnly(dw) || !floatNhwc(dw) || dw.inputs.size() != 3 ||
+  if (!fusedDepthwise(dw) || !fusedWithBiasOnly(dw) || !floatNhwc(dw) || dw.inputs.size() != 3 ||
       pinned.count(dw.name) || soleReaderOfOutput0(graph, fanout, static_cast<size_t>(d)) != static_cast<int64_t>(p))
     return -1;
   const std::vector<int64_t> dilations = attrInts(dw, "dilations");

@@ -20,6 +20,10 @@ bool fusedWithBiasOnly(const Node& node) {
   return names.size() == 1 || (names.size() == 2 && (names[1] == "Relu" || names[1] == "Relu6"));
 }
 
+bool fusedDepthwise(const Node& node) {
+  return node.op == "_FusedDepthwiseConv2dNative" || node.op == "FusedDepthwiseConv2dNative";
+}
+
 std::set<std::string> pinnedNodes(const PlacementRequest& request) {
   std::set<std::string> pinned = request.fedNodes;
   for (const std::string& f : request.fetches) pinned.insert(f.substr(0, f.find(':')));

@@ -21,6 +21,10 @@ bool floatNhwc(const Node& node);
 /// A _Fused* contraction whose fused_ops are a bias and at most a ReLU or ReLU6.
 bool fusedWithBiasOnly(const Node& node);
 
+/// A fused depthwise convolution: Grappler's _FusedDepthwiseConv2dNative, or TF.js's FusedDepthwiseConv2dNative (the
+/// same op and attrs under the name the TF.js converter writes).
+bool fusedDepthwise(const Node& node);
+
 /// The nodes a run feeds or fetches: their tensors must stay as the graph has them.
 std::set<std::string> pinnedNodes(const PlacementRequest& request);
 

@@ -25,8 +25,7 @@ bool filterShaped(const Graph& graph, const Node& node, const Shape& want) {
 // The index of the 1x1 node that `depthwise` (at index d) fuses with, or -1. `fetched`: nodes fed or fetched.
 int64_t pointwiseOf(const Graph& graph, const Fanout& fanout, const std::set<std::string>& fetched, size_t d) {
   const Node& dw = graph.node(d);
-  if (dw.op != "_FusedDepthwiseConv2dNative" || !fusedWithBiasOnly(dw) || !floatNhwc(dw) || dw.inputs.size() != 3)
-    return -1;
+  if (!fusedDepthwise(dw) || !fusedWithBiasOnly(dw) || !floatNhwc(dw) || dw.inputs.size() != 3) return -1;
   const std::vector<int64_t> strides = attrInts(dw, "strides"), dilations = attrInts(dw, "dilations");
   if (strides.size() != 4 || strides[1] != strides[2] || strides[1] < 1 || strides[1] > 2 ||
       (!dilations.empty() && dilations != std::vector<int64_t>{1, 1, 1, 1}))
