@@ -1,7 +1,7 @@
 // Depthwise 3x3 and 5x5 convolution on channels-last float32 with its bias and ReLU / ReLU6 fused: MobileNet's and
 // EfficientNet's depthwise layers. oneDNN 2.6's NHWC depthwise kernel (brdgmm) ran MobileNetV2's 112x112 stride-2
-// layer at a sixth of the FMA peak; this one sums eight pixels at a time in registers (up to fourteen on PyTorch's
-// padded rows of 7 and multiples of 14), streaming their channels.
+// layer at a sixth of the FMA peak; this one sums eight pixels at a time in registers (up to fourteen on 3x3 rows of 7
+// and multiples of 14 padded as PyTorch, or at stride 2 TensorFlow's SAME, pads them), streaming their channels.
 // An AVX2 form of it (8 lanes, tried on AMD Zen 3) lost to oneDNN's AVX2 kernel, which reorders to 8-channel blocks:
 // inside MobileNetV2 it took 1.4-1.7x oneDNN's time on the 56x56 and 112x112 layers and 1.5-2.0x on the 14x14 and
 // 7x7 ones, whose border pixels weigh more (best of 40 runs per layer), so AVX2 machines keep oneDNN's.

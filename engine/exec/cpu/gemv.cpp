@@ -204,9 +204,22 @@ void gemvRow(const float* a, const float* b, bool bTransposed, int64_t k, int64_
 
 bool gemvPacks(bool bTransposed) { return gemvRowRuns() && (!bTransposed || cpuHasAvx512()); }
 
+namespace {
+
+// A packed B's blocks: `width` columns each, of `rows` rows (k, rounded up to the lanes for a transposed B).
+struct PackedLayout {
+  int64_t width, rows;
+};
+
+PackedLayout packedLayout(bool bTransposed, int64_t k) {
+  return bTransposed ? PackedLayout{kLanes, (k + kLanes - 1) / kLanes * kLanes} : PackedLayout{64, k};
+}
+
+}  // namespace
+
 void gemvPackedRow(const float* a, const float* packed, bool bTransposed, int64_t k, int64_t n, float* out) {
   const bool wide = cpuHasAvx512();
-  const int64_t width = bTransposed ? kLanes : 64, rows = bTransposed ? (k + kLanes - 1) / kLanes * kLanes : k;
+  const auto [width, rows] = packedLayout(bTransposed, k);
   parallelFor((n + width - 1) / width, k * width, [&](int64_t begin, int64_t end) {
     for (int64_t block = begin; block < end; ++block) {
       const int64_t j0 = block * width;
@@ -225,12 +238,12 @@ void gemvPackedRow(const float* a, const float* packed, bool bTransposed, int64_
 }
 
 int64_t gemvPackedFloats(bool bTransposed, int64_t k, int64_t n) {
-  if (!bTransposed) return (n + 63) / 64 * 64 * k;
-  return (n + kLanes - 1) / kLanes * kLanes * ((k + kLanes - 1) / kLanes * kLanes);
+  const auto [width, rows] = packedLayout(bTransposed, k);
+  return (n + width - 1) / width * width * rows;
 }
 
 void packGemvWeights(const float* b, bool bTransposed, int64_t k, int64_t n, float* packed) {
-  const int64_t width = bTransposed ? kLanes : 64, rows = bTransposed ? (k + kLanes - 1) / kLanes * kLanes : k;
+  const auto [width, rows] = packedLayout(bTransposed, k);
   for (int64_t j0 = 0; j0 < n; j0 += width)
     for (int64_t p = 0; p < rows; ++p) {
       float* row = packed + j0 * rows + p * width;

@@ -123,15 +123,16 @@ inline float combined(float acc, float v) {
   return acc + v;
 }
 
-template <Reduce R, int64_t Width>
+// One chunk of `width` values (Whole: kChunk, known at compile time so that the loop unrolls over registers).
+template <Reduce R, bool Whole>
 void reduceChunk(const float* in, int64_t len, int64_t inner, int64_t width, float* out) {
   const float start = R == Reduce::kMax   ? std::numeric_limits<float>::lowest()
                       : R == Reduce::kMin ? std::numeric_limits<float>::max()
                                           : 0.0f;
-  float acc[Width];
-  std::fill(acc, acc + Width, start);
+  float acc[kChunk];
+  std::fill(acc, acc + kChunk, start);
   for (int64_t j = 0; j < len; ++j)
-    for (int64_t i = 0; i < (Width == kChunk ? kChunk : width); ++i) acc[i] = combined<R>(acc[i], in[j * inner + i]);
+    for (int64_t i = 0; i < (Whole ? kChunk : width); ++i) acc[i] = combined<R>(acc[i], in[j * inner + i]);
   for (int64_t i = 0; i < width; ++i)
     out[i] = R != Reduce::kMean ? acc[i]
              : len              ? acc[i] / static_cast<float>(len)
@@ -146,9 +147,9 @@ void reduceBlock(const float* in, const ReductionLayout& l, float* out) {
       const int64_t o = t / chunks, i0 = t % chunks * kChunk, width = std::min(kChunk, inner - i0);
       const float* from = in + o * len * inner + i0;
       if (width == kChunk)
-        reduceChunk<R, kChunk>(from, len, inner, width, out + o * inner + i0);
+        reduceChunk<R, true>(from, len, inner, width, out + o * inner + i0);
       else
-        reduceChunk<R, kChunk + 1>(from, len, inner, width, out + o * inner + i0);  // a loop of `width` steps
+        reduceChunk<R, false>(from, len, inner, width, out + o * inner + i0);
     }
   });
 }
