@@ -219,7 +219,9 @@ PackedLayout packedLayout(bool bTransposed, int64_t k) {
 
 void gemvPackedRow(const float* a, const float* packed, bool bTransposed, int64_t k, int64_t n, float* out) {
   const bool wide = cpuHasAvx512();
-  const auto [width, rows] = packedLayout(bTransposed, k);
+  // Plain names, not a structured binding: clang 14 (the sanitizer trees) cannot capture one in the lambda.
+  const PackedLayout layout = packedLayout(bTransposed, k);
+  const int64_t width = layout.width, rows = layout.rows;
   parallelFor((n + width - 1) / width, k * width, [&](int64_t begin, int64_t end) {
     for (int64_t block = begin; block < end; ++block) {
       const int64_t j0 = block * width;
