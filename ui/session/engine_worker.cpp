@@ -117,6 +117,9 @@ void EngineWorker::threadMain() {
 }
 
 void EngineWorker::deliver(JobId id, const QString& tag, QPointer<QObject> receiver, std::function<void()> handOver) {
+  // The delivery's captures are made under the mutex its run takes first: Qt's event queue orders the two threads,
+  // but ThreadSanitizer cannot see into uninstrumented libQt6Core and reported the tag's copy as a race.
+  std::lock_guard<std::mutex> ordered(m_mutex);
   QMetaObject::invokeMethod(
       this,
       [this, id, tag, receiver, handOver = std::move(handOver)] {
