@@ -1,10 +1,12 @@
 // The CPU's 1x1 + depthwise fusion (exec/cpu/pointwise_depthwise.h): which pairs the placement fuses, and that the
-// fused node computes what the two nodes compute, through oneDNN's fused primitive where it takes the shape and
-// through the two kernels where it does not.
+// fused node computes what the two nodes compute: in bands of rows on one thread or several where our AVX-512
+// depthwise kernel runs, else through oneDNN's fused primitive where it takes the shape, else through the two kernels.
 #include <QtTest>
 
 #include <set>
 
+#include "base/thread_pool.h"
+#include "exec/cpu/fused_pair.h"
 #include "exec/cpu/pointwise_depthwise.h"
 #include "exec/model_runner.h"
 #include "fusion_test_util.h"
@@ -19,14 +21,14 @@ using namespace flowscope;
 namespace {
 
 struct PairShape {
-  int64_t h, w, c, oc, stride;
+  int64_t n, h, w, c, oc, stride;
   std::string padding;  // SAME, VALID, or EXPLICIT: 1 on every side (PyTorch's padding=1)
 };
 
 // x [1, h, w, c] -> "pw": 1x1 to oc, bias, ReLU6 -> "dw": 3x3 depthwise, bias, ReLU6 (`depthwiseOp`: Grappler's
 // name for it, or TF.js's).
 void buildPair(vktest::Case& k, const PairShape& s, const std::string& depthwiseOp = "_FusedDepthwiseConv2dNative") {
-  k.input("x", Shape{1, s.h, s.w, s.c});
+  k.input("x", Shape{s.n, s.h, s.w, s.c});
   k.weights("f1", Shape{1, 1, s.c, s.oc});
   k.weights("b1", Shape{s.oc});
   k.weights("f2", Shape{3, 3, s.oc, 1});
@@ -54,39 +56,57 @@ const Tensor& constantOf(const vktest::Case& k, const std::string& name) {
   return k.graph.findNode(name)->attr("value")->tensor();
 }
 
+// Where the banded kernel runs: our depthwise kernel's AVX-512.
+bool bandsRunHere() { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"); }
+
+// The 1x1 node's FLOPs (a multiply-add per input channel, then the bias) and the depthwise node's (one per tap,
+// then the bias); the activations are not counted.
+int64_t pairFlops(const PairShape& s, const Shape& out) {
+  return s.n * s.h * s.w * s.oc * (2 * s.c + 1) + out.numElements() * (2 * 9 + 1);
+}
+
 }  // namespace
 
 class TestPointwiseDepthwise : public QObject {
   Q_OBJECT
 
  private slots:
+  void cleanup() { setIntraOpThreads(physicalCores()); }
+
   void fusedKernelComputesTheTwoNodes_data() {
     QTest::addColumn<int>("index");
-    for (size_t i = 0; i < shapes().size(); ++i) {
-      const PairShape& s = shapes()[i];
-      QTest::newRow(QString("%1x%2 %3->%4 s%5 %6")
-                        .arg(s.h)
-                        .arg(s.w)
-                        .arg(s.c)
-                        .arg(s.oc)
-                        .arg(s.stride)
-                        .arg(QString::fromStdString(s.padding))
-                        .toUtf8())
-          << static_cast<int>(i);
-    }
+    QTest::addColumn<int>("threads");
+    for (size_t i = 0; i < shapes().size(); ++i)
+      for (int threads : {1, 2}) {
+        const PairShape& s = shapes()[i];
+        QTest::newRow(QString("%1x%2x%3 %4->%5 s%6 %7, %8 threads")
+                          .arg(s.n)
+                          .arg(s.h)
+                          .arg(s.w)
+                          .arg(s.c)
+                          .arg(s.oc)
+                          .arg(s.stride)
+                          .arg(QString::fromStdString(s.padding))
+                          .arg(threads)
+                          .toUtf8())
+            << static_cast<int>(i) << threads;
+      }
   }
   void fusedKernelComputesTheTwoNodes() {
     QFETCH(int, index);
+    QFETCH(int, threads);
     vktest::Case k;
-    buildPair(k, shapes()[static_cast<size_t>(index)]);
+    const PairShape& shape = shapes()[static_cast<size_t>(index)];
+    buildPair(k, shape);
     const Node& pw = *k.graph.findNode("pw");
     const Node& dw = *k.graph.findNode("dw");
     const Tensor& x = k.feeds[0].second;
     std::vector<Tensor> inputs{x, constantOf(k, "f1"), constantOf(k, "b1"), constantOf(k, "f2"), constantOf(k, "b2")};
     Tensor middle = testing::run1(pw.op, {inputs[0], inputs[1], inputs[2]}, pw.attrs);
     Tensor expected = testing::run1(dw.op, {middle, inputs[3], inputs[4]}, dw.attrs);
+    setIntraOpThreads(threads);
     auto kernel = makePointwiseDepthwiseKernel(pw, dw);
-    for (int call = 0; call < 2; ++call) {  // the second call reuses the primitive and the reordered filters
+    for (int call = 0; call < 2; ++call) {  // the second call reuses the primitives and the reordered filters
       std::vector<Tensor> outputs(1);
       KernelContext ctx{dw, inputs, outputs, nullptr};
       Status s = kernel->compute(ctx);
@@ -94,6 +114,17 @@ class TestPointwiseDepthwise : public QObject {
       QCOMPARE(outputs[0].shape(), expected.shape());
       const double error = testing::relativeError(expected, outputs[0]);
       QVERIFY2(error < 1e-5, qPrintable(QString("relative error %1").arg(error)));
+      // The banded kernel counts the pair's FLOPs; oneDNN's primitive and the two kernels leave them to the profile.
+      if (bandsRunHere()) QCOMPARE(ctx.flops, pairFlops(shape, expected.shape()));
+    }
+  }
+
+  // The bands' buffer starts on a cache line, as it grows too: our depthwise kernel's 64-byte loads and stores
+  // would otherwise each cross two lines.
+  void bandBufferIsAligned() {
+    for (size_t floats : {size_t{1}, size_t{1000}, size_t{123457}, size_t{10}}) {
+      const float* buffer = threadBandBuffer(floats);
+      QCOMPARE(reinterpret_cast<uintptr_t>(buffer) % 64, uintptr_t{0});
     }
   }
 
@@ -135,11 +166,14 @@ class TestPointwiseDepthwise : public QObject {
  private:
   static const std::vector<PairShape>& shapes() {
     static const std::vector<PairShape> all = {
-        {112, 112, 16, 96, 2, "EXPLICIT"},  // MobileNetV2's third block, as torchvision exports it
-        {20, 20, 16, 32, 1, "SAME"},       {21, 19, 8, 24, 2, "SAME"},  // odd sizes: a pad on each side
-        {16, 16, 16, 32, 2, "SAME"},                                    // even: TensorFlow pads below and right only
-        {12, 12, 8, 16, 1, "VALID"},  // oneDNN's pads cannot say VALID: the two kernels run
-        {56, 56, 24, 144, 1, "EXPLICIT"},
+        {1, 112, 112, 16, 96, 2, "EXPLICIT"},  // MobileNetV2's third block, as torchvision exports it
+        {1, 20, 20, 16, 32, 1, "SAME"},
+        {1, 21, 19, 8, 24, 2, "SAME"},  // odd sizes: a pad on each side
+        {1, 16, 16, 16, 32, 2, "SAME"},  // even: TensorFlow pads below and right only
+        {1, 12, 12, 8, 16, 1, "VALID"},  // oneDNN's pads cannot say VALID: bands, or else the two kernels
+        {1, 56, 56, 24, 144, 1, "EXPLICIT"},
+        {3, 23, 17, 8, 40, 1, "EXPLICIT"},  // three images: bands end at each image's last row; a masked slice
+        {2, 9, 1700, 8, 40, 2, "SAME"},     // rows past the band size: bands of one output row, three 1x1 rows
     };
     return all;
   }

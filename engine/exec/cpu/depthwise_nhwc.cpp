@@ -287,7 +287,7 @@ bool depthwiseNhwcRuns(const DepthwiseShape& shape) {
 }
 
 void depthwiseNhwcRows(const DepthwiseShape& shape, const float* in, const float* filter, const float* bias,
-                       DepthwiseClamp clamp, int64_t rowBegin, int64_t rowEnd, float* out) {
+                       DepthwiseClamp clamp, int64_t rowBegin, int64_t rowEnd, float* out, int64_t inFirstRow) {
   const ColumnSpan span = columnSpan(shape);
   const RowKernel rowKernel = chunkedRowKernel(shape);
   const int64_t rowFloats = shape.w * shape.c;
@@ -298,7 +298,7 @@ void depthwiseNhwcRows(const DepthwiseShape& shape, const float* in, const float
     for (int64_t ky = 0; ky < shape.k; ++ky) {
       const int64_t iy = oy * shape.sh - shape.padTop + ky;
       const bool inside = iy >= 0 && iy < shape.h;
-      job.rows[ky] = inside ? in + (n * shape.h + iy) * rowFloats : zeros;
+      job.rows[ky] = inside ? in + (n * shape.h + iy - inFirstRow) * rowFloats : zeros;
       job.filterRows[ky] = inside ? filter + ky * shape.k * shape.c : zeros;
     }
     float* outRow = out + (row - rowBegin) * shape.ow * shape.c;
@@ -323,7 +323,7 @@ void depthwiseNhwc(const DepthwiseShape& shape, const float* in, const float* fi
 bool depthwiseNhwcRuns(const DepthwiseShape&) { return false; }
 void depthwiseNhwc(const DepthwiseShape&, const float*, const float*, const float*, DepthwiseClamp, float*) {}
 void depthwiseNhwcRows(const DepthwiseShape&, const float*, const float*, const float*, DepthwiseClamp, int64_t,
-                       int64_t, float*) {}
+                       int64_t, float*, int64_t) {}
 
 #endif
 

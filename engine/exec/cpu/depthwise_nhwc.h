@@ -40,8 +40,9 @@ void depthwiseNhwc(const DepthwiseShape& shape, const float* in, const float* fi
                    DepthwiseClamp clamp, float* out);
 
 /// Output rows [rowBegin, rowEnd) of depthwiseNhwc (rows counted over the batch, n * oh) on the calling thread, into
-/// `out`, which holds the first of them: for a kernel that reads the rows while they are in cache.
+/// `out`, which holds the first of them: for a kernel that reads the rows while they are in cache. `in` holds the
+/// input rows from `inFirstRow` on (counted over the batch, n * h), at least those the output rows' windows read.
 void depthwiseNhwcRows(const DepthwiseShape& shape, const float* in, const float* filter, const float* bias,
-                       DepthwiseClamp clamp, int64_t rowBegin, int64_t rowEnd, float* out);
+                       DepthwiseClamp clamp, int64_t rowBegin, int64_t rowEnd, float* out, int64_t inFirstRow = 0);
 
 }  // namespace flowscope

@@ -160,22 +160,7 @@ class DepthwisePointwiseKernel : public OpKernel {
 
   // The 1x1 convolution of a band of `pixels`, as one row; false where oneDNN has only its reference kernel for it.
   bool addPrimitive(int64_t pixels) {
-    using namespace dnnl_util;
-    const int64_t c = m_dwShape.c;
-    const auto f32 = dnnl::memory::data_type::f32;
-    const dnnl::memory::desc weights({m_oc, c, 1, 1}, f32, dnnl::memory::format_tag::any);
-    const auto src = desc({1, c, 1, pixels}, DType::kFloat, {pixels * c, 1, pixels * c, c});
-    const auto dst = desc({1, m_oc, 1, pixels}, DType::kFloat, {pixels * m_oc, 1, pixels * m_oc, m_oc});
-    dnnl::post_ops ops;
-    if (m_pwSpec.addend) ops.append_sum(1.0f);
-    activationPostOp(m_pwSpec.activation, m_pwSpec.leakyAlpha, &ops);
-    dnnl::primitive_attr attr;
-    attr.set_post_ops(ops);
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // see dnnl_util.h
-    const dnnl::convolution_forward::desc op(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                             src, weights, dense({m_oc}, DType::kFloat), dst, {1, 1}, {0, 0}, {0, 0},
-                                             {0, 0});
-    return m_convolutions.add(pixels, dnnl::convolution_forward::primitive_desc(op, attr, engine()));
+    return m_convolutions.add(pixels, pointwiseBandDesc(pixels, m_dwShape.c, m_oc, m_pwSpec));
   }
 
   Node m_dw, m_pw;

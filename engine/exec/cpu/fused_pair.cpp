@@ -1,15 +1,33 @@
 #include "exec/cpu/fused_pair.h"
 
+#include <cstdlib>
+#include <new>
+#include <memory>
 #include <vector>
 
 #include "exec/cpu/cpu_kernels.h"
 
 namespace flowscope {
+namespace {
+
+constexpr size_t kBandAlignment = 64;  // a cache line: vector loads and stores that cross none
+
+struct FreeBand {
+  void operator()(float* p) const { std::free(p); }
+};
+
+}  // namespace
 
 float* threadBandBuffer(size_t floats) {
-  thread_local std::vector<float> buffer;
-  if (buffer.size() < floats) buffer.resize(floats);
-  return buffer.data();
+  thread_local std::unique_ptr<float, FreeBand> buffer;
+  thread_local size_t capacity = 0;
+  if (capacity < floats) {
+    const size_t bytes = (floats * sizeof(float) + kBandAlignment - 1) / kBandAlignment * kBandAlignment;
+    buffer.reset(static_cast<float*>(std::aligned_alloc(kBandAlignment, bytes)));
+    if (!buffer) throw std::bad_alloc();
+    capacity = bytes / sizeof(float);
+  }
+  return buffer.get();
 }
 
 Status KernelPair::make(const Node& first, const Node& second) {

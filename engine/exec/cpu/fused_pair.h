@@ -10,8 +10,9 @@
 
 namespace flowscope {
 
-/// The calling thread's buffer for a fused kernel's bands of rows, grown to `floats` (one per thread: the fused
-/// kernels of a thread run one at a time).
+/// The calling thread's buffer for a fused kernel's bands of rows, grown to `floats` and aligned to a cache line
+/// (one per thread: the fused kernels of a thread run one at a time). A vector of floats aligned to 16 bytes made
+/// every 64-byte load of our depthwise kernel cross two lines: 1.4-1.6x its time.
 float* threadBandBuffer(size_t floats);
 
 class KernelPair {

@@ -1,10 +1,13 @@
 // The CPU backend's placement: a 1x1 convolution whose only reader is a 3x3 depthwise convolution (MobileNet's
-// expand-then-filter) runs with it as one oneDNN primitive, the depthwise one a post-op of the 1x1 one, so the
-// expanded activations (4.6 MiB in MobileNetV2's third block) never travel through memory whole.
+// expand-then-filter) runs with it as one node, so the expanded activations (4.6 MiB in MobileNetV2's third block)
+// never travel through memory whole. Where our AVX-512 depthwise kernel runs, the node goes in bands of rows
+// (oneDNN's 1x1 convolution into a per-thread buffer, our depthwise kernel from it); elsewhere it is one oneDNN
+// primitive, the depthwise convolution a post-op of the 1x1 one.
 //
 // The graph the user sees and writes keeps both TensorFlow nodes; only the placed graph the CPU runs has the
 // _FusedPointwiseDepthwise node, under the depthwise node's name (its readers and fetches are unchanged), timed as
-// one. Where oneDNN cannot fuse a pair (its pads, this machine), the node runs the two kernels one after the other.
+// one. Where neither fused form takes a pair (its pads, this machine), the node runs the two kernels one after the
+// other.
 #pragma once
 
 #include <memory>
@@ -22,7 +25,12 @@ inline constexpr const char* kPointwiseDepthwiseOp = "_FusedPointwiseDepthwise";
 void fusePointwiseDepthwise(Placement& placement, const PlacementRequest& request);
 
 /// The fused node's kernel from the two nodes it replaced. Its inputs: the 1x1 node's (input, filter, bias), then
-/// the depthwise node's after its first (filter, bias).
+/// the depthwise node's after its first (filter, bias). It runs the pair in bands of rows where our depthwise kernel
+/// runs (pointwise_depthwise_bands.cpp), else as one oneDNN primitive, else as the two nodes' kernels.
 std::unique_ptr<OpKernel> makePointwiseDepthwiseKernel(const Node& pointwise, const Node& depthwise);
+
+/// The banded kernel, which hands the cases it cannot take to `otherwise`.
+std::unique_ptr<OpKernel> makeBandedPointwiseDepthwiseKernel(const Node& pointwise, const Node& depthwise,
+                                                             std::unique_ptr<OpKernel> otherwise);
 
 }  // namespace flowscope

@@ -182,7 +182,8 @@ class PointwiseDepthwiseKernel : public OpKernel {
 }  // namespace
 
 std::unique_ptr<OpKernel> makePointwiseDepthwiseKernel(const Node& pointwise, const Node& depthwise) {
-  return std::make_unique<PointwiseDepthwiseKernel>(pointwise, depthwise);
+  return makeBandedPointwiseDepthwiseKernel(pointwise, depthwise,
+                                            std::make_unique<PointwiseDepthwiseKernel>(pointwise, depthwise));
 }
 
 }  // namespace flowscope
