@@ -168,7 +168,7 @@ class TestPointwiseDepthwise : public QObject {
     static const std::vector<PairShape> all = {
         {1, 112, 112, 16, 96, 2, "EXPLICIT"},  // MobileNetV2's third block, as torchvision exports it
         {1, 20, 20, 16, 32, 1, "SAME"},
-        {1, 21, 19, 8, 24, 2, "SAME"},  // odd sizes: a pad on each side
+        {1, 21, 19, 8, 24, 2, "SAME"},   // odd sizes: a pad on each side
         {1, 16, 16, 16, 32, 2, "SAME"},  // even: TensorFlow pads below and right only
         {1, 12, 12, 8, 16, 1, "VALID"},  // oneDNN's pads cannot say VALID: bands, or else the two kernels
         {1, 56, 56, 24, 144, 1, "EXPLICIT"},

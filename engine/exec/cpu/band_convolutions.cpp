@@ -3,7 +3,7 @@
 namespace flowscope {
 
 dnnl::convolution_forward::primitive_desc pointwiseBandDesc(int64_t pixels, int64_t c, int64_t oc,
-                                                          const FusedSpec& spec) {
+                                                            const FusedSpec& spec) {
   using namespace dnnl_util;
   const auto f32 = dnnl::memory::data_type::f32;
   const dnnl::memory::desc weights({oc, c, 1, 1}, f32, dnnl::memory::format_tag::any);

@@ -16,7 +16,7 @@ namespace flowscope {
 /// oneDNN's 1x1 convolution of a band of `pixels` channels-last pixels, seen as one row, from `c` to `oc` channels:
 /// a bias, then the fused Add of `spec` as a sum post-op and its activation.
 dnnl::convolution_forward::primitive_desc pointwiseBandDesc(int64_t pixels, int64_t c, int64_t oc,
-                                                          const FusedSpec& spec);
+                                                            const FusedSpec& spec);
 
 /// What one thread binds a band's source and destination to (handles set per band).
 struct BandMemories {

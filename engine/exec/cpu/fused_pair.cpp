@@ -1,8 +1,8 @@
 #include "exec/cpu/fused_pair.h"
 
 #include <cstdlib>
-#include <new>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "exec/cpu/cpu_kernels.h"

@@ -86,8 +86,8 @@ class BandedPointwiseDepthwiseKernel : public OpKernel {
   // True when the banded kernel runs these inputs (its primitives built on the first call with their shapes).
   bool prepare(const std::vector<Tensor>& in) {
     const int threads = intraOpThreads();
-    if (m_input != in[kInput].shape() || m_pwFilter != in[kPwFilter].shape() ||
-        m_dwFilter != in[kDwFilter].shape() || m_threads != threads) {
+    if (m_input != in[kInput].shape() || m_pwFilter != in[kPwFilter].shape() || m_dwFilter != in[kDwFilter].shape() ||
+        m_threads != threads) {
       m_input = in[kInput].shape();
       m_pwFilter = in[kPwFilter].shape();
       m_dwFilter = in[kDwFilter].shape();
@@ -160,8 +160,7 @@ class BandedPointwiseDepthwiseKernel : public OpKernel {
           m_bufferRows = std::max(m_bufferRows, band.inEnd - band.inBegin);
           const int64_t pixels = (band.inEnd - band.inBegin - band.kept) * d.w;
           if (pixels == 0 || part.memories.count(pixels)) continue;
-          if (!m_convolutions.has(pixels) &&
-              !m_convolutions.add(pixels, pointwiseBandDesc(pixels, m_c, d.c, m_pwSpec)))
+          if (!m_convolutions.has(pixels) && !m_convolutions.add(pixels, pointwiseBandDesc(pixels, m_c, d.c, m_pwSpec)))
             return false;
           part.memories[pixels] = m_convolutions.memoriesFor(pixels);
         }
