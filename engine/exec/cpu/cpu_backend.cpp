@@ -15,6 +15,7 @@
 #include "exec/cpu/cpu_roofline.h"
 #include "exec/cpu/depthwise_pointwise.h"
 #include "exec/cpu/pointwise_depthwise.h"
+#include "exec/cpu/row_chain.h"
 #include "exec/cpu/transpose_conv.h"
 #include "exec/function_call_kernels.h"
 
@@ -61,8 +62,9 @@ class CpuBackend : public Backend {
 
   // The graph as given, with 1x1 + depthwise pairs fused (pointwise_depthwise.h), then depthwise + 1x1 pairs
   // (depthwise_pointwise.h), chains of Winograd convolutions on the blocked layout (blocked_layout.h), and
-  // convolutions fused with the max pools reading them (conv_max_pool.h), and the input's transpose to NHWC fused
-  // into the convolution reading it (transpose_conv.h).
+  // convolutions fused with the max pools reading them (conv_max_pool.h), the input's transpose to NHWC fused
+  // into the convolution reading it (transpose_conv.h), and that convolution chained to the depthwise + 1x1 pair
+  // reading its rows (row_chain.h).
   Expected<Placement> place(const Graph& graph, const PlacementRequest& request) override {
     Placement placement;
     placement.graph = graph;
@@ -71,6 +73,7 @@ class CpuBackend : public Backend {
     placeBlockedLayouts(placement, request);
     fuseConvMaxPool(placement, request);
     fuseTransposeConv(placement, request);
+    fuseRowChains(placement, request);
     return placement;
   }
 

@@ -18,16 +18,20 @@ struct FreeBand {
 
 }  // namespace
 
-float* threadBandBuffer(size_t floats) {
-  thread_local std::unique_ptr<float, FreeBand> buffer;
-  thread_local size_t capacity = 0;
-  if (capacity < floats) {
+float* threadBandBuffer(size_t floats, size_t slot) {
+  struct Buffer {
+    std::unique_ptr<float, FreeBand> data;
+    size_t capacity = 0;
+  };
+  thread_local Buffer buffers[kThreadBandBuffers];
+  Buffer& buffer = buffers[slot];
+  if (buffer.capacity < floats) {
     const size_t bytes = (floats * sizeof(float) + kBandAlignment - 1) / kBandAlignment * kBandAlignment;
-    buffer.reset(static_cast<float*>(std::aligned_alloc(kBandAlignment, bytes)));
-    if (!buffer) throw std::bad_alloc();
-    capacity = bytes / sizeof(float);
+    buffer.data.reset(static_cast<float*>(std::aligned_alloc(kBandAlignment, bytes)));
+    if (!buffer.data) throw std::bad_alloc();
+    buffer.capacity = bytes / sizeof(float);
   }
-  return buffer.get();
+  return buffer.data.get();
 }
 
 Status KernelPair::make(const Node& first, const Node& second) {
@@ -40,6 +44,14 @@ Status KernelPair::make(const Node& first, const Node& second) {
     (node == &m_first ? m_firstKernel : m_secondKernel) = std::move(kernel);
   }
   return Status::ok();
+}
+
+void KernelPair::adopt(const Node& first, const Node& second, std::unique_ptr<OpKernel> a,
+                       std::unique_ptr<OpKernel> b) {
+  m_first = first;
+  m_second = second;
+  m_firstKernel = std::move(a);
+  m_secondKernel = std::move(b);
 }
 
 Status KernelPair::run(KernelContext& ctx, size_t firstArity) {

@@ -177,15 +177,27 @@ FS_AVX512 void outputRow(const RowJob& job) {
 }
 
 template <int V>
-void rows(const NchwInputConvShape& s, const float* in, const float* filter, const float* bias, DepthwiseClamp clamp,
-          float* out) {
-  parallelFor(s.n * s.oh, s.ow * s.oc * s.c * s.kh * s.kw, [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) {
-      const int64_t b = r / s.oh;
-      const RowJob job{&s, in + b * s.c * s.h * s.w, filter, bias, clamp, r % s.oh, out + r * s.ow * s.oc};
-      outputRow<V>(job);
-    }
-  });
+void rowRange(const NchwInputConvShape& s, const float* in, const float* filter, const float* bias,
+              DepthwiseClamp clamp, int64_t begin, int64_t end, float* out) {
+  for (int64_t r = begin; r < end; ++r) {
+    const int64_t b = r / s.oh;
+    const RowJob job{&s, in + b * s.c * s.h * s.w, filter, bias, clamp, r % s.oh, out + (r - begin) * s.ow * s.oc};
+    outputRow<V>(job);
+  }
+}
+
+void anyRows(const NchwInputConvShape& s, const float* in, const float* filter, const float* bias, DepthwiseClamp clamp,
+             int64_t begin, int64_t end, float* out) {
+  switch (s.oc / 16) {
+    case 1:
+      return rowRange<1>(s, in, filter, bias, clamp, begin, end, out);
+    case 2:
+      return rowRange<2>(s, in, filter, bias, clamp, begin, end, out);
+    case 3:
+      return rowRange<3>(s, in, filter, bias, clamp, begin, end, out);
+    default:
+      return rowRange<4>(s, in, filter, bias, clamp, begin, end, out);
+  }
 }
 
 }  // namespace
@@ -198,22 +210,22 @@ bool nchwInputConvRuns(const NchwInputConvShape& s) {
 
 void nchwInputConv(const NchwInputConvShape& s, const float* in, const float* filter, const float* bias,
                    DepthwiseClamp clamp, float* out) {
-  switch (s.oc / 16) {
-    case 1:
-      return rows<1>(s, in, filter, bias, clamp, out);
-    case 2:
-      return rows<2>(s, in, filter, bias, clamp, out);
-    case 3:
-      return rows<3>(s, in, filter, bias, clamp, out);
-    default:
-      return rows<4>(s, in, filter, bias, clamp, out);
-  }
+  parallelFor(s.n * s.oh, s.ow * s.oc * s.c * s.kh * s.kw, [&](int64_t begin, int64_t end) {
+    anyRows(s, in, filter, bias, clamp, begin, end, out + begin * s.ow * s.oc);
+  });
+}
+
+void nchwInputConvRows(const NchwInputConvShape& s, const float* in, const float* filter, const float* bias,
+                       DepthwiseClamp clamp, int64_t rowBegin, int64_t rowEnd, float* out) {
+  anyRows(s, in, filter, bias, clamp, rowBegin, rowEnd, out);
 }
 
 #else
 
 bool nchwInputConvRuns(const NchwInputConvShape&) { return false; }
 void nchwInputConv(const NchwInputConvShape&, const float*, const float*, const float*, DepthwiseClamp, float*) {}
+void nchwInputConvRows(const NchwInputConvShape&, const float*, const float*, const float*, DepthwiseClamp, int64_t,
+                       int64_t, float*) {}
 
 #endif
 

@@ -31,4 +31,9 @@ bool nchwInputConvRuns(const NchwInputConvShape& shape);
 void nchwInputConv(const NchwInputConvShape& shape, const float* in, const float* filter, const float* bias,
                    DepthwiseClamp clamp, float* out);
 
+/// Output rows [rowBegin, rowEnd) of nchwInputConv (rows counted over the batch, n * oh) on the calling thread, into
+/// `out`, which holds the first of them: for a kernel that reads the rows while they are in cache.
+void nchwInputConvRows(const NchwInputConvShape& shape, const float* in, const float* filter, const float* bias,
+                       DepthwiseClamp clamp, int64_t rowBegin, int64_t rowEnd, float* out);
+
 }  // namespace flowscope

@@ -1,11 +1,9 @@
 // The 1x1 + depthwise pair in bands of rows (pointwise_depthwise.h), where our depthwise kernel runs (AVX-512). The
 // output rows are split among the intra-op threads in contiguous ranges, and each thread walks its range in bands:
 // oneDNN's 1x1 convolution writes the 1x1 rows that the band's windows read into the thread's buffer, and our
-// depthwise kernel (depthwise_nhwc.h) reads them there while they are in cache. Neither the expanded tensor nor a
-// blocked copy of the input and output (oneDNN's fused primitive reorders both) goes through memory. The rows two
-// bands share (two at stride 1, one at stride 2) move to the buffer's start instead of being computed again.
+// depthwise kernel (depthwise_nhwc.h) reads them there while they are in cache (input_bands.h). Neither the expanded
+// tensor nor a blocked copy of the input and output (oneDNN's fused primitive reorders both) goes through memory.
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <vector>
@@ -15,6 +13,7 @@
 #include "exec/cpu/conv_window.h"
 #include "exec/cpu/depthwise_nhwc.h"
 #include "exec/cpu/fused_pair.h"
+#include "exec/cpu/input_bands.h"
 #include "exec/cpu/pointwise_depthwise.h"
 
 namespace flowscope {
@@ -26,15 +25,9 @@ constexpr int64_t kBandBytes = 256 * 1024;
 // The fused node's inputs: the 1x1 node's, then the depthwise node's after its first.
 constexpr size_t kInput = 0, kPwFilter = 1, kPwBias = 2, kDwFilter = 3, kDwBias = 4, kInputs = 5;
 
-// Output rows [outBegin, outEnd) (counted over the batch) read the 1x1 rows [inBegin, inEnd) (counted over the batch
-// too); the first `kept` of those are the previous band's, `keptFrom` rows into the buffer.
-struct Band {
-  int64_t outBegin = 0, outEnd = 0, inBegin = 0, inEnd = 0, kept = 0, keptFrom = 0;
-};
-
 // One thread's bands and its oneDNN memories per size in pixels of the rows a band computes.
 struct Part {
-  std::vector<Band> bands;
+  std::vector<InputBand> bands;
   std::map<int64_t, BandMemories> memories;
 };
 
@@ -72,12 +65,10 @@ class BandedPointwiseDepthwiseKernel : public OpKernel {
     const int64_t rowFloats = d.w * d.c;
     float* buffer = threadBandBuffer(static_cast<size_t>(m_bufferRows * rowFloats));
     const float* x = in[kInput].data<float>();
-    for (const Band& b : part.bands) {
-      if (b.kept > 0)
-        std::memmove(buffer, buffer + b.keptFrom * rowFloats, static_cast<size_t>(b.kept * rowFloats) * sizeof(float));
+    for (const InputBand& b : part.bands) {
+      float* newRows = keepSharedRows(b, buffer, rowFloats);
       const int64_t first = b.inBegin + b.kept, pixels = (b.inEnd - first) * d.w;
-      if (pixels > 0)
-        m_convolutions.run(pixels, part.memories.at(pixels), x + first * d.w * m_c, buffer + b.kept * rowFloats);
+      if (pixels > 0) m_convolutions.run(pixels, part.memories.at(pixels), x + first * d.w * m_c, newRows);
       depthwiseNhwcRows(d, buffer, in[kDwFilter].data<float>(), in[kDwBias].data<float>(), m_clamp, b.outBegin,
                         b.outEnd, out + b.outBegin * d.ow * d.c, b.inBegin);
     }
@@ -125,26 +116,6 @@ class BandedPointwiseDepthwiseKernel : public OpKernel {
     return m_dwShape.n > 0 && depthwiseNhwcRuns(m_dwShape);
   }
 
-  // The bands of output rows [begin, end): none crosses an image's end.
-  std::vector<Band> bandsOf(int64_t begin, int64_t end) const {
-    const DepthwiseShape& d = m_dwShape;
-    const int64_t perBand = std::max<int64_t>(1, (kBandBytes / (d.w * d.c * int64_t{sizeof(float)}) - d.k) / d.sh + 1);
-    std::vector<Band> bands;
-    for (int64_t row = begin; row < end;) {
-      const int64_t image = row / d.oh, rowEnd = std::min({end, row + perBand, (image + 1) * d.oh});
-      const int64_t top = (row - image * d.oh) * d.sh - d.padTop, bottom = top + (rowEnd - row - 1) * d.sh + d.k;
-      const int64_t first = image * d.h + std::max<int64_t>(0, top);
-      Band band{row, rowEnd, first, std::max(first, image * d.h + std::min(d.h, bottom)), 0, 0};
-      if (!bands.empty() && bands.back().inEnd > band.inBegin) {
-        band.kept = bands.back().inEnd - band.inBegin;
-        band.keptFrom = band.inBegin - bands.back().inBegin;
-      }
-      bands.push_back(band);
-      row = rowEnd;
-    }
-    return bands;
-  }
-
   // The parts, their bands, primitives and memories; false where oneDNN has only its reference kernel for a band.
   bool build(int threads) {
     const DepthwiseShape& d = m_dwShape;
@@ -155,8 +126,8 @@ class BandedPointwiseDepthwiseKernel : public OpKernel {
       m_convolutions.reset(dnnl_util::desc({d.c, m_c, 1, 1}, DType::kFloat, {1, d.c, m_c * d.c, m_c * d.c}), d.c);
       for (int64_t p = 0; p < parts; ++p) {
         Part& part = m_parts[static_cast<size_t>(p)];
-        part.bands = bandsOf(rows * p / parts, rows * (p + 1) / parts);
-        for (const Band& band : part.bands) {
+        part.bands = inputBandsOf(d, rows * p / parts, rows * (p + 1) / parts, outputRowsPerBand(d, kBandBytes));
+        for (const InputBand& band : part.bands) {
           m_bufferRows = std::max(m_bufferRows, band.inEnd - band.inBegin);
           const int64_t pixels = (band.inEnd - band.inBegin - band.kept) * d.w;
           if (pixels == 0 || part.memories.count(pixels)) continue;

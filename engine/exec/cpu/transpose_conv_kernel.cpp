@@ -6,6 +6,7 @@
 #include "exec/cpu/fused_epilogue.h"
 #include "exec/cpu/fused_pair.h"
 #include "exec/cpu/nchw_input_conv.h"
+#include "exec/cpu/row_chain.h"
 #include "exec/cpu/transpose_conv.h"
 #include "exec/kernel_util.h"
 #include "profile/flops.h"
@@ -16,7 +17,7 @@ namespace {
 // The fused node's inputs: the transpose's, then the convolution's after its first.
 constexpr size_t kInput = 0, kPerm = 1, kFilter = 2, kBias = 3;
 
-class TransposeConvKernel : public OpKernel {
+class TransposeConvKernel : public OpKernel, public RowProducer {
  public:
   TransposeConvKernel(const Node& transpose, const Node& conv) : m_conv(conv) {
     m_setup = m_pair.make(transpose, conv);
@@ -35,10 +36,25 @@ class TransposeConvKernel : public OpKernel {
     nchwInputConv(s, in[kInput].data<float>(), in[kFilter].data<float>(), in[kBias].data<float>(), *m_clamp,
                   out.data<float>());
     // Reported by the kernel, as the other fused kernels do, so a profile tells this path from the two kernels'.
-    const Shape nhwc{s.n, s.h, s.w, s.c};
-    ctx.flops = estimateFlops(m_conv, {&nhwc, &m_filter}, out.shape());
+    ctx.flops = producedFlops();
     ctx.outputs[0] = std::move(out);
     return Status::ok();
+  }
+
+  std::optional<Shape> producedShape(const std::vector<Tensor>& in) override {
+    if (!m_setup.isOk() || in.size() != kBias + 1 || !prepare(in)) return std::nullopt;
+    return Shape{m_shape.n, m_shape.oh, m_shape.ow, m_shape.oc};
+  }
+
+  void produceRows(const std::vector<Tensor>& in, int64_t begin, int64_t end, float* out) const override {
+    nchwInputConvRows(m_shape, in[kInput].data<float>(), in[kFilter].data<float>(), in[kBias].data<float>(), *m_clamp,
+                      begin, end, out);
+  }
+
+  int64_t producedFlops() const override {
+    const NchwInputConvShape& s = m_shape;
+    const Shape nhwc{s.n, s.h, s.w, s.c};
+    return estimateFlops(m_conv, {&nhwc, &m_filter}, Shape{s.n, s.oh, s.ow, s.oc});
   }
 
  private:
