@@ -55,10 +55,10 @@ void buildChain(vktest::Case& k, const ChainShape& s) {
   k.graph.addNode(convNode("dw", "_FusedDepthwiseConv2dNative",
                            {ref("conv"), ref(k.weights("fd", Shape{s.k, s.k, s.oc, 1})), ref(k.weights("bd", {s.oc}))},
                            1, s.k / 2, {"BiasAdd", "Relu6"}));
-  k.graph.addNode(convNode("pw", "_FusedConv2D",
-                           {ref("dw"), ref(k.weights("fp", Shape{1, 1, s.oc, s.pointwise})),
-                            ref(k.weights("bp", Shape{s.pointwise}))},
-                           1, 0, {"BiasAdd"}));
+  k.graph.addNode(convNode(
+      "pw", "_FusedConv2D",
+      {ref("dw"), ref(k.weights("fp", Shape{1, 1, s.oc, s.pointwise})), ref(k.weights("bp", Shape{s.pointwise}))}, 1, 0,
+      {"BiasAdd"}));
 }
 
 // Where the stem's and the pair's fused kernels run (AVX-512), and so the chain.

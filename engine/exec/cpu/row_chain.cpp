@@ -47,8 +47,8 @@ int64_t producerOf(const Graph& graph, const Fanout& fanout, const std::set<std:
   const int64_t f = graph.find(consumer.inputs[0].node);
   if (f < 0) return -1;
   const Node& producer = graph.node(static_cast<size_t>(f));
-  if (producer.op != kTransposeConvOp || pinned.count(producer.name) ||
-      fanout.dataUses(static_cast<size_t>(f)) != 1 || fanout.controlUses(static_cast<size_t>(f)) != 0)
+  if (producer.op != kTransposeConvOp || pinned.count(producer.name) || fanout.dataUses(static_cast<size_t>(f)) != 1 ||
+      fanout.controlUses(static_cast<size_t>(f)) != 0)
     return -1;
   return f;
 }
@@ -62,11 +62,11 @@ std::unique_ptr<OpKernel> makeRowChainKernel(const Node& first, const Node& seco
 
 void fuseRowChains(Placement& placement, const PlacementRequest& request) {
   PairFusion fusion;
-  fusion.op = floatOpDef(kRowChainOp,
-                         "A kernel that makes rows and the banded kernel that reads them, run as one: the stem's "
-                         "inputs, then the depthwise + 1x1 node's after its first",
-                         {"input", "perm", "filter", "bias", "depthwise_filter", "depthwise_bias", "pointwise_filter",
-                          "pointwise_args"});
+  fusion.op = floatOpDef(
+      kRowChainOp,
+      "A kernel that makes rows and the banded kernel that reads them, run as one: the stem's "
+      "inputs, then the depthwise + 1x1 node's after its first",
+      {"input", "perm", "filter", "bias", "depthwise_filter", "depthwise_bias", "pointwise_filter", "pointwise_args"});
   fusion.firstAttr = "producer";
   fusion.minMiddleBytes = kMinChainedMiddleBytes;
   fusion.firstOf = producerOf;
