@@ -18,6 +18,30 @@
 
 namespace flowscope::testing {
 
+/// The data of a test that runs each of `shapes` on one thread and on two: columns "index" and "threads", each row
+/// named by `name(shape)` and its thread count.
+template <class Shape, class Name>
+void addShapeAndThreadRows(const std::vector<Shape>& shapes, Name name) {
+  QTest::addColumn<int>("index");
+  QTest::addColumn<int>("threads");
+  for (size_t i = 0; i < shapes.size(); ++i)
+    for (int threads : {1, 2})
+      QTest::newRow(QString("%1, %2 threads").arg(name(shapes[i])).arg(threads).toUtf8())
+          << static_cast<int>(i) << threads;
+}
+
+/// Adds `name`, a float Transpose of NCHW `input` to NHWC (perm "perm", a constant), as the channels-last pass
+/// writes it before an ONNX model's first convolution.
+inline void addToNhwc(vktest::Case& k, const std::string& name, const std::string& input) {
+  Node t;
+  t.name = name;
+  t.op = "Transpose";
+  t.inputs = {TensorRef{input, 0, ""}, TensorRef{k.ints("perm", {0, 2, 3, 1}), 0, ""}};
+  t.attrs["T"] = AttrValue::fromType(DType::kFloat);
+  t.attrs["Tperm"] = AttrValue::fromType(DType::kInt32);
+  k.graph.addNode(std::move(t));
+}
+
 /// Adds "reader", a float ReLU of `input`'s first output: a second reader that keeps a pair apart.
 inline void addReader(vktest::Case& k, const std::string& input) {
   Node reader;

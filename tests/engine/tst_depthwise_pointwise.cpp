@@ -92,24 +92,18 @@ class TestDepthwisePointwise : public QObject {
   void cleanup() { setIntraOpThreads(physicalCores()); }
 
   void fusedKernelComputesTheTwoNodes_data() {
-    QTest::addColumn<int>("index");
-    QTest::addColumn<int>("threads");
-    for (size_t i = 0; i < shapes().size(); ++i)
-      for (int threads : {1, 2}) {
-        const PairShape& s = shapes()[i];
-        QTest::newRow(QString("%1x%2x%3 k%4 s%5 -> %6%7, %8 threads")
-                          .arg(s.h)
-                          .arg(s.w)
-                          .arg(s.c)
-                          .arg(s.k)
-                          .arg(s.stride)
-                          .arg(s.oc)
-                          .arg(s.residual ? " + r" : "")
-                          .arg(threads)
-                          .toUtf8())
-            << static_cast<int>(i) << threads;
-      }
+    testing::addShapeAndThreadRows(shapes(), [](const PairShape& s) {
+      return QString("%1x%2x%3 k%4 s%5 -> %6%7")
+          .arg(s.h)
+          .arg(s.w)
+          .arg(s.c)
+          .arg(s.k)
+          .arg(s.stride)
+          .arg(s.oc)
+          .arg(s.residual ? " + r" : "");
+    });
   }
+
   void fusedKernelComputesTheTwoNodes() {
     QFETCH(int, index);
     QFETCH(int, threads);

@@ -74,24 +74,18 @@ class TestPointwiseDepthwise : public QObject {
   void cleanup() { setIntraOpThreads(physicalCores()); }
 
   void fusedKernelComputesTheTwoNodes_data() {
-    QTest::addColumn<int>("index");
-    QTest::addColumn<int>("threads");
-    for (size_t i = 0; i < shapes().size(); ++i)
-      for (int threads : {1, 2}) {
-        const PairShape& s = shapes()[i];
-        QTest::newRow(QString("%1x%2x%3 %4->%5 s%6 %7, %8 threads")
-                          .arg(s.n)
-                          .arg(s.h)
-                          .arg(s.w)
-                          .arg(s.c)
-                          .arg(s.oc)
-                          .arg(s.stride)
-                          .arg(QString::fromStdString(s.padding))
-                          .arg(threads)
-                          .toUtf8())
-            << static_cast<int>(i) << threads;
-      }
+    testing::addShapeAndThreadRows(shapes(), [](const PairShape& s) {
+      return QString("%1x%2x%3 %4->%5 s%6 %7")
+          .arg(s.n)
+          .arg(s.h)
+          .arg(s.w)
+          .arg(s.c)
+          .arg(s.oc)
+          .arg(s.stride)
+          .arg(QString::fromStdString(s.padding));
+    });
   }
+
   void fusedKernelComputesTheTwoNodes() {
     QFETCH(int, index);
     QFETCH(int, threads);

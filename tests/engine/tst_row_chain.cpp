@@ -41,13 +41,7 @@ Node convNode(const std::string& name, const std::string& op, std::vector<Tensor
 // -> "pw": 1x1, bias (MobileNetV2's stem and first block, as torchvision exports them, pads k / 2).
 void buildChain(vktest::Case& k, const ChainShape& s) {
   k.input("x", Shape{s.n, 3, s.h, s.w});
-  Node t;
-  t.name = "t";
-  t.op = "Transpose";
-  t.inputs = {TensorRef{"x", 0, ""}, TensorRef{k.ints("perm", {0, 2, 3, 1}), 0, ""}};
-  t.attrs["T"] = AttrValue::fromType(DType::kFloat);
-  t.attrs["Tperm"] = AttrValue::fromType(DType::kInt32);
-  k.graph.addNode(std::move(t));
+  testing::addToNhwc(k, "t", "x");
   const auto ref = [](const std::string& name) { return TensorRef{name, 0, ""}; };
   k.graph.addNode(convNode("conv", "_FusedConv2D",
                            {ref("t"), ref(k.weights("f", Shape{3, 3, 3, s.oc})), ref(k.weights("b", Shape{s.oc}))},
@@ -99,24 +93,18 @@ class TestRowChain : public QObject {
   }
 
   void chainComputesTheNodes_data() {
-    QTest::addColumn<int>("index");
-    QTest::addColumn<int>("threads");
-    for (size_t i = 0; i < shapes().size(); ++i)
-      for (int threads : {1, 2}) {
-        const ChainShape& s = shapes()[i];
-        QTest::newRow(QString("%1x3x%2x%3 -> %4 s%5, dw %6, -> %7, %8 threads")
-                          .arg(s.n)
-                          .arg(s.h)
-                          .arg(s.w)
-                          .arg(s.oc)
-                          .arg(s.stride)
-                          .arg(s.k)
-                          .arg(s.pointwise)
-                          .arg(threads)
-                          .toUtf8())
-            << static_cast<int>(i) << threads;
-      }
+    testing::addShapeAndThreadRows(shapes(), [](const ChainShape& s) {
+      return QString("%1x3x%2x%3 -> %4 s%5, dw %6, -> %7")
+          .arg(s.n)
+          .arg(s.h)
+          .arg(s.w)
+          .arg(s.oc)
+          .arg(s.stride)
+          .arg(s.k)
+          .arg(s.pointwise);
+    });
   }
+
   // Fetching pw alone runs the chain; fetching the stem's output too keeps it apart. The values agree, and the
   // chained node's event names the four nodes and counts their FLOPs.
   void chainComputesTheNodes() {

@@ -23,13 +23,7 @@ struct StemShape {
 // x [n, c, h, w] (NCHW) -> "t": Transpose to NHWC -> "conv": k x k to oc, bias [, activation].
 void buildStem(vktest::Case& k, const StemShape& s) {
   k.input("x", Shape{s.n, s.c, s.h, s.w});
-  Node t;
-  t.name = "t";
-  t.op = "Transpose";
-  t.inputs = {TensorRef{"x", 0, ""}, TensorRef{k.ints("perm", {0, 2, 3, 1}), 0, ""}};
-  t.attrs["T"] = AttrValue::fromType(DType::kFloat);
-  t.attrs["Tperm"] = AttrValue::fromType(DType::kInt32);
-  k.graph.addNode(std::move(t));
+  testing::addToNhwc(k, "t", "x");
   Node conv;
   conv.name = "conv";
   conv.op = "_FusedConv2D";
@@ -83,25 +77,19 @@ class TestTransposeConv : public QObject {
   void cleanup() { setIntraOpThreads(physicalCores()); }
 
   void fusedKernelComputesTheTwoNodes_data() {
-    QTest::addColumn<int>("index");
-    QTest::addColumn<int>("threads");
-    for (size_t i = 0; i < shapes().size(); ++i)
-      for (int threads : {1, 2}) {
-        const StemShape& s = shapes()[i];
-        QTest::newRow(QString("%1x%2x%3 k%4 s%5 %6 -> %7 %8, %9 threads")
-                          .arg(s.c)
-                          .arg(s.h)
-                          .arg(s.w)
-                          .arg(s.k)
-                          .arg(s.stride)
-                          .arg(s.padding.c_str())
-                          .arg(s.oc)
-                          .arg(s.activation.c_str())
-                          .arg(threads)
-                          .toUtf8())
-            << static_cast<int>(i) << threads;
-      }
+    testing::addShapeAndThreadRows(shapes(), [](const StemShape& s) {
+      return QString("%1x%2x%3 k%4 s%5 %6 -> %7 %8")
+          .arg(s.c)
+          .arg(s.h)
+          .arg(s.w)
+          .arg(s.k)
+          .arg(s.stride)
+          .arg(s.padding.c_str())
+          .arg(s.oc)
+          .arg(s.activation.c_str());
+    });
   }
+
   void fusedKernelComputesTheTwoNodes() {
     QFETCH(int, index);
     QFETCH(int, threads);
