@@ -3,13 +3,14 @@
 # Usage: tests/sanitizers/run.sh asan|tsan
 #   asan: every test of the engine tree (ctest in build-asan/) under ASan + UBSan with leak checking.
 #   tsan: the threading tests (the executor's inter-op and intra-op threads, the thread pool, the UI's engine worker
-#         and its settings saver, the banded convolution + max pool kernel's threads).
+#         and its settings saver, the banded convolution + max pool kernel's threads, a row chain's threads pulling
+#         rows from one producer).
 # Suppressions (*.supp here) name third-party code only, each with its reason.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 mode="${1:?usage: run.sh asan|tsan}"
-tsan_tests=(tst_threads tst_executor tst_engine_worker tst_settings_store tst_conv_max_pool)
+tsan_tests=(tst_threads tst_executor tst_engine_worker tst_settings_store tst_conv_max_pool tst_row_chain)
 case "$mode" in
   asan) "$here/build.sh" asan
         export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
