@@ -57,12 +57,11 @@ class DepthwisePointwiseKernel : public OpKernel, public RowConsumer {
     return Status::ok();
   }
 
-  bool computeFrom(KernelContext& ctx, size_t producerArity, RowProducer& producer, const Shape& produced) override {
-    if (!m_setup.isOk() || ctx.inputs.size() < producerArity + kPwBias) return false;
-    const auto split = ctx.inputs.begin() + static_cast<ptrdiff_t>(producerArity);
-    const std::vector<Tensor> producerInputs(ctx.inputs.begin(), split);
+  bool computeFrom(KernelContext& ctx, const std::vector<Tensor>& producerInputs, RowProducer& producer,
+                   const Shape& produced) override {
+    if (!m_setup.isOk() || ctx.inputs.size() < producerInputs.size() + kPwBias) return false;
     std::vector<Tensor> in(1);  // the input the producer makes, then this kernel's others
-    in.insert(in.end(), split, ctx.inputs.end());
+    in.insert(in.end(), ctx.inputs.begin() + static_cast<ptrdiff_t>(producerInputs.size()), ctx.inputs.end());
     const Pull pull{producer, producerInputs};
     if (!prepare(in, produced) || !run(ctx, in, &pull)) return false;
     ctx.flops += producer.producedFlops();
@@ -110,13 +109,10 @@ class DepthwisePointwiseKernel : public OpKernel, public RowConsumer {
     const int64_t inRowFloats = d.w * d.c;
     float* rows = pull ? threadBandBuffer(static_cast<size_t>(m_inputRows * inRowFloats), 1) : nullptr;
     for (const InputBand& b : part.bands) {
-      const float* x = rows;
       if (pull)
         pull->producer.produceRows(pull->inputs, b.inBegin + b.kept, b.inEnd, keepSharedRows(b, rows, inRowFloats));
-      else
-        x = in[kInput].data<float>();
-      depthwiseNhwcRows(d, x, in[kDwFilter].data<float>(), in[kDwBias].data<float>(), m_clamp, b.outBegin, b.outEnd,
-                        buffer, pull ? b.inBegin : 0);
+      depthwiseNhwcRows(d, pull ? rows : in[kInput].data<float>(), in[kDwFilter].data<float>(),
+                        in[kDwBias].data<float>(), m_clamp, b.outBegin, b.outEnd, buffer, pull ? b.inBegin : 0);
       const int64_t pixels = (b.outEnd - b.outBegin) * d.ow;
       m_convolutions.run(pixels, part.memories.at(pixels), buffer, out + b.outBegin * d.ow * m_oc);
     }

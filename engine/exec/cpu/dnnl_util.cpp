@@ -1,9 +1,7 @@
 // oneDNN plumbing.
 #include "exec/cpu/dnnl_util.h"
 
-#include <cstdlib>
-#include <memory>
-#include <new>
+#include "base/growing_buffer.h"
 
 namespace flowscope::dnnl_util {
 
@@ -18,20 +16,9 @@ dnnl::stream& stream() {
 }
 
 void bindThreadScratchpad(dnnl::memory& scratchpad) {
-  struct Buffer {
-    std::unique_ptr<std::byte[], void (*)(std::byte*)> data{nullptr, [](std::byte* p) { std::free(p); }};
-    size_t size = 0;
-  };
-  thread_local Buffer buffer;
+  thread_local GrowingBuffer buffer;
   const size_t size = scratchpad.get_desc().get_size();
-  if (size > buffer.size) {
-    const size_t rounded = (size + 63) / 64 * 64;
-    auto* grown = static_cast<std::byte*>(std::aligned_alloc(64, rounded));
-    if (!grown) throw std::bad_alloc();
-    buffer.data.reset(grown);
-    buffer.size = rounded;
-  }
-  scratchpad.set_data_handle(size ? buffer.data.get() : nullptr);
+  scratchpad.set_data_handle(size ? buffer.atLeast(size) : nullptr);
 }
 
 dnnl::memory::data_type dataType(DType dtype) {

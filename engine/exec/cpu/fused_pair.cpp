@@ -1,37 +1,15 @@
 #include "exec/cpu/fused_pair.h"
 
-#include <cstdlib>
-#include <memory>
-#include <new>
 #include <vector>
 
+#include "base/growing_buffer.h"
 #include "exec/cpu/cpu_kernels.h"
 
 namespace flowscope {
-namespace {
-
-constexpr size_t kBandAlignment = 64;  // a cache line: vector loads and stores that cross none
-
-struct FreeBand {
-  void operator()(float* p) const { std::free(p); }
-};
-
-}  // namespace
 
 float* threadBandBuffer(size_t floats, size_t slot) {
-  struct Buffer {
-    std::unique_ptr<float, FreeBand> data;
-    size_t capacity = 0;
-  };
-  thread_local Buffer buffers[kThreadBandBuffers];
-  Buffer& buffer = buffers[slot];
-  if (buffer.capacity < floats) {
-    const size_t bytes = (floats * sizeof(float) + kBandAlignment - 1) / kBandAlignment * kBandAlignment;
-    buffer.data.reset(static_cast<float*>(std::aligned_alloc(kBandAlignment, bytes)));
-    if (!buffer.data) throw std::bad_alloc();
-    buffer.capacity = bytes / sizeof(float);
-  }
-  return buffer.data.get();
+  thread_local GrowingBuffer buffers[kThreadBandBuffers];
+  return reinterpret_cast<float*>(buffers[slot].atLeast(floats * sizeof(float)));
 }
 
 Status KernelPair::make(const Node& first, const Node& second) {

@@ -1,7 +1,6 @@
 #include "exec/cpu/placement_util.h"
 
 #include "exec/cpu/blocked_layout.h"
-#include "exec/cpu/cpu_kernels.h"
 #include "exec/kernel_util.h"
 #include "ops/shape_inference.h"
 
@@ -74,23 +73,14 @@ Node fusedNode(const PairFusion& fusion, const Node& first, const Node& second, 
   return fused;
 }
 
-// The fused node's kernel factory: from the two nodes, or from the factories a step before prepared for them.
+// The fused node's kernel factory: from the two nodes, or from the factories a step before prepared for them (null
+// where one has none: such a pair stays apart).
 std::function<std::unique_ptr<OpKernel>()> preparedKernel(const Placement& placement, const PairFusion& fusion,
                                                           const Node& first, const Node& second) {
   if (!fusion.chain) return [kernel = fusion.kernel, first, second] { return kernel(first, second); };
-  auto prepared = [&](const Node& node) -> std::function<std::unique_ptr<OpKernel>()> {
-    auto it = placement.preparedKernels.find(node.name);
-    if (it != placement.preparedKernels.end()) return it->second;
-    return [node]() -> std::unique_ptr<OpKernel> {  // null where it has none: the chain's kernel says so
-      const KernelFactory* factory = cpuKernelTable().find(node.op);
-      if (!factory) return nullptr;
-      auto kernel = (*factory)(node);
-      return kernel ? std::move(*kernel) : nullptr;
-    };
-  };
-  return [chain = fusion.chain, a = prepared(first), b = prepared(second), first, second] {
-    return chain(first, second, a(), b());
-  };
+  const auto a = placement.preparedKernels.find(first.name), b = placement.preparedKernels.find(second.name);
+  if (a == placement.preparedKernels.end() || b == placement.preparedKernels.end()) return nullptr;
+  return [chain = fusion.chain, a = a->second, b = b->second, first, second] { return chain(first, second, a(), b()); };
 }
 
 }  // namespace
@@ -114,8 +104,10 @@ void fusePairs(Placement& placement, const PlacementRequest& request, const Pair
       continue;
     const Node& first = graph.node(f);
     const Node& second = graph.node(s);
+    auto kernel = preparedKernel(placement, fusion, first, second);
+    if (!kernel) continue;
     fused.emplace_back(s, fusedNode(fusion, first, second, shapes.find(s, 0)));
-    placement.preparedKernels[second.name] = preparedKernel(placement, fusion, first, second);
+    placement.preparedKernels[second.name] = std::move(kernel);
     drop[f] = true;
   }
   if (fused.empty()) return;

@@ -40,8 +40,8 @@ struct PairFusion {
   /// The index of the node that node `second` fuses with, or -1; `pinned`: the nodes fed or fetched.
   std::function<int64_t(const Graph&, const Fanout&, const std::set<std::string>& pinned, size_t second)> firstOf;
   std::function<std::unique_ptr<OpKernel>(const Node& first, const Node& second)> kernel;
-  /// Instead of `kernel`, for two nodes a placement step fused before: their kernels, as the placement prepared
-  /// them, joined into one.
+  /// Instead of `kernel`, for two nodes placement steps fused before: their kernels, as the placement prepared
+  /// them, joined into one (a pair whose nodes have no prepared kernels stays apart).
   std::function<std::unique_ptr<OpKernel>(const Node& first, const Node& second, std::unique_ptr<OpKernel> a,
                                           std::unique_ptr<OpKernel> b)>
       chain;

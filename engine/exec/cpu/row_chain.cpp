@@ -15,7 +15,9 @@ constexpr int64_t kMinChainedMiddleBytes = int64_t{1} << 20;
 class RowChainKernel : public OpKernel {
  public:
   RowChainKernel(const Node& first, const Node& second, std::unique_ptr<OpKernel> a, std::unique_ptr<OpKernel> b)
-      : m_firstArity(first.inputs.size()) {
+      : m_firstArity(first.inputs.size()),
+        m_producer(dynamic_cast<RowProducer*>(a.get())),
+        m_consumer(dynamic_cast<RowConsumer*>(b.get())) {
     for (const auto& [node, kernel] : {std::pair{&first, a.get()}, std::pair{&second, b.get()}})
       if (!kernel && m_setup.isOk()) m_setup = unimplemented(nodeLabel(*node) + "no CPU kernel");
     m_pair.adopt(first, second, std::move(a), std::move(b));
@@ -23,19 +25,19 @@ class RowChainKernel : public OpKernel {
 
   Status compute(KernelContext& ctx) override {
     FS_RETURN_IF_ERROR(m_setup);
-    auto* producer = dynamic_cast<RowProducer*>(m_pair.firstKernel());
-    auto* consumer = dynamic_cast<RowConsumer*>(m_pair.secondKernel());
-    if (producer && consumer && ctx.inputs.size() > m_firstArity) {
+    if (m_producer && m_consumer && ctx.inputs.size() > m_firstArity) {
       const std::vector<Tensor> firstInputs(ctx.inputs.begin(),
                                             ctx.inputs.begin() + static_cast<ptrdiff_t>(m_firstArity));
-      const std::optional<Shape> produced = producer->producedShape(firstInputs);
-      if (produced && consumer->computeFrom(ctx, m_firstArity, *producer, *produced)) return Status::ok();
+      const std::optional<Shape> produced = m_producer->producedShape(firstInputs);
+      if (produced && m_consumer->computeFrom(ctx, firstInputs, *m_producer, *produced)) return Status::ok();
     }
     return m_pair.run(ctx, m_firstArity);
   }
 
  private:
   size_t m_firstArity;
+  RowProducer* m_producer;  // the first kernel as one, or null
+  RowConsumer* m_consumer;  // the second kernel as one, or null
   Status m_setup;
   KernelPair m_pair;
 };

@@ -37,9 +37,10 @@ class RowProducer {
 class RowConsumer {
  public:
   virtual ~RowConsumer() = default;
-  /// Computes ctx's outputs, ctx.inputs being the producer's `producerArity` inputs, then this kernel's after its
+  /// Computes ctx's outputs, ctx.inputs being the producer's inputs (`producerInputs`), then this kernel's after its
   /// first, which the producer makes with shape `produced`. False, with nothing written, where it cannot.
-  virtual bool computeFrom(KernelContext& ctx, size_t producerArity, RowProducer& producer, const Shape& produced) = 0;
+  virtual bool computeFrom(KernelContext& ctx, const std::vector<Tensor>& producerInputs, RowProducer& producer,
+                           const Shape& produced) = 0;
 };
 
 /// `placement.graph` with each _FusedTransposeConv2D whose output (at least 1 MiB) only a _FusedDepthwisePointwise
