@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/huge_pages.h"
 #include "base/strings.h"
 
 namespace flowscope {
@@ -71,10 +72,11 @@ BufferPool::~BufferPool() {
   release();
 }
 
-// Bytes to the 64-byte multiple of `bytes` (at least 64), aligned for every kernel.
+// Bytes to the 64-byte multiple of `bytes` (at least 64), aligned for every kernel; from 2 MiB on, in huge pages.
 std::byte* allocateExactBytes(size_t bytes) {
   size_t rounded = std::max<size_t>((bytes + kTensorAlignment - 1) / kTensorAlignment, 1) * kTensorAlignment;
-  void* p = std::aligned_alloc(kTensorAlignment, rounded);
+  void* p =
+      rounded >= kHugePageBytes ? allocateHugePageAligned(rounded) : std::aligned_alloc(kTensorAlignment, rounded);
   if (!p) throw std::bad_alloc();
   return static_cast<std::byte*>(p);
 }

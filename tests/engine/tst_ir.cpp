@@ -1,10 +1,15 @@
 // IR units: dtypes, shapes, tensors, attrs, printer, structural hash and verifier.
+#include <QFile>
 #include <QtTest>
 
 #include <malloc.h>
 
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <thread>
 
+#include "base/huge_pages.h"
 #include "base/thread_pool.h"
 #include "ir/buffer_pool.h"
 #include "ir/hash.h"
@@ -16,6 +21,21 @@
 using namespace flowscope;
 
 namespace {
+
+// Whether the mapping holding `p` is advised for transparent huge pages ("hg" among its VmFlags in /proc/self/smaps).
+bool advisedForHugePages(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto address = reinterpret_cast<uintptr_t>(p);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    uintptr_t begin = 0, end = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &begin, &end) == 2 && line.find('-') < line.find(' '))
+      inside = begin <= address && address < end;
+    else if (inside && line.rfind("VmFlags:", 0) == 0)
+      return (line + " ").find(" hg ") != std::string::npos;
+  }
+  return false;
+}
 
 Node makeNode(const std::string& name, const std::string& op, std::vector<std::string> inputs = {},
               AttrMap attrs = {}) {
@@ -176,6 +196,40 @@ class TestIr : public QObject {
       QCOMPARE(Tensor::persistent(DType::kInt8, Shape{0}).byteSize(), size_t(0));
     }
     QCOMPARE(releaseCachedTensorBuffers(), size_t(0));
+  }
+
+  // Tensors from 2 MiB on start on a huge page's boundary, and the kernel is asked to back them with huge pages.
+  void largeTensorsAskForHugePages() {
+    Tensor t(DType::kFloat, Shape{1024, 1024});
+    QCOMPARE(reinterpret_cast<uintptr_t>(t.data<float>()) % kHugePageBytes, uintptr_t(0));
+    if (!QFile::exists("/sys/kernel/mm/transparent_hugepage/enabled")) QSKIP("this kernel has no huge pages");
+    QVERIFY(advisedForHugePages(t.data<float>()));
+    Tensor small(DType::kFloat, Shape{1024});
+    QVERIFY(reinterpret_cast<uintptr_t>(small.data<float>()) % kTensorAlignment == 0);
+  }
+
+  // A kernel's packed weights: 64-byte aligned, one after another in a region advised for huge pages, the region
+  // filled from its start again once all are gone; a large buffer in a region of its own; moves pass the bytes on.
+  void packedBytesShareRegions() {
+    const void* first = nullptr;
+    {
+      PackedBytes a(1000), b(64);
+      first = a.data();
+      QCOMPARE(reinterpret_cast<uintptr_t>(a.data()) % 64, uintptr_t(0));
+      QCOMPARE(static_cast<const std::byte*>(b.data()), static_cast<const std::byte*>(a.data()) + 1024);
+      std::memset(a.data(), 1, a.size());
+      PackedBytes moved = std::move(b);
+      QVERIFY(b.data() == nullptr && moved.size() == 64);
+      PackedBytes large(size_t{20} << 20);
+      QCOMPARE(reinterpret_cast<uintptr_t>(large.data()) % kHugePageBytes, uintptr_t(0));
+      QVERIFY(large.data() != static_cast<const std::byte*>(a.data()) + 1088);
+      if (QFile::exists("/sys/kernel/mm/transparent_hugepage/enabled")) {
+        QVERIFY(advisedForHugePages(a.data()));
+        QVERIFY(advisedForHugePages(large.data()));
+      }
+    }
+    PackedBytes again(128);
+    QCOMPARE(again.data(), first);
   }
 
   void checkedByteSizeRefusesHugeShapes() {

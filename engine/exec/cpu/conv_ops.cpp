@@ -50,8 +50,9 @@ struct ConvPrimitive {
   bool withBias = false;
   dnnl::convolution_forward primitive;
   dnnl::memory src, dst, bias;
-  dnnl::memory scratchpad;   // bound to the running thread's (dnnl_util::bindThreadScratchpad)
-  dnnl::memory weights;      // in oneDNN's layout
+  dnnl::memory scratchpad;  // bound to the running thread's (dnnl_util::bindThreadScratchpad)
+  dnnl::memory weights;     // in oneDNN's layout, over weightBytes
+  PackedBytes weightBytes;
   dnnl::memory userWeights;  // our HWIO view
   dnnl::reorder weightReorder;
   Tensor reorderedFrom;          // the filter tensor `weights` was made from (kept alive so its address is stable)
@@ -344,7 +345,7 @@ class ConvKernel : public OpKernel {
       p.dst = dnnl::memory(tensorDesc(dstDesc, layouts.output), engine(), nullptr);
       p.bias = dnnl::memory(biasDesc, engine(), nullptr);
       p.userWeights = dnnl::memory(userWeightDesc, engine(), nullptr);
-      p.weights = dnnl::memory(pd.weights_desc(), engine());
+      p.weights = packedMemory(pd.weights_desc(), &p.weightBytes);
       p.weightReorder = dnnl::reorder(p.userWeights, p.weights);
       p.blocked.prepare(p.src, p.dst, pd.src_desc(), pd.dst_desc());
       if (m_fused.addend && layouts.addend != layouts.output) {

@@ -21,6 +21,11 @@ void bindThreadScratchpad(dnnl::memory& scratchpad) {
   scratchpad.set_data_handle(size ? buffer.atLeast(size) : nullptr);
 }
 
+dnnl::memory packedMemory(const dnnl::memory::desc& desc, PackedBytes* owner) {
+  *owner = PackedBytes(desc.get_size());
+  return dnnl::memory(desc, engine(), owner->data());
+}
+
 dnnl::memory::data_type dataType(DType dtype) {
   switch (dtype) {
     case DType::kFloat:

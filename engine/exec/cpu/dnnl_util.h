@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "base/huge_pages.h"
 #include "ir/dtype.h"
 
 namespace flowscope::dnnl_util {
@@ -21,6 +22,10 @@ dnnl::stream& stream();
 /// ran it on a worker thread in a later run. This points `scratchpad` at the calling thread's buffer, grown to its
 /// size there: the primitives a thread runs one after another share one warm buffer, as with oneDNN's.
 void bindThreadScratchpad(dnnl::memory& scratchpad);
+
+/// A memory of `desc` for a kernel's packed weights, over bytes of the packed arena (base/huge_pages.h), which
+/// `owner` now holds: a model's weight buffers share huge pages.
+dnnl::memory packedMemory(const dnnl::memory::desc& desc, PackedBytes* owner);
 
 /// A primitive's arguments, run on this thread's stream. oneDNN's C++ execute takes an std::unordered_map, built and
 /// freed on every call (about 0.8 us: a tenth of one of Silero VAD's small convolutions); this keeps them in an array

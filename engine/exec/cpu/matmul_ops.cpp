@@ -23,6 +23,7 @@ struct DnnlMatMulPrimitive {
   bool withBias = false, packed = false;
   dnnl::matmul primitive;
   dnnl::memory src, weights, bias, dst, scratchpad;
+  PackedBytes weightBytes;   // under `weights` where packed
   dnnl::memory userWeights;  // packed: our row-major view, reordered into `weights` once per weights tensor
   dnnl::reorder pack;
   Tensor packedFrom;  // the weights tensor `weights` was packed from (kept alive so its address stays its own)
@@ -142,7 +143,7 @@ class MatMulKernel : public OpKernel {
       p.dst = dnnl::memory(dstDesc, engine(), nullptr);
       if (packed) {
         p.userWeights = dnnl::memory(userWeiDesc, engine(), nullptr);
-        p.weights = dnnl::memory(pd.weights_desc(), engine());
+        p.weights = packedMemory(pd.weights_desc(), &p.weightBytes);
         p.pack = dnnl::reorder(p.userWeights, p.weights);
       } else {
         p.weights = dnnl::memory(userWeiDesc, engine(), nullptr);

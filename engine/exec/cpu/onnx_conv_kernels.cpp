@@ -113,7 +113,7 @@ class ConvKernel : public OpKernel {
       m_dst = dnnl::memory(dstDesc, engine(), nullptr);
       m_bias = dnnl::memory(biasDesc, engine(), nullptr);
       m_userWeights = dnnl::memory(userWeights, engine(), nullptr);
-      m_weightMem = dnnl::memory(pd.weights_desc(), engine());
+      m_weightMem = packedMemory(pd.weights_desc(), &m_weightBytes);
       m_reorder = dnnl::reorder(m_userWeights, m_weightMem);
     } catch (const dnnl::error& e) {
       return ctx.error(std::string("oneDNN could not create the convolution: ") + e.what());
@@ -130,6 +130,7 @@ class ConvKernel : public OpKernel {
   bool m_hasBias = false;
   dnnl::convolution_forward m_primitive;
   dnnl::memory m_src, m_dst, m_bias, m_userWeights, m_weightMem, m_scratchpad;
+  PackedBytes m_weightBytes;  // under m_weightMem
   dnnl::reorder m_reorder;
   Tensor m_reorderedFrom;
 };

@@ -21,6 +21,7 @@ struct FusedPrimitive {
   dnnl::convolution_forward primitive;
   dnnl::memory src, dst, pwBias, dwBias, scratchpad;
   dnnl::memory pwWeights, pwUserWeights, dwWeights, dwUserWeights;
+  PackedBytes pwWeightBytes, dwWeightBytes;  // under pwWeights and dwWeights
   dnnl::reorder pwReorder, dwReorder;
   dnnl_util::BlockedIo blocked;  // src and dst go through oneDNN's blocked layout
   Tensor pwFrom, dwFrom;  // the filters the weights were reordered from (kept alive so their addresses stay theirs)
@@ -157,12 +158,12 @@ class PointwiseDepthwiseKernel : public OpKernel {
       p.pwBias = dnnl::memory(biasDesc, engine(), nullptr);
       p.dwBias = dnnl::memory(biasDesc, engine(), nullptr);
       p.pwUserWeights = dnnl::memory(desc({oc, c, 1, 1}, DType::kFloat, {1, oc, c * oc, c * oc}), engine(), nullptr);
-      p.pwWeights = dnnl::memory(pd.weights_desc(), engine());
+      p.pwWeights = packedMemory(pd.weights_desc(), &p.pwWeightBytes);
       p.pwReorder = dnnl::reorder(p.pwUserWeights, p.pwWeights);
       // The depthwise filter [3, 3, oc, 1] as oneDNN's groups x 1 x 1 x 3 x 3.
       p.dwUserWeights = dnnl::memory(desc({oc, 1, 1, 3, 3}, DType::kFloat, {1, 1, 1, 3 * oc, oc}), engine(), nullptr);
-      p.dwWeights =
-          dnnl::memory(pd.query_md(dnnl::query::exec_arg_md, DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_WEIGHTS), engine());
+      p.dwWeights = packedMemory(pd.query_md(dnnl::query::exec_arg_md, DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_WEIGHTS),
+                                 &p.dwWeightBytes);
       p.dwReorder = dnnl::reorder(p.dwUserWeights, p.dwWeights);
     } catch (const dnnl::error&) {  // no fused kernel for this shape or machine
       return false;
