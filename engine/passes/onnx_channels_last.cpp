@@ -139,7 +139,11 @@ class ChannelsLast {
   std::set<std::string> m_oneD;      // those of them whose value is a 1-D one
   std::set<std::string> m_kept;      // elementwise nodes on NHWC values (they read nothing else)
   std::set<std::string> m_absorbed;  // nodes folded into a fused convolution
-  std::map<std::pair<std::string, bool>, std::string> m_transposes;  // (value, to NHWC) -> Transpose node
+  struct Made {
+    std::string output;              // the node whose output is the value in the other layout
+    std::vector<std::string> nodes;  // every node made for it (a 1-D value's two)
+  };
+  std::map<std::pair<std::string, bool>, Made> m_transposes;  // by (value, to NHWC)
 };
 
 // Convolutions and poolings read NHWC at their first input, elementwise nodes kept NHWC read only NHWC values and
@@ -162,13 +166,19 @@ void ChannelsLast::insertTransposes(PassResult& result) {
 
 // A 1-D value goes between [N, C, W] and [N, 1, W, C] through [N, C, 1, W]: ExpandDims then Transpose, or
 // Transpose then Squeeze.
-// The nodes made record the node that first reads them as what they were made from (recordFusion): a profile of the
-// graph the user opened shows their time on it, as ONNX Runtime's convolutions count their own input reorders.
+// The nodes made record the nodes that read them as what they were made for (recordFusion, without their own name): a
+// profile of the graph the user opened spreads their time over those readers, as ONNX Runtime's convolutions count
+// their own input reorders.
 TensorRef ChannelsLast::transposed(const TensorRef& ref, const Node& reader, bool toNhwc, bool oneD,
                                    PassResult& result) {
   auto key = std::make_pair(ref.toString(), toNhwc);
-  auto it = m_transposes.find(key);
-  if (it != m_transposes.end()) return TensorRef{it->second, 0, ""};
+  if (auto it = m_transposes.find(key); it != m_transposes.end()) {
+    for (const std::string& made : it->second.nodes) {
+      Node& node = m_graph.mutableNode(static_cast<size_t>(m_graph.find(made)));
+      recordFusion(node, {&node, &reader});  // one more reader
+    }
+    return TensorRef{it->second.output, 0, ""};
+  }
   const Node* producer = m_graph.findNode(ref.node);
   const std::string device = producer ? producer->device : "";
   const std::string name = uniqueNodeName(m_graph, ref.node + (toNhwc ? "/to_nhwc" : "/to_nchw"));
@@ -176,8 +186,10 @@ TensorRef ChannelsLast::transposed(const TensorRef& ref, const Node& reader, boo
   Node madeFor;  // the reader's name and debug info: `reader` itself may move as nodes are added
   madeFor.name = reader.name;
   madeFor.debugInfo = reader.debugInfo;
+  Made made{name, {}};
   const auto add = [&](Node node) {
     recordFusion(node, {&madeFor});
+    made.nodes.push_back(node.name);
     m_graph.addNode(std::move(node));
   };
   if (!oneD) {
@@ -192,7 +204,7 @@ TensorRef ChannelsLast::transposed(const TensorRef& ref, const Node& reader, boo
     add(makeSqueeze(name, TensorRef{transposedName, 0, ""}, 2, device));
   }
   ++result.stats["transposes"];
-  m_transposes.emplace(key, name);
+  m_transposes.emplace(key, std::move(made));
   return TensorRef{name, 0, ""};
 }
 

@@ -30,6 +30,35 @@ int64_t nodeOf(const NodeEvent& e, const Graph& graph, NodeTimes& times) {
   return static_cast<int64_t>(nodes[0]);
 }
 
+// An event of a node the optimizer made for others (a layout transpose, which records the nodes that read it) on a
+// graph without that node: its time is spread over the groups its readers ran in, not put on the first reader.
+bool spreadOverReaders(const NodeEvent& e, const Graph& graph) {
+  if (e.fusedFrom.empty() || computesItsOriginals(e.name, e.fusedFrom)) return false;
+  const int64_t named = graph.find(e.name);
+  return named < 0 || graph.node(static_cast<size_t>(named)).op != e.op;
+}
+
+// The distinct groups (their anchors, by fusedInto) of the nodes `e` was made for.
+std::vector<size_t> readerGroups(const NodeEvent& e, const Graph& graph, const NodeTimes& times) {
+  std::vector<size_t> groups;
+  for (const std::string& name : e.fusedFrom) {
+    int64_t node = graph.find(name);
+    for (size_t hops = 0; node >= 0 && times.fusedInto[static_cast<size_t>(node)] >= 0 && hops < graph.size(); ++hops)
+      node = times.fusedInto[static_cast<size_t>(node)];
+    if (node >= 0 && std::find(groups.begin(), groups.end(), static_cast<size_t>(node)) == groups.end())
+      groups.push_back(static_cast<size_t>(node));
+  }
+  return groups;
+}
+
+// Adds `share` of event `e` (seconds per run already worked out) to node i.
+void addEvent(NodeTimes& times, size_t i, const NodeEvent& e, double seconds, double share) {
+  times.seconds[i] += seconds * share;
+  times.flops[i] += static_cast<double>(e.flops) * share / times.runs;
+  times.bytes[i] += static_cast<double>(e.bytesIn + e.bytesOut) * share / times.runs;
+  times.events[i] += share / times.runs;
+}
+
 }  // namespace
 
 NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph) {
@@ -41,22 +70,23 @@ NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph) {
   times.events.assign(graph.size(), 0.0);
   times.fusedInto.assign(graph.size(), -1);
   const double perRun = 1e-9 / times.runs;
+  std::vector<const NodeEvent*> spread;  // after the kernels' own events have marked their fusions
+  const auto count = [&](const NodeEvent& e, const std::vector<size_t>& nodes) {
+    const double seconds = static_cast<double>(e.durationNs()) * perRun;
+    for (size_t i : nodes) addEvent(times, i, e, seconds, 1.0 / static_cast<double>(nodes.size()));
+    (nodes.empty() ? times.unmatchedSeconds : times.matchedSeconds) += seconds;
+    ++(nodes.empty() ? times.unmatchedEvents : times.matchedEvents);
+  };
   for (const NodeEvent& e : profile.events()) {
     if (e.depth > 0) continue;  // a call node's body: inside that node's event, which counts it
-    const double seconds = static_cast<double>(e.durationNs()) * perRun;
-    if (int64_t node = nodeOf(e, graph, times); node >= 0) {
-      const auto i = static_cast<size_t>(node);
-      times.seconds[i] += seconds;
-      times.flops[i] += static_cast<double>(e.flops) / times.runs;
-      times.bytes[i] += static_cast<double>(e.bytesIn + e.bytesOut) / times.runs;
-      times.events[i] += 1.0 / times.runs;
-      times.matchedSeconds += seconds;
-      ++times.matchedEvents;
-    } else {
-      times.unmatchedSeconds += seconds;
-      ++times.unmatchedEvents;
+    if (spreadOverReaders(e, graph)) {
+      spread.push_back(&e);
+      continue;
     }
+    const int64_t node = nodeOf(e, graph, times);
+    count(e, node >= 0 ? std::vector<size_t>{static_cast<size_t>(node)} : std::vector<size_t>{});
   }
+  for (const NodeEvent* e : spread) count(*e, readerGroups(*e, graph, times));
   return times;
 }
 

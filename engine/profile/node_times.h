@@ -32,7 +32,8 @@ std::vector<size_t> eventNodes(const NodeEvent& e, const Graph& graph);
 
 /// Sums `profile`'s events onto `graph`'s nodes by name, averaged over the profile's runs. An event of a node that a
 /// rewrite fused, on a graph that holds the nodes it was made from (not the fused node itself), goes on the first of
-/// them, and the others are marked as fused into it.
+/// them, and the others are marked as fused into it. An event of a node made for others (a layout transpose, whose
+/// recorded names are its readers', not its own) is spread evenly over the groups its readers ran in, joining none.
 NodeTimes nodeTimes(const RunProfile& profile, const Graph& graph);
 
 /// Two profiles of one graph compared node by node: one row per group of nodes that either side ran as one kernel

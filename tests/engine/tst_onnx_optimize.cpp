@@ -85,6 +85,23 @@ onnx::ModelProto convChainModel() {
   return m;
 }
 
+// x read by two Convs, a 3x3 with a Relu and a 1x1, whose sum goes through a Relu to y: one layout transpose of x
+// serves both.
+onnx::ModelProto sharedInputModel() {
+  onnx::ModelProto m = onnxModel();
+  auto* g = m.mutable_graph();
+  addValue(g->mutable_input(), "x", {1, 4, 8, 8});
+  addValue(g->mutable_output(), "y", {1, 8, 8, 8});
+  addFloats(g, "wa", {8, 4, 3, 3}, 0.3f, 0.0f);
+  addFloats(g, "wb", {8, 4, 1, 1}, 0.2f, 0.0f);
+  setInts(addNode(g, "Conv", {"x", "wa"}, {"ca"}, "conva"), "pads", {1, 1, 1, 1});
+  addNode(g, "Relu", {"ca"}, {"ra"}, "relua");
+  addNode(g, "Conv", {"x", "wb"}, {"cb"}, "convb");
+  addNode(g, "Add", {"ra", "cb"}, {"s"}, "add");
+  addNode(g, "Relu", {"s"}, {"y"}, "relu");
+  return m;
+}
+
 // x [1,3,16] -> Conv1d k3 pad 1 + Relu -> Conv1d k3 /2 -> Sigmoid -> y.
 onnx::ModelProto conv1dChainModel() {
   onnx::ModelProto m = onnxModel();
@@ -309,6 +326,57 @@ class TestOnnxOptimize : public QObject {
     for (const OpStats& row : run->profile.slowestNodes(100))
       transposeNamed |= row.key == "x/to_nhwc (Transpose, for conv1 + bn1 + clip1)";
     QVERIFY(transposeNamed);
+  }
+
+  // A layout transpose that two Convs read records both; a profile spreads its time evenly over the groups they ran
+  // in (the fused nodes of a reader counted once, whichever order the events come in), and joins neither reader to
+  // the other.
+  void aSharedTransposeIsSpreadOverItsReaders() {
+    QTemporaryDir dir;
+    auto model = loadWritten(dir, "shared.onnx", sharedInputModel());
+    auto fast = optimized(model);
+    const Node* transpose = fast->graph.findNode("x/to_nhwc");
+    QVERIFY(transpose);
+    const std::vector<std::string> readers = originalNames(*transpose);
+    for (const char* reader : {"conva", "relua", "convb"})
+      QVERIFY2(std::find(readers.begin(), readers.end(), reader) != readers.end(), reader);
+    const Graph& graph = model->graph;
+    const auto at = [&](const char* name) { return static_cast<size_t>(graph.find(name)); };
+    const auto event = [](const char* name, const char* op, int64_t ns, std::vector<std::string> from) {
+      NodeEvent e;
+      e.name = name;
+      e.op = op;
+      e.endNs = ns;
+      e.flops = ns;
+      e.fusedFrom = std::move(from);
+      return e;
+    };
+    RunProfile profile;  // the transpose first: its readers' groups are known only after the kernels' events
+    profile.addAll({event("x/to_nhwc", "Transpose", 3000, readers),
+                    event("relua", "_FusedConv2D", 10000, {"conva", "relua"}),
+                    event("convb", "_FusedConv2D", 5000, {})});
+    const NodeTimes times = nodeTimes(profile, graph);
+    QCOMPARE(times.seconds[at("conva")], 11.5e-6);
+    QCOMPARE(times.seconds[at("convb")], 6.5e-6);
+    QCOMPARE(times.flops[at("convb")], 6500.0);
+    QCOMPARE(times.seconds[at("relua")], 0.0);
+    QCOMPARE(times.fusedInto[at("relua")], int64_t(at("conva")));
+    QCOMPARE(times.fusedInto[at("convb")], int64_t(-1));
+    QCOMPARE(times.matchedEvents, size_t(3));
+    auto prepared = prepareRun(fast, RunSetup{});  // and in a real run, the transpose's time reaches both readers
+    QVERIFY2(prepared, prepared.status().message().c_str());
+    auto run = profileRun(*prepared, {2, 1, {}, false});
+    QVERIFY2(run, run.status().message().c_str());
+    std::vector<NodeEvent> transposes;
+    for (const NodeEvent& e : run->profile.events())
+      if (e.name == "x/to_nhwc") transposes.push_back(e);
+    QCOMPARE(transposes.size(), size_t(2));  // one a run
+    RunProfile transposesOnly;
+    transposesOnly.addAll(transposes);
+    const NodeTimes measured = nodeTimes(transposesOnly, graph);
+    QCOMPARE(measured.unmatchedEvents, size_t(0));
+    QVERIFY(measured.seconds[at("conva")] > 0);
+    QCOMPARE(measured.seconds[at("convb")], measured.seconds[at("conva")]);
   }
 
   // A 1-D chain stays [N, 1, W, C] between its convolutions: into that layout once at x (ExpandDims, Transpose), out
