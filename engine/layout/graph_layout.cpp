@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <iterator>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include "base/thread_pool.h"
 #include "layout/edge_labels.h"
 #include "layout/layered_layout.h"
+#include "layout/shared_constants.h"
 #include "ops/onnx_op_set.h"
 #include "ops/op_registry.h"
 
@@ -172,6 +174,23 @@ std::vector<GraphLayout::Route> GraphLayout::bundleEdges(int group) const {
   return routes;
 }
 
+std::vector<bool> GraphLayout::setSharedConstantsAside(GroupLayout& layout) const {
+  std::vector<bool> constantSource(layout.children.size(), false);
+  for (size_t i = 0; i < layout.children.size(); ++i) {
+    const Child& c = layout.children[i];
+    const auto node = static_cast<size_t>(c.id);
+    constantSource[i] = c.kind == SceneItem::Kind::kNode && m_nodeCategory[node] == OpCategory::kConstant &&
+                        producersBegin(node) == producersEnd(node);
+  }
+  std::vector<int> from, to;
+  for (const Route& r : layout.routes) from.push_back(r.from), to.push_back(r.to);
+  const std::vector<bool> aside = sharedConstants(constantSource, from, to);
+  const auto isStub = [&](const Route& r) { return aside[static_cast<size_t>(r.from)]; };
+  std::copy_if(layout.routes.begin(), layout.routes.end(), std::back_inserter(layout.stubs), isStub);
+  layout.routes.erase(std::remove_if(layout.routes.begin(), layout.routes.end(), isStub), layout.routes.end());
+  return aside;
+}
+
 Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGroup(
     int group, const std::set<std::string>& expanded, const std::atomic<bool>* cancelled) {
   const std::string key = cacheKey(group, expanded);
@@ -202,20 +221,46 @@ Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGro
                                      kNodeHeight});
   }
   layout->routes = bundleEdges(group);
+  const std::vector<bool> aside = setSharedConstantsAside(*layout);
+  std::vector<int> boxOf(layout->children.size(), -1);  // the laid-out children's boxes
   std::vector<LayoutBox> boxes;
-  for (const auto& c : layout->children)
+  for (size_t i = 0; i < layout->children.size(); ++i) {
+    const Child& c = layout->children[i];
+    if (aside[i]) continue;
+    boxOf[i] = static_cast<int>(boxes.size());
     boxes.push_back(LayoutBox{
         c.w, c.h, 0, 0,
         c.kind == SceneItem::Kind::kNode && m_nodeCategory[static_cast<size_t>(c.id)] == OpCategory::kConstant});
+  }
   std::vector<LayoutEdge> edges;
-  for (const auto& r : layout->routes) edges.push_back(LayoutEdge{r.from, r.to, {}});
+  for (const auto& r : layout->routes)
+    edges.push_back(LayoutEdge{boxOf[static_cast<size_t>(r.from)], boxOf[static_cast<size_t>(r.to)], {}});
   Point size = boxes.size() <= m_options.maxDotItems ? m_dotMemo.layout(boxes, edges) : layeredLayout(boxes, edges);
+  for (size_t i = 0; i < layout->children.size(); ++i) {
+    if (boxOf[i] < 0) continue;
+    layout->children[i].x = boxes[static_cast<size_t>(boxOf[i])].x;
+    layout->children[i].y = boxes[static_cast<size_t>(boxOf[i])].y;
+  }
+  size_t longestStub = 0;  // room at the left for the stubs' labels
+  for (const Route& stub : layout->stubs)
+    longestStub = std::max(
+        longestStub, lastComponent(m_graph->node(static_cast<size_t>(layout->children[stub.from].id)).name).size());
+  const double margin = stubMargin(longestStub);
+  for (size_t i = 0; i < layout->children.size(); ++i) layout->children[i].x += boxOf[i] >= 0 ? margin : 0;
+  for (LayoutEdge& e : edges)
+    for (Point& p : e.points) p.x += margin;
+  size.x += margin;
+  const double asideX = boxes.empty() ? 0 : size.x + 2 * kPad;  // the shared constants' column, at the right
+  for (size_t i = 0, row = 0; i < layout->children.size(); ++i) {
+    if (!aside[i]) continue;
+    Child& c = layout->children[i];
+    c.x = asideX;
+    c.y = static_cast<double>(row++) * (kNodeHeight + kPad / 2);
+    size.x = std::max(size.x, c.x + c.w);
+    size.y = std::max(size.y, c.y + c.h);
+  }
   layout->w = size.x;
   layout->h = size.y;
-  for (size_t i = 0; i < boxes.size(); ++i) {
-    layout->children[i].x = boxes[i].x;
-    layout->children[i].y = boxes[i].y;
-  }
   for (size_t k = 0; k < edges.size(); ++k) layout->routes[k].points = std::move(edges[k].points);
   std::lock_guard lock(m_mutex);
   return m_cache.emplace(key, std::move(layout)).first->second;
@@ -292,6 +337,17 @@ void GraphLayout::place(Scene& scene, const GroupLayout& layout, double x, doubl
     edge.points.reserve(route.points.size());
     for (const auto& p : route.points) edge.points.push_back(Point{x + p.x, y + p.y});
     labelEdge(edge, scene.items[static_cast<size_t>(edge.from)], scene.items[static_cast<size_t>(edge.to)]);
+    scene.edges.push_back(std::move(edge));
+  }
+  std::unordered_map<int, int> stubsOn;  // reader child -> its stubs so far
+  for (const auto& route : layout.stubs) {
+    SceneEdge edge;
+    edge.from = itemOfChild[static_cast<size_t>(route.from)];
+    edge.to = itemOfChild[static_cast<size_t>(route.to)];
+    edge.count = route.count;
+    edge.stub = true;
+    edge.points = stubPoints(scene.items[static_cast<size_t>(edge.to)].rect, stubsOn[route.to]++);
+    edge.label = scene.items[static_cast<size_t>(edge.from)].label;
     scene.edges.push_back(std::move(edge));
   }
 }

@@ -53,6 +53,7 @@ class GraphLayout {
     double w = 0, h = 0;
     std::vector<Child> children;
     std::vector<Route> routes;
+    std::vector<Route> stubs;  // from the children set aside (shared_constants.h) to their readers
   };
   struct Producer {
     uint32_t node;
@@ -65,6 +66,8 @@ class GraphLayout {
              int depth);
   std::string cacheKey(int group, const std::set<std::string>& expanded) const;
   std::vector<Route> bundleEdges(int group) const;
+  /// Moves the routes of `layout`'s shared constants into its stubs; true for each child set aside.
+  std::vector<bool> setSharedConstantsAside(GroupLayout& layout) const;
   /// The child of `group` that holds a node (a node of its own or a child group), or -1 when it lies outside.
   int childHolding(int group, size_t node) const;
   const Producer* producersBegin(size_t node) const { return m_producers.data() + m_producerStart[node]; }

@@ -40,6 +40,7 @@ struct SceneEdge {
   double weight = 1;  ///< line width hint from the tensor size (1 .. 4)
   Rect labelBox;      ///< where the label's text goes (placeEdgeLabels)
   Rect box;           ///< bounds of the polyline and the label (set by Scene::indexEdges), for culling
+  bool stub = false;  ///< a shared constant's short edge onto one of its readers, labelled with its name
 
   /// How many of `points` make a chain of cubic Beziers (3k+1; Graphviz may add an arrow tip after it, drawn as a
   /// line); 0 when the points are a polyline.

@@ -406,6 +406,59 @@ class TestLayout : public QObject {
     QCOMPARE(tree.group(tree.find("/block")).totalNodes, uint32_t(9));
   }
 
+  // A constant that three scopes read (PyTorch's exporter shares a Clip bound so) is laid out aside, at the group's
+  // right, with a labelled stub into each reader's left side instead of edges across the group; one that feeds one
+  // node keeps its edge.
+  void sharedConstantsGetStubsInsteadOfLongEdges() {
+    auto g = std::make_shared<Graph>();
+    auto add = [&](const std::string& name, const std::string& op, std::vector<std::string> inputs) {
+      Node n{name, op, "", {}, {}, {}, {}};
+      for (const auto& input : inputs) n.inputs.push_back(TensorRef{input, 0, ""});
+      g->addNode(n);
+    };
+    add("x", "Placeholder", {});
+    add("bound", "Const", {});
+    add("own", "Const", {});
+    add("/a/Clip", "onnx::Clip", {"x", "bound"});
+    add("/b/Clip", "onnx::Clip", {"/a/Clip", "bound"});
+    add("/c/Clip", "onnx::Clip", {"/b/Clip", "bound"});
+    add("/c/Add", "onnx::Add", {"/c/Clip", "own"});
+    GraphLayout layout(g);
+    auto built = layout.build({"/c"});
+    QVERIFY(built.hasValue());
+    const Scene& s = **built;
+    const auto itemOf = [&](const char* name) {
+      return static_cast<int>(s.itemOfNode[static_cast<size_t>(g->find(name))]);
+    };
+    const int bound = itemOf("bound");
+    std::set<int> stubbed;
+    for (const SceneEdge& e : s.edges) {
+      if (e.from != bound) continue;
+      QVERIFY(e.stub);
+      QCOMPARE(e.label, std::string("bound"));
+      const Rect& reader = s.items[static_cast<size_t>(e.to)].rect;
+      QCOMPARE(e.points.back().x, reader.x);  // into the reader's left side
+      QVERIFY(e.points.front().x < reader.x && e.points.back().y > reader.y && e.points.back().y < reader.y + reader.h);
+      stubbed.insert(e.to);
+    }
+    const int groupC =
+        static_cast<int>(std::find_if(s.items.begin(), s.items.end(),
+                                      [&](const SceneItem& i) {
+                                        return i.kind == SceneItem::Kind::kGroup && i.id == layout.tree().find("/c");
+                                      }) -
+                         s.items.begin());
+    QCOMPARE(stubbed, (std::set<int>{itemOf("/a/Clip"), itemOf("/b/Clip"), groupC}));  // /c's frame: it is open
+    const Rect& aside = s.items[static_cast<size_t>(bound)].rect;
+    for (const char* other : {"x", "/a/Clip", "/b/Clip"})
+      QVERIFY2(s.items[static_cast<size_t>(itemOf(other))].rect.x + s.items[static_cast<size_t>(itemOf(other))].rect.w <
+                   aside.x,
+               other);
+    const int own = itemOf("own");
+    const auto ownEdge =
+        std::find_if(s.edges.begin(), s.edges.end(), [&](const SceneEdge& e) { return e.from == own; });
+    QVERIFY(ownEdge != s.edges.end() && !ownEdge->stub && ownEdge->to == itemOf("/c/Add"));
+  }
+
   void dotMemoRepeatsGraphvizExactly() {
     const std::vector<LayoutBox> boxes{{80, 30}, {120, 40}, {80, 30}, {60, 30}};
     const std::vector<LayoutEdge> edges{{0, 1, {}}, {0, 2, {}}, {1, 3, {}}, {2, 3, {}}};

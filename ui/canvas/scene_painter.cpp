@@ -173,8 +173,8 @@ PaintStats paintScene(QPainter& painter, const Scene& scene, const QRectF& view,
         QFont f = painter.font();
         f.setPointSizeF(7);
         painter.setFont(f);
-        painter.drawText(toQt(e.labelBox), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip,
-                         QString::fromStdString(e.label));
+        const Qt::Alignment side = e.stub ? Qt::AlignRight : Qt::AlignLeft;  // a stub's label ends where it starts
+        painter.drawText(toQt(e.labelBox), side | Qt::AlignVCenter | Qt::TextDontClip, QString::fromStdString(e.label));
       }
       ++stats.edges;
     }
