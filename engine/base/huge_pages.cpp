@@ -28,10 +28,9 @@ class PackedArena {
     std::lock_guard lock(m_mutex);
     if (bytes > kRegionBytes / 4) return newRegion(roundUp(bytes, kHugePageBytes), bytes);
     if (m_current == m_regions.end() || m_current->second.used + bytes > m_current->second.size) {
-      const Regions::iterator previous = m_current;
+      // The full region stays while it has live buffers (an empty one was filled again from its start, not here).
       void* p = newRegion(kRegionBytes, bytes);
       m_current = m_regions.find(static_cast<std::byte*>(p));
-      if (previous != m_regions.end() && previous->second.live == 0) release(previous);
       return p;
     }
     Region& region = m_current->second;
@@ -85,12 +84,7 @@ PackedArena& packedArena() {
 void adviseHugePages(void* p, size_t bytes) {
   const auto begin = roundUp(reinterpret_cast<uintptr_t>(p), kHugePageBytes);
   const auto end = (reinterpret_cast<uintptr_t>(p) + bytes) / kHugePageBytes * kHugePageBytes;
-#ifdef MADV_HUGEPAGE
   if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // advice: failure is fine
-#else
-  (void)begin;
-  (void)end;
-#endif
 }
 
 void* allocateHugePageAligned(size_t bytes) {

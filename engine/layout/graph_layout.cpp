@@ -191,6 +191,30 @@ std::vector<bool> GraphLayout::setSharedConstantsAside(GroupLayout& layout) cons
   return aside;
 }
 
+Point GraphLayout::placeAside(GroupLayout& layout, const std::vector<bool>& aside, Point size,
+                              std::vector<LayoutEdge>& edges) const {
+  size_t longestStub = 0;
+  for (const Route& stub : layout.stubs)
+    longestStub = std::max(
+        longestStub, lastComponent(m_graph->node(static_cast<size_t>(layout.children[stub.from].id)).name).size());
+  const double margin = stubMargin(longestStub);
+  const bool othersLaidOut = std::find(aside.begin(), aside.end(), false) != aside.end();
+  for (size_t i = 0; i < layout.children.size(); ++i) layout.children[i].x += aside[i] ? 0 : margin;
+  for (LayoutEdge& e : edges)
+    for (Point& p : e.points) p.x += margin;
+  size.x += margin;
+  const double column = othersLaidOut ? size.x + 2 * kPad : 0;
+  for (size_t i = 0, row = 0; i < layout.children.size(); ++i) {
+    if (!aside[i]) continue;
+    Child& c = layout.children[i];
+    c.x = column;
+    c.y = static_cast<double>(row++) * (kNodeHeight + kPad / 2);
+    size.x = std::max(size.x, c.x + c.w);
+    size.y = std::max(size.y, c.y + c.h);
+  }
+  return size;
+}
+
 Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGroup(
     int group, const std::set<std::string>& expanded, const std::atomic<bool>* cancelled) {
   const std::string key = cacheKey(group, expanded);
@@ -241,24 +265,7 @@ Expected<std::shared_ptr<const GraphLayout::GroupLayout>> GraphLayout::layoutGro
     layout->children[i].x = boxes[static_cast<size_t>(boxOf[i])].x;
     layout->children[i].y = boxes[static_cast<size_t>(boxOf[i])].y;
   }
-  size_t longestStub = 0;  // room at the left for the stubs' labels
-  for (const Route& stub : layout->stubs)
-    longestStub = std::max(
-        longestStub, lastComponent(m_graph->node(static_cast<size_t>(layout->children[stub.from].id)).name).size());
-  const double margin = stubMargin(longestStub);
-  for (size_t i = 0; i < layout->children.size(); ++i) layout->children[i].x += boxOf[i] >= 0 ? margin : 0;
-  for (LayoutEdge& e : edges)
-    for (Point& p : e.points) p.x += margin;
-  size.x += margin;
-  const double asideX = boxes.empty() ? 0 : size.x + 2 * kPad;  // the shared constants' column, at the right
-  for (size_t i = 0, row = 0; i < layout->children.size(); ++i) {
-    if (!aside[i]) continue;
-    Child& c = layout->children[i];
-    c.x = asideX;
-    c.y = static_cast<double>(row++) * (kNodeHeight + kPad / 2);
-    size.x = std::max(size.x, c.x + c.w);
-    size.y = std::max(size.y, c.y + c.h);
-  }
+  size = placeAside(*layout, aside, size, edges);
   layout->w = size.x;
   layout->h = size.y;
   for (size_t k = 0; k < edges.size(); ++k) layout->routes[k].points = std::move(edges[k].points);

@@ -68,6 +68,10 @@ class GraphLayout {
   std::vector<Route> bundleEdges(int group) const;
   /// Moves the routes of `layout`'s shared constants into its stubs; true for each child set aside.
   std::vector<bool> setSharedConstantsAside(GroupLayout& layout) const;
+  /// After the layout of the other children (`size`, their routes' `edges`): room at the left for the stubs' labels,
+  /// and the children set aside in a column at the right. Returns the group's size.
+  Point placeAside(GroupLayout& layout, const std::vector<bool>& aside, Point size,
+                   std::vector<LayoutEdge>& edges) const;
   /// The child of `group` that holds a node (a node of its own or a child group), or -1 when it lies outside.
   int childHolding(int group, size_t node) const;
   const Producer* producersBegin(size_t node) const { return m_producers.data() + m_producerStart[node]; }
