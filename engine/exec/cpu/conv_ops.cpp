@@ -8,7 +8,8 @@
 // F(2x2, 3x3) below 28x28 outputs.
 // Square 3x3 and 5x5 depthwise windows run on depthwise_nhwc's AVX-512 kernel where the machine has it.
 // 3x3 convolutions with 7-wide outputs and weights larger than the L2 cache (ResNet's last stage) run on
-// small_image_conv's AVX-512 kernel where the machine has it.
+// small_image_conv's AVX-512 kernel where the machine has it, and 1x1 convolutions over at most 64 pixels with weights
+// of 256 KiB or more (MobileNetV2's 7x7 blocks) on streamed_pointwise's.
 // A fused Add (the remapper's residual fusion) is oneDNN's sum post-op, before the activation.
 #include <algorithm>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include <memory>
 #include <string_view>
 
+#include "base/thread_pool.h"
 #include "exec/cpu/blocked_layout.h"
 #include "exec/cpu/conv_window.h"
 #include "exec/cpu/cpu_kernels.h"
@@ -24,6 +26,7 @@
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/fused_epilogue.h"
 #include "exec/cpu/small_image_conv.h"
+#include "exec/cpu/streamed_pointwise.h"
 #include "exec/cpu/winograd_nhwc.h"
 #include "exec/kernel_util.h"
 #include "ops/shape_functions.h"
@@ -144,7 +147,9 @@ class ConvKernel : public OpKernel {
     if ((layouts.input || layouts.output || layouts.addend) && (m_fused.batchNorm || m_fused.prelu || m_depthwise))
       return ctx.error("a blocked layout reaches a convolution that runs on NHWC only");
     FS_ASSIGN_OR_RETURN(bool ownWinograd, runOwnWinograd(ctx, x, f, w, oc, addend, dnnlBias, layouts));
-    if (ownWinograd || runOwnSmallImage(ctx, x, f, w, oc, addend, dnnlBias, layouts)) return Status::ok();
+    if (ownWinograd || runOwnSmallImage(ctx, x, f, w, oc, addend, dnnlBias, layouts) ||
+        runOwnStreamedPointwise(ctx, x, f, w, oc, addend, dnnlBias, layouts))
+      return Status::ok();
     const bool sumPostOp = addend && dnnlBias;  // else the epilogue after a batch norm adds it
     Tensor out = outputStartingAs(outShape, sumPostOp && layouts.addend == layouts.output ? addend : nullptr);
     if (m_depthwise && !addend && runOwnDepthwise(ctx, x, f, w, dnnlBias, out)) {
@@ -288,6 +293,26 @@ class ConvKernel : public OpKernel {
     return true;
   }
 
+  // A 1x1 convolution over few pixels whose weights come from memory on every run: our streamed kernel. False:
+  // oneDNN runs it (FLOWSCOPE_STREAMED_POINTWISE=0 makes that so everywhere, for comparisons).
+  bool runOwnStreamedPointwise(KernelContext& ctx, const Tensor& x, const Tensor& f, const Window& w, int64_t oc,
+                               const Tensor* addend, bool withBias, const ConvLayouts& layouts) {
+    static const bool enabled = settingOn("FLOWSCOPE_STREAMED_POINTWISE");
+    if (!enabled || !ownKernelFits(layouts) || w.kh != 1 || w.kw != 1 || w.sh != 1 || w.sw != 1 || w.padTop != 0 ||
+        w.padLeft != 0 || w.oh != x.shape().dim(1) || w.ow != x.shape().dim(2))
+      return false;
+    const Shape& in = x.shape();
+    const StreamedPointwiseShape shape{in.dim(0) * in.dim(1) * in.dim(2), in.dim(3), oc};
+    if (!streamedPointwiseRuns(shape)) return false;
+    if (!m_streamed) m_streamed = std::make_unique<StreamedPointwise>();
+    m_streamed->prepare(shape, f.data<float>(), intraOpThreads());
+    m_ownFilter = f;
+    Tensor out = ownOutput(Shape{in.dim(0), in.dim(1), in.dim(2), oc}, addend);
+    m_streamed->run(x.data<float>(), ownEpilogue(ctx, addend, withBias), out.data<float>());
+    ctx.outputs[0] = std::move(out);
+    return true;
+  }
+
   // The weights in our HWIO layout, and the dims oneDNN knows them by.
   std::pair<dnnl::memory::desc, dnnl::memory::dims> weightDescs(const Shape& f, int64_t c, int64_t oc) const {
     const int64_t kh = f.dim(0), kw = f.dim(1);
@@ -366,6 +391,7 @@ class ConvKernel : public OpKernel {
   Window m_window;
   std::unique_ptr<WinogradNhwc> m_ownWinograd;
   std::unique_ptr<SmallImageConv> m_smallImage;
+  std::unique_ptr<StreamedPointwise> m_streamed;
   Tensor m_ownFilter;  // the filter our own kernels' weights were made from (kept alive: its address is stable)
 };
 
