@@ -14,8 +14,8 @@
 
 #include <algorithm>
 #include <utility>
-#include <vector>
 
+#include "base/growing_buffer.h"
 #include "base/thread_pool.h"
 #include "exec/cpu/cpu_features.h"
 
@@ -278,11 +278,14 @@ FS_AVX512 void depthwiseRowOfStride(const DepthwiseShape& sh, const RowJob& job,
 #undef FS_UNROLLED
 
 // A row of zeros as wide as an input row and a filter row, for window rows above and below the image (one per
-// thread).
+// thread), on a cache line as the rows it stands for are: a vector's load from it would otherwise cross two lines.
 const float* zeroRow(int64_t floats) {
-  thread_local std::vector<float> zeros;
-  if (static_cast<int64_t>(zeros.size()) < floats) zeros.assign(static_cast<size_t>(floats), 0.0f);
-  return zeros.data();
+  thread_local GrowingBuffer buffer;
+  thread_local int64_t zeroed = 0;  // a larger buffer keeps nothing of the smaller one
+  float* zeros = reinterpret_cast<float*>(buffer.atLeast(static_cast<size_t>(floats) * sizeof(float)));
+  if (zeroed < floats) std::fill(zeros, zeros + floats, 0.0f);
+  zeroed = std::max(zeroed, floats);
+  return zeros;
 }
 
 }  // namespace
