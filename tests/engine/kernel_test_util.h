@@ -87,15 +87,15 @@ inline bool closeTo(const Tensor& got, const Shape& shape, const std::vector<dou
   return true;
 }
 
-/// A 3x3 convolution (dilation 1) by the definition, in double: x NHWC [N, H, W, C], f HWIO [3, 3, C, K], out NHWC
+/// A convolution (dilation 1) by the definition, in double: x NHWC [N, H, W, C], f HWIO [KH, KW, C, K], out NHWC
 /// [N, OH, OW, K] = conv + bias + addend (null: none), clamped to [0, hi] when hi > 0.
-struct Conv3x3Window {
+struct ConvWindow {
   int64_t stride = 1, padTop = 0, padLeft = 0, oh = 0, ow = 0;
 };
-inline std::vector<double> conv3x3ByDefinition(const Tensor& x, const Tensor& f, const Tensor& bias,
-                                               const Tensor* addend, const Conv3x3Window& w, double hi) {
+inline std::vector<double> convByDefinition(const Tensor& x, const Tensor& f, const Tensor& bias, const Tensor* addend,
+                                            const ConvWindow& w, double hi) {
   const int64_t n = x.shape().dim(0), h = x.shape().dim(1), wd = x.shape().dim(2), c = x.shape().dim(3);
-  const int64_t k = f.shape().dim(3);
+  const int64_t kh = f.shape().dim(0), kw = f.shape().dim(1), k = f.shape().dim(3);
   std::vector<double> out;
   for (int64_t b = 0; b < n; ++b)
     for (int64_t y = 0; y < w.oh; ++y)
@@ -103,17 +103,25 @@ inline std::vector<double> conv3x3ByDefinition(const Tensor& x, const Tensor& f,
         for (int64_t o = 0; o < k; ++o) {
           double sum = bias.elementAsDouble(o);
           if (addend) sum += addend->elementAsDouble(((b * w.oh + y) * w.ow + xo) * k + o);
-          for (int64_t i = 0; i < 3; ++i)
-            for (int64_t j = 0; j < 3; ++j) {
+          for (int64_t i = 0; i < kh; ++i)
+            for (int64_t j = 0; j < kw; ++j) {
               const int64_t iy = y * w.stride + i - w.padTop, ix = xo * w.stride + j - w.padLeft;
               if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
               for (int64_t ch = 0; ch < c; ++ch)
                 sum += x.elementAsDouble(((b * h + iy) * wd + ix) * c + ch) *
-                       f.elementAsDouble(((i * 3 + j) * c + ch) * k + o);
+                       f.elementAsDouble(((i * kw + j) * c + ch) * k + o);
             }
           out.push_back(hi > 0 ? std::clamp(sum, 0.0, hi) : sum);
         }
   return out;
+}
+
+/// The largest |got - want| / (1 + |want|) over the elements.
+inline double worstError(const Tensor& got, const std::vector<double>& want) {
+  double worst = 0;
+  for (size_t i = 0; i < want.size(); ++i)
+    worst = std::max(worst, std::abs(got.elementAsDouble(static_cast<int64_t>(i)) - want[i]) / (1 + std::abs(want[i])));
+  return worst;
 }
 
 inline AttrValue ints(std::vector<int64_t> v) {

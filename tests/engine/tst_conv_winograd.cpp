@@ -166,7 +166,7 @@ class TestConvWinograd : public QObject {
       QCOMPARE(conv.tile(), tile);
       Tensor out = Tensor::uninitialized(DType::kFloat, Shape{n, shape.oh, shape.ow, k});
       conv.run(x.data<float>(), {bias.data<float>(), addend.data<float>(), true, 0.0f, 6.0f}, out.data<float>());
-      const std::vector<double> want = testing::conv3x3ByDefinition(
+      const std::vector<double> want = testing::convByDefinition(
           x, filter, bias, &addend, {1, shape.padTop, shape.padLeft, shape.oh, shape.ow}, 6.0);
       double worst = 0;
       for (size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::abs(out.data<float>()[i] - want[i]));

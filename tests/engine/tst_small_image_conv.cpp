@@ -24,8 +24,8 @@ struct Case {
 };
 
 // The window TensorFlow's padding gives.
-testing::Conv3x3Window windowOf(const Case& t) {
-  testing::Conv3x3Window w;
+testing::ConvWindow windowOf(const Case& t) {
+  testing::ConvWindow w;
   w.stride = t.stride;
   if (t.padding == "VALID") {
     w.oh = (t.h - 3) / t.stride + 1;
@@ -56,15 +56,8 @@ AttrMap attrsOf(const Case& t) {
 }
 
 SmallImageConvShape shapeOf(const Case& t) {
-  const testing::Conv3x3Window w = windowOf(t);
+  const testing::ConvWindow w = windowOf(t);
   return {t.n, t.h, t.w, t.c, t.k, t.stride, w.padTop, w.padLeft, w.oh, w.ow};
-}
-
-double worstError(const Tensor& got, const std::vector<double>& want) {
-  double worst = 0;
-  for (size_t i = 0; i < want.size(); ++i)
-    worst = std::max(worst, std::abs(got.elementAsDouble(static_cast<int64_t>(i)) - want[i]) / (1 + std::abs(want[i])));
-  return worst;
 }
 
 }  // namespace
@@ -82,7 +75,7 @@ class TestSmallImageConv : public QObject {
   void fusedConvMatchesTheDefinition() {
     QFETCH(int, index);
     const Case& t = cases()[static_cast<size_t>(index)];
-    const testing::Conv3x3Window w = windowOf(t);
+    const testing::ConvWindow w = windowOf(t);
     QCOMPARE(smallImageConvRuns(shapeOf(t)), __builtin_cpu_supports("avx512f") != 0);
     const Tensor x = testing::randomOf(DType::kFloat, Shape{t.n, t.h, t.w, t.c}, 11);
     const Tensor f = testing::randomOf(DType::kFloat, Shape{3, 3, t.c, t.k}, 12, -0.05, 0.05);
@@ -93,7 +86,8 @@ class TestSmallImageConv : public QObject {
     const Tensor got = testing::run1("_FusedConv2D", inputs, attrsOf(t));
     QCOMPARE(got.shape(), (Shape{t.n, w.oh, w.ow, t.k}));
     const double hi = t.activation == "Relu6" ? 6 : (t.activation == "Relu" ? 1e30 : 0);
-    const double error = worstError(got, testing::conv3x3ByDefinition(x, f, bias, t.addend ? &addend : nullptr, w, hi));
+    const double error =
+        testing::worstError(got, testing::convByDefinition(x, f, bias, t.addend ? &addend : nullptr, w, hi));
     QVERIFY2(error < 4e-5, std::to_string(error).c_str());  // float sums of up to 4608 products: oneDNN's err 1.1e-5
   }
 
@@ -136,7 +130,7 @@ class TestSmallImageConv : public QObject {
     for (const Tensor& f : filters) {
       conv.prepare(shape, f.data<float>());
       conv.run(x.data<float>(), {bias.data<float>(), nullptr, true, 0.0f, 6.0f}, out.data<float>());
-      const double error = worstError(out, testing::conv3x3ByDefinition(x, f, bias, nullptr, windowOf(t), 6));
+      const double error = testing::worstError(out, testing::convByDefinition(x, f, bias, nullptr, windowOf(t), 6));
       QVERIFY2(error < 1e-5, std::to_string(error).c_str());
     }
     x.data<float>()[0] = std::numeric_limits<float>::quiet_NaN();

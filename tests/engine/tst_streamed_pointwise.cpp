@@ -33,26 +33,8 @@ AttrMap attrsOf(const Case& t) {
 
 StreamedPointwiseShape shapeOf(const Case& t) { return {t.n * t.h * t.w, t.c, t.k}; }
 
-// clamp(bias + x * f + addend) in double, `hi` the clamp's top (0 for no clamp).
-std::vector<double> pointwiseByDefinition(const Tensor& x, const Tensor& f, const Tensor& bias, const Tensor* addend,
-                                          double hi) {
-  const int64_t c = f.shape().dim(2), k = f.shape().dim(3), pixels = x.numElements() / c;
-  std::vector<double> out(static_cast<size_t>(pixels * k));
-  for (int64_t p = 0; p < pixels; ++p)
-    for (int64_t o = 0; o < k; ++o) {
-      double sum = bias.elementAsDouble(o) + (addend ? addend->elementAsDouble(p * k + o) : 0.0);
-      for (int64_t i = 0; i < c; ++i) sum += x.elementAsDouble(p * c + i) * f.elementAsDouble(i * k + o);
-      out[static_cast<size_t>(p * k + o)] = hi > 0 ? std::clamp(sum, 0.0, hi) : sum;
-    }
-  return out;
-}
-
-double worstError(const Tensor& got, const std::vector<double>& want) {
-  double worst = 0;
-  for (size_t i = 0; i < want.size(); ++i)
-    worst = std::max(worst, std::abs(got.elementAsDouble(static_cast<int64_t>(i)) - want[i]) / (1 + std::abs(want[i])));
-  return worst;
-}
+// A 1x1 convolution's window over an h x w image: the image itself.
+testing::ConvWindow windowOver(int64_t h, int64_t w) { return {1, 0, 0, h, w}; }
 
 }  // namespace
 
@@ -76,7 +58,8 @@ class TestStreamedPointwise : public QObject {
     const Tensor bias = testing::randomOf(DType::kFloat, Shape{t.k}, 13);
     const Tensor addend = testing::randomOf(DType::kFloat, Shape{t.n, t.h, t.w, t.k}, 14);
     const double hi = t.activation == "Relu6" ? 6 : (t.activation == "Relu" ? 1e30 : 0);
-    const std::vector<double> want = pointwiseByDefinition(x, f, bias, t.addend ? &addend : nullptr, hi);
+    const std::vector<double> want =
+        testing::convByDefinition(x, f, bias, t.addend ? &addend : nullptr, windowOver(t.h, t.w), hi);
     const int before = intraOpThreads();
     for (int threads : {1, 2}) {
       setIntraOpThreads(threads);
@@ -84,7 +67,7 @@ class TestStreamedPointwise : public QObject {
       if (t.addend) inputs.push_back(addend.clone());
       const Tensor got = testing::run1("_FusedConv2D", inputs, attrsOf(t));
       QCOMPARE(got.shape(), (Shape{t.n, t.h, t.w, t.k}));
-      const double error = worstError(got, want);
+      const double error = testing::worstError(got, want);
       QVERIFY2(error < 2e-5, (std::to_string(threads) + " threads: " + std::to_string(error)).c_str());
     }
     setIntraOpThreads(before);
@@ -130,7 +113,8 @@ class TestStreamedPointwise : public QObject {
     for (const Tensor& f : filters) {
       conv.prepare(shape, f.data<float>(), 1);
       conv.run(x.data<float>(), {bias.data<float>(), nullptr, true, 0.0f, 6.0f}, out.data<float>());
-      const double error = worstError(out, pointwiseByDefinition(x, f, bias, nullptr, 6));
+      const double error =
+          testing::worstError(out, testing::convByDefinition(x, f, bias, nullptr, windowOver(7, 7), 6));
       QVERIFY2(error < 1e-5, std::to_string(error).c_str());
     }
     x.data<float>()[0] = std::numeric_limits<float>::quiet_NaN();

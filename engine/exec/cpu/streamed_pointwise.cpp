@@ -2,6 +2,8 @@
 #include "exec/cpu/streamed_pointwise.h"
 
 #include <algorithm>
+#include <array>
+#include <utility>
 
 #include "base/thread_pool.h"
 #include "exec/cpu/cpu_features.h"
@@ -101,29 +103,22 @@ FS_INLINE_AVX512 inline void tile(const TileJob& job, const ConvEpilogue& e, int
     }
 }
 
-template <int V>
-FS_AVX512 __attribute__((noinline)) void tileOf(int rows, const TileJob& job, const ConvEpilogue& e, int64_t first,
-                                                int64_t k, float* out) {
-  switch (rows) {
-    case 7:
-      return tile<7, V>(job, e, first, k, out);
-    case 6:
-      return tile<6, V>(job, e, first, k, out);
-    case 5:
-      return tile<5, V>(job, e, first, k, out);
-    case 4:
-      return tile<4, V>(job, e, first, k, out);
-    case 3:
-      return tile<3, V>(job, e, first, k, out);
-    case 2:
-      return tile<2, V>(job, e, first, k, out);
-    default:
-      return tile<1, V>(job, e, first, k, out);
-  }
+template <int R, int V>
+FS_AVX512 __attribute__((noinline)) void tileOf(const TileJob& job, const ConvEpilogue& e, int64_t first, int64_t k,
+                                                float* out) {
+  tile<R, V>(job, e, first, k, out);
 }
 
-using TileKernel = void (*)(int, const TileJob&, const ConvEpilogue&, int64_t, int64_t, float*);
-constexpr TileKernel kTileOfVectors[4] = {tileOf<1>, tileOf<2>, tileOf<3>, tileOf<4>};
+using TileKernel = void (*)(const TileJob&, const ConvEpilogue&, int64_t, int64_t, float*);
+
+// kTiles[V - 1][R - 1]: the tile of R pixels over a panel of V vectors.
+template <int V, int... R>
+constexpr std::array<TileKernel, kTile> tilesOf(std::integer_sequence<int, R...>) {
+  return {tileOf<R + 1, V>...};
+}
+constexpr std::array<TileKernel, kTile> kTiles[4] = {
+    tilesOf<1>(std::make_integer_sequence<int, kTile>{}), tilesOf<2>(std::make_integer_sequence<int, kTile>{}),
+    tilesOf<3>(std::make_integer_sequence<int, kTile>{}), tilesOf<4>(std::make_integer_sequence<int, kTile>{})};
 
 #undef FS_INLINE_AVX512
 
@@ -142,14 +137,14 @@ void StreamedPointwise::run(const float* in, const ConvEpilogue& epilogue, float
         const int64_t nextLines = p + 1 < last ? m_panels[p + 1].width * s.c * int64_t{sizeof(float)} / kLine : 0;
         const int64_t share = (nextLines + tiles - 1) / tiles, perStep = (share + s.c - 1) / s.c;
         const char* next = reinterpret_cast<const char*>(packed + (p + 1 < last ? m_panels[p + 1].offset : 0));
-        const TileKernel kernel = kTileOfVectors[panel.width / kLanes - 1];
+        const auto& kernels = kTiles[panel.width / kLanes - 1];
         for (int64_t tile = 0; tile < tiles; ++tile) {
           const int64_t pixel = tile * kTile, rows = std::min<int64_t>(kTile, s.pixels - pixel);
           const int64_t lines = std::clamp(nextLines - tile * share, int64_t{0}, share);
           const TileJob job{in + pixel * s.c, s.c, packed + panel.offset, next + tile * share * kLine, lines, perStep};
           ConvEpilogue e = epilogue;
           if (e.addend) e.addend += pixel * s.k;
-          kernel(static_cast<int>(rows), job, e, panel.first, s.k, out + pixel * s.k);
+          kernels[static_cast<size_t>(rows - 1)](job, e, panel.first, s.k, out + pixel * s.k);
         }
       }
     }
