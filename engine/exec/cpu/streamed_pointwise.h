@@ -1,6 +1,6 @@
 // A 1x1 convolution over few pixels with many weights, channels-last float32, in AVX-512: MobileNetV2's 7x7 blocks
 // (49 pixels; 160 to 960 channels and back, 960 to 320, 320 to 1280). Each run reads those weights (0.4 to 1.6 MiB a
-// layer, 9 MiB over the blocks) from memory: the model's other weights and activations have pushed them out of the
+// layer, 6 MiB over the blocks) from memory: the model's other weights and activations have pushed them out of the
 // caches since the run before. oneDNN 2.6's 1x1 kernel (brgconv_1x1) runs there at 75-85% of the FMA peak in the
 // model against 95-100% on warm weights, because each block of weights waits on memory the first time it is read.
 // This kernel packs the weights once in panels of up to 64 output channels, [C][64], and
@@ -40,12 +40,12 @@ class StreamedPointwise {
   /// out [pixels, K] = in [pixels, C] times the prepared filter, then `epilogue` (which may add `out` itself).
   void run(const float* in, const ConvEpilogue& epilogue, float* out) const;
 
+ private:
   /// Output channels [first, first + width) packed at `offset` floats as [C][width].
   struct Panel {
     int64_t first = 0, width = 0, offset = 0;
   };
 
- private:
   StreamedPointwiseShape m_shape;
   const float* m_filter = nullptr;
   int m_threads = 0;
