@@ -101,6 +101,10 @@ Expected<std::vector<Tensor>> ModelRunner::run(const std::vector<std::pair<std::
   for (const auto& n : fetches) key += n + ",";
   key += "|";
   for (const auto& n : targets) key += n + ",";
+  // The thread count is set before planning, and a plan is kept per count: placement may choose kernels by it.
+  const int threads = this->threads();
+  setIntraOpThreads(threads);
+  key += "|threads " + std::to_string(threads);
   std::map<std::string, Shape> fedShapes;  // a backend that specializes on them places each new shape anew
   if (m_backend->specializesOnFedShapes()) {
     key += "|";
@@ -118,8 +122,6 @@ Expected<std::vector<Tensor>> ModelRunner::run(const std::vector<std::pair<std::
     if (!planned) return planned.status();
     it = m_plans.emplace(key, std::move(planned).value()).first;
   }
-  const int threads = this->threads();
-  setIntraOpThreads(threads);
   m_cancelled = false;
   ExecContext ctx;
   ctx.resources = &resources();

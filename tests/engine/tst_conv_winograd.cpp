@@ -5,8 +5,10 @@
 // our own F(4x4, 3x3) (winograd_nhwc.h), also tested on its own against the definition wherever AVX2 is.
 #include <QtTest>
 
+#include "base/thread_pool.h"
 #include "exec/backend.h"
 #include "exec/cpu/blocked_layout.h"
+#include "exec/cpu/cpu_features.h"
 #include "exec/cpu/cpu_kernels.h"
 #include "exec/cpu/winograd_nhwc.h"
 #include "exec/kernel_table.h"
@@ -18,6 +20,18 @@
 using namespace flowscope;
 
 namespace {
+
+// Sets the calling thread's intra-op thread count to 1 for its lifetime.
+class OneThread {
+ public:
+  OneThread() : m_before(intraOpThreads()) { setIntraOpThreads(1); }
+  ~OneThread() { setIntraOpThreads(m_before); }
+  OneThread(const OneThread&) = delete;
+  OneThread& operator=(const OneThread&) = delete;
+
+ private:
+  int m_before;
+};
 
 AttrMap convAttrs(const std::string& padding) {
   return {{"T", AttrValue::fromType(DType::kFloat)},
@@ -103,6 +117,8 @@ class TestConvWinograd : public QObject {
     QTest::newRow("F(4x4): 64 -> 64, 21x21 valid") << 21 << 21 << 64 << 64 << "VALID";
     QTest::newRow("F(2x2): 128 -> 128, 28x28") << 28 << 28 << 128 << 128 << "SAME";
     QTest::newRow("below 14x14, direct or our F(2x2): 32 -> 32, 9x9") << 9 << 9 << 32 << 32 << "SAME";
+    QTest::newRow("256 -> 256, 14x14: ours on the streamed kernel at 1 thread, else oneDNN's")
+        << 14 << 14 << 256 << 256 << "SAME";
   }
 
   void winogradMatchesDirect() {
@@ -137,12 +153,18 @@ class TestConvWinograd : public QObject {
     QTest::addColumn<int>("k");
     QTest::addColumn<int>("pad");
     QTest::addColumn<int>("tile");
-    QTest::newRow("F(4x4): 1 image, 16 -> 24, 29x29, same") << 1 << 29 << 16 << 24 << 1 << 4;
-    QTest::newRow("F(4x4): 10 images of 64 tiles: chunks of 4, a tail of 2") << 10 << 30 << 8 << 8 << 1 << 4;
-    QTest::newRow("F(2x2) below 28x28: 17 images of 49 tiles: 6, 6, a tail of 5") << 17 << 14 << 8 << 16 << 1 << 2;
-    QTest::newRow("F(2x2): 1 image, 27x27 outputs, same") << 1 << 27 << 8 << 8 << 1 << 2;
-    QTest::newRow("F(2x2): valid, 9x9 -> 7x7") << 2 << 9 << 32 << 8 << 0 << 2;
-    QTest::newRow("F(2x2): 40 images of 16 tiles: 16, 16, a tail of 8") << 40 << 7 << 16 << 16 << 1 << 2;
+    QTest::addColumn<bool>("streamed");  // the products on the streamed 1x1 kernel, where AVX-512 is here
+    QTest::newRow("F(4x4): 1 image, 16 -> 24, 29x29, same") << 1 << 29 << 16 << 24 << 1 << 4 << false;
+    QTest::newRow("F(4x4): 10 images of 64 tiles: chunks of 4, a tail of 2") << 10 << 30 << 8 << 8 << 1 << 4 << false;
+    QTest::newRow("F(2x2) below 28x28: 17 images of 49 tiles: 6, 6, a tail of 5")
+        << 17 << 14 << 8 << 16 << 1 << 2 << false;
+    QTest::newRow("F(2x2): 1 image, 27x27 outputs, same") << 1 << 27 << 8 << 8 << 1 << 2 << false;
+    QTest::newRow("F(2x2): valid, 9x9 -> 7x7") << 2 << 9 << 32 << 8 << 0 << 2 << false;
+    QTest::newRow("F(2x2): 40 images of 16 tiles: 16, 16, a tail of 8") << 40 << 7 << 16 << 16 << 1 << 2 << false;
+    QTest::newRow("streamed: ResNet's 14x14 layer, 256 -> 256, 49 tiles") << 1 << 14 << 256 << 256 << 1 << 2 << true;
+    QTest::newRow("streamed: 12x12, 128 -> 512, 36 tiles (a tile of 1)") << 1 << 12 << 128 << 512 << 1 << 2 << true;
+    QTest::newRow("not streamed: 7x7, 512 -> 512, 16 tiles") << 1 << 7 << 512 << 512 << 1 << 2 << false;
+    QTest::newRow("not streamed: 14x14, 128 -> 256, 128 KiB a point") << 1 << 14 << 128 << 256 << 1 << 2 << false;
   }
 
   void ownWinogradMatchesTheDefinition() {
@@ -152,8 +174,11 @@ class TestConvWinograd : public QObject {
     QFETCH(int, k);
     QFETCH(int, pad);
     QFETCH(int, tile);
+    QFETCH(bool, streamed);
     const WinogradShape shape{n, h, h, c, k, pad, pad, h + 2 * pad - 2, h + 2 * pad - 2};
     if (!winogradNhwcRuns(shape)) QSKIP("no AVX2 with FMA on this machine");
+    const OneThread oneThread;  // the streamed products run at 1 intra-op thread only
+    QCOMPARE(winogradStreamsProducts(shape), streamed && cpuHasAvx512());
     const Tensor x = testing::randomOf(DType::kFloat, Shape{n, h, h, c}, 1);
     const Tensor bias = testing::randomOf(DType::kFloat, Shape{k}, 3);
     const Tensor addend = testing::randomOf(DType::kFloat, Shape{n, shape.oh, shape.ow, k}, 4);

@@ -8,6 +8,7 @@
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/fused_epilogue.h"
 #include "exec/cpu/placement_util.h"
+#include "exec/cpu/winograd_nhwc.h"
 #include "exec/kernel_util.h"
 #include "ir/graph_algorithms.h"
 #include "ops/shape_inference.h"
@@ -73,8 +74,10 @@ NodeLayout convolutionLayout(const Graph& graph, const GraphShapes& shapes, size
   auto window = windowFor(node, in->shape, filter->shape().dim(0), filter->shape().dim(1));
   if (!window) return {};
   const AttrValue* winograd = node.attr("_winograd");
+  const bool ours = ownConvEpilogueRuns(*spec) && winograd3x3(*window) &&
+                    winogradStreamsProducts(winogradShapeOf(in->shape, filter->shape().dim(3), *window));
   const bool wino = winograd && winograd->kind() == AttrValue::Kind::kBool && winograd->b() &&
-                    winogradWindow(*window) && winogradRunsBlocked();
+                    winogradWindow(*window) && winogradRunsBlocked() && !ours;
   return {wino ? Role::kWinograd : Role::kDirect, spec->addend ? static_cast<int>(2 + spec->addendArg) : -1};
 }
 

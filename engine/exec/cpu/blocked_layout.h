@@ -2,7 +2,8 @@
 // layout (channels in blocks of 16: [N, C/16, H, W, 16]); on NHWC tensors each pays a reorder in and one out, and
 // one more for a fused Add's addend: a tenth of ResNet-18's run. Where a tensor's producer and readers mostly want
 // the blocked layout, the placed graph keeps it blocked, so a chain of Winograd convolutions (ResNet's stride-1
-// blocks) reorders only at its ends.
+// blocks) reorders only at its ends. The Winograd convolutions whose products our streamed kernel runs
+// (winogradStreamsProducts: ResNet's 14x14 layers) stay on NHWC, for our own Winograd.
 //
 // A blocked tensor is 5-D, [N, C/16, H, W, 16]: a kernel knows it by its rank. Its producer carries
 // kBlockedOutputAttr in the placed graph; the graph the user sees, optimizes and writes is unchanged. Only

@@ -233,9 +233,7 @@ class ConvKernel : public OpKernel {
   // Whether our own kernels (Winograd, small image) take this node's fusion and layouts: NHWC tensors, a bias and an
   // addend at most, ReLU or ReLU6.
   bool ownKernelFits(const ConvLayouts& layouts) const {
-    const std::string& act = m_fused.activation;
-    return !m_depthwise && !m_fused.batchNorm && !m_fused.prelu && !layouts.input && !layouts.output &&
-           !layouts.addend && (act.empty() || act == "Relu" || act == "Relu6");
+    return !m_depthwise && ownConvEpilogueRuns(m_fused) && !layouts.input && !layouts.output && !layouts.addend;
   }
 
   // Our own kernels' epilogue and output (the addend's buffer where no one else holds it).
@@ -258,10 +256,9 @@ class ConvKernel : public OpKernel {
   Expected<bool> runOwnWinograd(KernelContext& ctx, const Tensor& x, const Tensor& f, const Window& w, int64_t oc,
                                 const Tensor* addend, bool withBias, const ConvLayouts& layouts) {
     static const bool enabled = settingOn("FLOWSCOPE_OWN_WINOGRAD");
-    if (!enabled || !m_winograd || !winograd3x3(w) || winogradRunsBlocked() || !ownKernelFits(layouts)) return false;
-    const Shape& in = x.shape();
-    const WinogradShape shape{in.dim(0), in.dim(1), in.dim(2), in.dim(3), oc, w.padTop, w.padLeft, w.oh, w.ow};
-    if (!winogradNhwcRuns(shape)) return false;
+    if (!enabled || !m_winograd || !winograd3x3(w) || !ownKernelFits(layouts)) return false;
+    const WinogradShape shape = winogradShapeOf(x.shape(), oc, w);
+    if (!winogradNhwcRuns(shape) || (winogradRunsBlocked() && !winogradStreamsProducts(shape))) return false;
     if (!m_ownWinograd) m_ownWinograd = std::make_unique<WinogradNhwc>();
     Status prepared = m_ownWinograd->prepare(shape, f.data<float>());
     if (!prepared.isOk()) return ctx.error(prepared.message());

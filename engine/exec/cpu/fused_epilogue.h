@@ -22,6 +22,13 @@ struct FusedSpec {
   float leakyAlpha = 0.2f;
 };
 
+/// True when our own convolution kernels apply `spec` as they write their sums (conv_epilogue.h): a bias and an
+/// addend, with no activation, ReLU or ReLU6.
+inline bool ownConvEpilogueRuns(const FusedSpec& spec) {
+  return !spec.batchNorm && !spec.prelu &&
+         (spec.activation.empty() || spec.activation == "Relu" || spec.activation == "Relu6");
+}
+
 /// Parses fused_ops; an error for combinations Flowscope does not run.
 Expected<FusedSpec> parseFusedOps(const Node& node);
 

@@ -3,10 +3,13 @@
 #include "exec/cpu/winograd_nhwc.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <vector>
 
 #include "base/thread_pool.h"
 #include "exec/cpu/cpu_features.h"
+#include "exec/cpu/streamed_pointwise.h"
 #include "exec/cpu/winograd_products.h"
 #include "exec/cpu/winograd_transforms.h"
 
@@ -30,6 +33,21 @@ int64_t tilesAlong(int64_t outputs, int64_t tile) { return (outputs + tile - 1) 
 // memory on every run, where F(2x2, 3x3)'s are 16/9. ResNet-18's 14x14 layers took 15% less time with it at 1 thread
 // and about the same at 2 (alternating runs, AMD Zen 3); its 7x7 ones 0.74-0.88 of the direct time.
 int64_t tileFor(const WinogradShape& s) { return s.oh * s.ow >= 28 * 28 ? F4x4::kTile : F2x2::kTile; }
+
+int64_t tilesPerImage(const WinogradShape& s, int64_t tile) { return tilesAlong(s.oh, tile) * tilesAlong(s.ow, tile); }
+
+// Images go through in chunks of at least kMinChunkTiles tiles (the last chunk may have fewer images).
+int64_t imagesPerChunk(const WinogradShape& s, int64_t perImage) {
+  return std::clamp<int64_t>((kMinChunkTiles + perImage - 1) / perImage, 1, s.n);
+}
+
+// Below 32 tiles each transformed weight serves too few products to pay for reading 16/9 of the direct weights from
+// memory: ResNet-18's 7x7 layers (16 tiles) took 2.43-2.49 ms so against 1.89-2.0 direct (small_image_conv.h), where
+// its 14x14 layers (49 tiles) took 1.16-1.21 ms against oneDNN's Winograd's 1.71-1.81 (Xeon, 1 thread). On more
+// threads each one's share of oneDNN's transformed weights (2.1 MB for those layers at 2) about fits its L2 cache,
+// and oneDNN's kernel no longer waits on memory: 0.62-0.72 ms a layer at 2 threads against our 0.72-0.84 (and the
+// whole model 1.02-1.03 of its time, paired), so only a single-threaded run takes this path.
+constexpr int64_t kMinStreamedTiles = 32;
 
 // U[p][ci][ko] = (G g G^T)[p] for the 3x3 filter g of input channel ci and output channel ko (HWIO), in double.
 template <typename V>
@@ -94,14 +112,15 @@ FS_AVX2 void inputTile(const WinogradShape& s, const float* in, const TilePlace&
   }
 }
 
-// Tile t's output from row t of the matrices M [T, ldm]: A^T m A, plus the epilogue, the pixels inside the image.
+// Tile t's output channels [kBegin, kEnd) from row t of the matrices M [T, ldm]: A^T m A, plus the epilogue, the
+// pixels inside the image.
 template <typename V>
 FS_AVX2 void outputTile(const WinogradShape& s, const float* m, int64_t ldm, const TilePlace& at, int64_t t,
-                        int64_t tiles, const ConvEpilogue& e, float* out) {
+                        int64_t tiles, const ConvEpilogue& e, int64_t kBegin, int64_t kEnd, float* out) {
   constexpr int64_t kAlpha = V::kAlpha, kTile = V::kTile;
   const int64_t rows = std::min(kTile, s.oh - at.oy0), cols = std::min(kTile, s.ow - at.ox0);
   alignas(32) float half[kAlpha][kTile][kLanes];  // m A, [row][column]
-  for (int64_t k0 = 0; k0 < s.k; k0 += kLanes) {
+  for (int64_t k0 = kBegin; k0 < kEnd; k0 += kLanes) {
     __m256 x[kAlpha], y[kTile];
     for (int64_t i = 0; i < kAlpha; ++i) {
       for (int64_t j = 0; j < kAlpha; ++j) x[j] = _mm256_loadu_ps(m + ((i * kAlpha + j) * tiles + t) * ldm + k0);
@@ -124,19 +143,65 @@ FS_AVX2 void outputTile(const WinogradShape& s, const float* m, int64_t ldm, con
   }
 }
 
+#endif
+
+// The transformed weights, packed for the products: in panels for the AVX2 kernel (winograd_products.h), or where
+// winogradStreamsProducts, for one streamed 1x1 kernel per point (streamed_pointwise.h).
+struct WinogradWeights {
+  std::vector<float> packed;
+  std::vector<StreamedPointwise> streamed;  // one per point, or none
+
+  void prepare(const float* u, int64_t points, const StreamedPointwiseShape& perPoint) {
+    if (streamedPointwiseRuns(perPoint)) {
+      streamed.resize(static_cast<size_t>(points));
+      for (int64_t p = 0; p < points; ++p)
+        streamed[static_cast<size_t>(p)].prepare(perPoint, u + p * perPoint.c * perPoint.k, intraOpThreads());
+      return;
+    }
+    packed.resize(points * winogradPanels(perPoint.k) * kWinogradPanel * perPoint.c);
+    packWinogradWeights(u, points, perPoint.c, perPoint.k, packed.data());
+  }
+
+  // m [points][tiles][panels * 16] = the products of v [points][tiles][c] and the weights.
+  void products(const float* v, int64_t points, int64_t tiles, int64_t c, int64_t k, float* m) const {
+    if (streamed.empty()) return winogradProducts(v, packed.data(), points, tiles, c, winogradPanels(k), m);
+    // One fork for all the points, each thread keeping its output channels: the weights it reads, run after run.
+    const int parts = streamed.front().parts();
+    parallelFor(parts, points * tiles * c * k / parts, [&](int64_t begin, int64_t end) {
+      for (int64_t part = begin; part < end; ++part)
+        for (int64_t p = 0; p < points; ++p)
+          streamed[static_cast<size_t>(p)].runPart(static_cast<int>(part), v + p * tiles * c, ConvEpilogue{},
+                                                   m + p * tiles * k);
+    });
+  }
+};
+
+#if defined(__x86_64__)
+
 // One chunk of images, `tiles` tiles from image `first` on, through the three steps; v and m hold its tiles and
 // products.
 template <typename V>
-void runChunk(const WinogradShape& s, const float* packed, const float* in, int64_t first, int64_t tiles,
+void runChunk(const WinogradShape& s, const WinogradWeights& weights, const float* in, int64_t first, int64_t tiles,
               const ConvEpilogue& epilogue, float* v, float* m, float* out) {
   const int64_t panels = winogradPanels(s.k);
   parallelFor(tiles, kPoints<V> * s.c * 4, [&](int64_t begin, int64_t end) {
     for (int64_t t = begin; t < end; ++t) inputTile<V>(s, in, placeOf(s, V::kTile, first, t), t, tiles, v);
   });
-  winogradProducts(v, packed, kPoints<V>, tiles, s.c, panels, m);
-  parallelFor(tiles, kPoints<V> * s.k * 4, [&](int64_t begin, int64_t end) {
-    for (int64_t t = begin; t < end; ++t)
-      outputTile<V>(s, m, panels * kWinogradPanel, placeOf(s, V::kTile, first, t), t, tiles, epilogue, out);
+  weights.products(v, kPoints<V>, tiles, s.c, s.k, m);
+  const int64_t ldm = panels * kWinogradPanel;
+  if (weights.streamed.empty()) {
+    parallelFor(tiles, kPoints<V> * s.k * 4, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t)
+        outputTile<V>(s, m, ldm, placeOf(s, V::kTile, first, t), t, tiles, epilogue, 0, s.k, out);
+    });
+    return;
+  }
+  // Each thread the output channels whose products it made (the streamed parts' split), so M stays in its cache.
+  const int64_t vectors = s.k / kWinogradPanel;
+  parallelFor(vectors, tiles * kPoints<V> * kWinogradPanel * 4, [&](int64_t begin, int64_t end) {
+    for (int64_t t = 0; t < tiles; ++t)
+      outputTile<V>(s, m, ldm, placeOf(s, V::kTile, first, t), t, tiles, epilogue, begin * kWinogradPanel,
+                    end * kWinogradPanel, out);
   });
 }
 
@@ -163,8 +228,9 @@ int64_t flopsOf(const WinogradShape& s) {
 struct WinogradNhwc::State {
   WinogradShape shape;
   const float* filter = nullptr;
-  int64_t tile = 0;              // F4x4::kTile or F2x2::kTile
-  std::vector<float> packed;     // the transformed weights in panels (winograd_products.h)
+  int64_t tile = 0;  // F4x4::kTile or F2x2::kTile
+  int threads = 0;   // the intra-op threads the weights were packed for
+  WinogradWeights weights;
   int64_t imagesPerChunk = 1;    // the last chunk may have fewer
   int64_t vSize = 0, mSize = 0;  // one chunk's transformed tiles [points][T][C] and products [points][T][panels * 16]
 };
@@ -177,28 +243,40 @@ bool winogradNhwcRuns(const WinogradShape& shape) {
          shape.oh > 0 && shape.ow > 0;
 }
 
+bool winogradStreamsProducts(const WinogradShape& shape) {
+  static const bool enabled = [] {
+    const char* setting = std::getenv("FLOWSCOPE_STREAMED_WINOGRAD");
+    return !setting || std::string_view(setting) != "0";
+  }();
+  if (!enabled || intraOpThreads() != 1 || !winogradNhwcRuns(shape) || tileFor(shape) != F2x2::kTile) return false;
+  const int64_t perImage = tilesPerImage(shape, F2x2::kTile), images = imagesPerChunk(shape, perImage);
+  return images == shape.n && images * perImage >= kMinStreamedTiles &&
+         streamedPointwiseRuns({images * perImage, shape.c, shape.k});
+}
+
 int64_t winogradFlops(const WinogradShape& shape, int64_t tile) {
   return tile == F4x4::kTile ? flopsOf<F4x4>(shape) : flopsOf<F2x2>(shape);
 }
 
 Status WinogradNhwc::prepare(const WinogradShape& shape, const float* filter) {
-  if (m_state && m_state->shape == shape && m_state->filter == filter) return Status::ok();
+  if (m_state && m_state->shape == shape && m_state->filter == filter && m_state->threads == intraOpThreads())
+    return Status::ok();
   auto state = std::make_unique<State>();
   state->shape = shape;
   state->filter = filter;
+  state->threads = intraOpThreads();
   state->tile = tileFor(shape);
   const bool four = state->tile == F4x4::kTile;
   const int64_t points = four ? kPoints<F4x4> : kPoints<F2x2>;
-  const int64_t perImage = tilesAlong(shape.oh, state->tile) * tilesAlong(shape.ow, state->tile);
-  state->imagesPerChunk = std::clamp<int64_t>((kMinChunkTiles + perImage - 1) / perImage, 1, shape.n);
+  const int64_t perImage = tilesPerImage(shape, state->tile);
+  state->imagesPerChunk = imagesPerChunk(shape, perImage);
   const int64_t chunkTiles = state->imagesPerChunk * perImage, panels = winogradPanels(shape.k);
   std::vector<float> u(points * shape.c * shape.k);
   if (four)
     transformWeights<F4x4>(filter, shape.c, shape.k, u.data());
   else
     transformWeights<F2x2>(filter, shape.c, shape.k, u.data());
-  state->packed.resize(points * panels * kWinogradPanel * shape.c);
-  packWinogradWeights(u.data(), points, shape.c, shape.k, state->packed.data());
+  state->weights.prepare(u.data(), points, {winogradStreamsProducts(shape) ? chunkTiles : 0, shape.c, shape.k});
   state->vSize = points * chunkTiles * shape.c;
   state->mSize = points * chunkTiles * panels * kWinogradPanel;
   m_state = std::move(state);
@@ -211,15 +289,15 @@ void WinogradNhwc::run(const float* in, const ConvEpilogue& epilogue, float* out
 #if defined(__x86_64__)
   State& st = *m_state;
   const WinogradShape& s = st.shape;
-  const int64_t perImage = tilesAlong(s.oh, st.tile) * tilesAlong(s.ow, st.tile);
+  const int64_t perImage = tilesPerImage(s, st.tile);
   float* v = threadScratch(st.vSize + st.mSize);
   float* m = v + st.vSize;
   for (int64_t first = 0; first < s.n; first += st.imagesPerChunk) {
     const int64_t tiles = std::min(st.imagesPerChunk, s.n - first) * perImage;
     if (st.tile == F4x4::kTile)
-      runChunk<F4x4>(s, st.packed.data(), in, first, tiles, epilogue, v, m, out);
+      runChunk<F4x4>(s, st.weights, in, first, tiles, epilogue, v, m, out);
     else
-      runChunk<F2x2>(s, st.packed.data(), in, first, tiles, epilogue, v, m, out);
+      runChunk<F2x2>(s, st.weights, in, first, tiles, epilogue, v, m, out);
   }
 #else
   (void)in, (void)epilogue, (void)out;

@@ -15,6 +15,7 @@
 
 #include "base/status.h"
 #include "exec/cpu/conv_epilogue.h"
+#include "exec/cpu/conv_window.h"
 
 namespace flowscope {
 
@@ -26,8 +27,20 @@ struct WinogradShape {
   bool operator==(const WinogradShape&) const = default;
 };
 
+/// The shape of a convolution of the NHWC input `in` (fully defined) with `k` output channels over the window `w`.
+inline WinogradShape winogradShapeOf(const Shape& in, int64_t k, const Window& w) {
+  return {in.dim(0), in.dim(1), in.dim(2), in.dim(3), k, w.padTop, w.padLeft, w.oh, w.ow};
+}
+
 /// True when WinogradNhwc runs this shape here: AVX2 with FMA, channels in multiples of 8.
 bool winogradNhwcRuns(const WinogradShape& shape);
+
+/// True when the products of `shape` run on the streamed 1x1 kernel (streamed_pointwise.h), one part per thread
+/// over all points: F(2x2, 3x3) on an AVX-512 machine at 1 intra-op thread, the whole batch one chunk of 32 to 64
+/// tiles (ResNet's 14x14 layers: 49), and at least 256 KiB of weights per point. Such products are 1x1 convolutions
+/// of few pixels whose weights come from memory on every run; there the kernel beats oneDNN's own Winograd
+/// (blocked_layout.h leaves these layers on NHWC for it).
+bool winogradStreamsProducts(const WinogradShape& shape);
 
 /// The arithmetic of a Winograd convolution of `shape` with output tiles of `tile` (4: F(4x4, 3x3), 2: F(2x2, 3x3)):
 /// its products and its input and output transforms, for the profiler's roofline (the direct count is 2.25 to 4
