@@ -42,7 +42,7 @@ int64_t imagesPerChunk(const WinogradShape& s, int64_t perImage) {
 }
 
 // Below 32 tiles each transformed weight serves too few products to pay for reading 16/9 of the direct weights from
-// memory: ResNet-18's 7x7 layers (16 tiles) took 2.43-2.49 ms so against 1.89-2.0 direct (small_image_conv.h), where
+// memory: ResNet-18's 7x7 layers (16 tiles) took 2.43-2.49 ms against 1.89-2.0 direct (small_image_conv.h), where
 // its 14x14 layers (49 tiles) took 1.16-1.21 ms against oneDNN's Winograd's 1.71-1.81 (Xeon, 1 thread). On more
 // threads each one's share of oneDNN's transformed weights (2.1 MB for those layers at 2) about fits its L2 cache,
 // and oneDNN's kernel no longer waits on memory: 0.62-0.72 ms a layer at 2 threads against our 0.72-0.84 (and the
@@ -112,15 +112,14 @@ FS_AVX2 void inputTile(const WinogradShape& s, const float* in, const TilePlace&
   }
 }
 
-// Tile t's output channels [kBegin, kEnd) from row t of the matrices M [T, ldm]: A^T m A, plus the epilogue, the
-// pixels inside the image.
+// Tile t's output from row t of the matrices M [T, ldm]: A^T m A, plus the epilogue, the pixels inside the image.
 template <typename V>
 FS_AVX2 void outputTile(const WinogradShape& s, const float* m, int64_t ldm, const TilePlace& at, int64_t t,
-                        int64_t tiles, const ConvEpilogue& e, int64_t kBegin, int64_t kEnd, float* out) {
+                        int64_t tiles, const ConvEpilogue& e, float* out) {
   constexpr int64_t kAlpha = V::kAlpha, kTile = V::kTile;
   const int64_t rows = std::min(kTile, s.oh - at.oy0), cols = std::min(kTile, s.ow - at.ox0);
   alignas(32) float half[kAlpha][kTile][kLanes];  // m A, [row][column]
-  for (int64_t k0 = kBegin; k0 < kEnd; k0 += kLanes) {
+  for (int64_t k0 = 0; k0 < s.k; k0 += kLanes) {
     __m256 x[kAlpha], y[kTile];
     for (int64_t i = 0; i < kAlpha; ++i) {
       for (int64_t j = 0; j < kAlpha; ++j) x[j] = _mm256_loadu_ps(m + ((i * kAlpha + j) * tiles + t) * ldm + k0);
@@ -188,20 +187,9 @@ void runChunk(const WinogradShape& s, const WinogradWeights& weights, const floa
     for (int64_t t = begin; t < end; ++t) inputTile<V>(s, in, placeOf(s, V::kTile, first, t), t, tiles, v);
   });
   weights.products(v, kPoints<V>, tiles, s.c, s.k, m);
-  const int64_t ldm = panels * kWinogradPanel;
-  if (weights.streamed.empty()) {
-    parallelFor(tiles, kPoints<V> * s.k * 4, [&](int64_t begin, int64_t end) {
-      for (int64_t t = begin; t < end; ++t)
-        outputTile<V>(s, m, ldm, placeOf(s, V::kTile, first, t), t, tiles, epilogue, 0, s.k, out);
-    });
-    return;
-  }
-  // Each thread the output channels whose products it made (the streamed parts' split), so M stays in its cache.
-  const int64_t vectors = s.k / kWinogradPanel;
-  parallelFor(vectors, tiles * kPoints<V> * kWinogradPanel * 4, [&](int64_t begin, int64_t end) {
-    for (int64_t t = 0; t < tiles; ++t)
-      outputTile<V>(s, m, ldm, placeOf(s, V::kTile, first, t), t, tiles, epilogue, begin * kWinogradPanel,
-                    end * kWinogradPanel, out);
+  parallelFor(tiles, kPoints<V> * s.k * 4, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t)
+      outputTile<V>(s, m, panels * kWinogradPanel, placeOf(s, V::kTile, first, t), t, tiles, epilogue, out);
   });
 }
 
