@@ -12,12 +12,12 @@
 // of 256 KiB or more (MobileNetV2's 7x7 blocks) on streamed_pointwise's.
 // A fused Add (the remapper's residual fusion) is oneDNN's sum post-op, before the activation.
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <string_view>
 
+#include "base/settings.h"
 #include "base/thread_pool.h"
 #include "exec/cpu/blocked_layout.h"
 #include "exec/cpu/conv_window.h"
@@ -33,12 +33,6 @@
 
 namespace flowscope {
 namespace {
-
-// An environment switch that is on unless set to "0" (to compare our own kernels with oneDNN's).
-bool settingOn(const char* name) {
-  const char* setting = std::getenv(name);
-  return !setting || std::string_view(setting) != "0";
-}
 
 std::vector<int64_t> nhwcStrides(int64_t c, int64_t h, int64_t w) { return {h * w * c, 1, w * c, c}; }
 

@@ -126,38 +126,34 @@ constexpr std::array<TileKernel, kTile> kTiles[4] = {
 
 void StreamedPointwise::run(const float* in, const ConvEpilogue& epilogue, float* out) const {
   const StreamedPointwiseShape& s = m_shape;
-  parallelFor(m_threads, s.pixels * s.c * s.k / m_threads, [&](int64_t begin, int64_t end) {
-    for (int64_t t = begin; t < end; ++t) runPart(static_cast<int>(t), in, epilogue, out);
-  });
-}
-
-void StreamedPointwise::runPart(int part, const float* in, const ConvEpilogue& epilogue, float* out) const {
-  const StreamedPointwiseShape& s = m_shape;
   const float* packed = static_cast<const float*>(m_packed.data());
   const int64_t tiles = (s.pixels + kTile - 1) / kTile;
-  const size_t last = m_threadPanels[static_cast<size_t>(part) + 1];
-  for (size_t p = m_threadPanels[static_cast<size_t>(part)]; p < last; ++p) {
-    const Panel& panel = m_panels[p];
-    // The part's next panel, a tile's share of its lines in each tile.
-    const int64_t nextLines = p + 1 < last ? m_panels[p + 1].width * s.c * int64_t{sizeof(float)} / kLine : 0;
-    const int64_t share = (nextLines + tiles - 1) / tiles, perStep = (share + s.c - 1) / s.c;
-    const char* next = reinterpret_cast<const char*>(packed + (p + 1 < last ? m_panels[p + 1].offset : 0));
-    const auto& kernels = kTiles[panel.width / kLanes - 1];
-    for (int64_t tile = 0; tile < tiles; ++tile) {
-      const int64_t pixel = tile * kTile, rows = std::min<int64_t>(kTile, s.pixels - pixel);
-      const int64_t lines = std::clamp(nextLines - tile * share, int64_t{0}, share);
-      const TileJob job{in + pixel * s.c, s.c, packed + panel.offset, next + tile * share * kLine, lines, perStep};
-      ConvEpilogue e = epilogue;
-      if (e.addend) e.addend += pixel * s.k;
-      kernels[static_cast<size_t>(rows - 1)](job, e, panel.first, s.k, out + pixel * s.k);
+  parallelFor(m_threads, s.pixels * s.c * s.k / m_threads, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const size_t last = m_threadPanels[static_cast<size_t>(t) + 1];
+      for (size_t p = m_threadPanels[static_cast<size_t>(t)]; p < last; ++p) {
+        const Panel& panel = m_panels[p];
+        // The thread's next panel, a tile's share of its lines in each tile.
+        const int64_t nextLines = p + 1 < last ? m_panels[p + 1].width * s.c * int64_t{sizeof(float)} / kLine : 0;
+        const int64_t share = (nextLines + tiles - 1) / tiles, perStep = (share + s.c - 1) / s.c;
+        const char* next = reinterpret_cast<const char*>(packed + (p + 1 < last ? m_panels[p + 1].offset : 0));
+        const auto& kernels = kTiles[panel.width / kLanes - 1];
+        for (int64_t tile = 0; tile < tiles; ++tile) {
+          const int64_t pixel = tile * kTile, rows = std::min<int64_t>(kTile, s.pixels - pixel);
+          const int64_t lines = std::clamp(nextLines - tile * share, int64_t{0}, share);
+          const TileJob job{in + pixel * s.c, s.c, packed + panel.offset, next + tile * share * kLine, lines, perStep};
+          ConvEpilogue e = epilogue;
+          if (e.addend) e.addend += pixel * s.k;
+          kernels[static_cast<size_t>(rows - 1)](job, e, panel.first, s.k, out + pixel * s.k);
+        }
+      }
     }
-  }
+  });
 }
 
 #else
 
 void StreamedPointwise::run(const float*, const ConvEpilogue&, float*) const {}
-void StreamedPointwise::runPart(int, const float*, const ConvEpilogue&, float*) const {}
 
 #endif
 

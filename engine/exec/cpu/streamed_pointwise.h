@@ -39,10 +39,6 @@ class StreamedPointwise {
   void prepare(const StreamedPointwiseShape& shape, const float* filter, int threads);
   /// out [pixels, K] = in [pixels, C] times the prepared filter, then `epilogue` (which may add `out` itself).
   void run(const float* in, const ConvEpilogue& epilogue, float* out) const;
-  /// The parts run splits into, one per thread: contiguous ranges of output channels.
-  int parts() const { return m_threads; }
-  /// run's part `part` (< parts()) on the calling thread: its output channels of every pixel.
-  void runPart(int part, const float* in, const ConvEpilogue& epilogue, float* out) const;
 
  private:
   /// Output channels [first, first + width) packed at `offset` floats as [C][width].

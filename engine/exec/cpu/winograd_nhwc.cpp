@@ -3,10 +3,9 @@
 #include "exec/cpu/winograd_nhwc.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string_view>
 #include <vector>
 
+#include "base/settings.h"
 #include "base/thread_pool.h"
 #include "exec/cpu/cpu_features.h"
 #include "exec/cpu/streamed_pointwise.h"
@@ -164,14 +163,8 @@ struct WinogradWeights {
   // m [points][tiles][panels * 16] = the products of v [points][tiles][c] and the weights.
   void products(const float* v, int64_t points, int64_t tiles, int64_t c, int64_t k, float* m) const {
     if (streamed.empty()) return winogradProducts(v, packed.data(), points, tiles, c, winogradPanels(k), m);
-    // One fork for all the points, each thread keeping its output channels: the weights it reads, run after run.
-    const int parts = streamed.front().parts();
-    parallelFor(parts, points * tiles * c * k / parts, [&](int64_t begin, int64_t end) {
-      for (int64_t part = begin; part < end; ++part)
-        for (int64_t p = 0; p < points; ++p)
-          streamed[static_cast<size_t>(p)].runPart(static_cast<int>(part), v + p * tiles * c, ConvEpilogue{},
-                                                   m + p * tiles * k);
-    });
+    for (int64_t p = 0; p < points; ++p)
+      streamed[static_cast<size_t>(p)].run(v + p * tiles * c, ConvEpilogue{}, m + p * tiles * k);
   }
 };
 
@@ -232,10 +225,7 @@ bool winogradNhwcRuns(const WinogradShape& shape) {
 }
 
 bool winogradStreamsProducts(const WinogradShape& shape) {
-  static const bool enabled = [] {
-    const char* setting = std::getenv("FLOWSCOPE_STREAMED_WINOGRAD");
-    return !setting || std::string_view(setting) != "0";
-  }();
+  static const bool enabled = settingOn("FLOWSCOPE_STREAMED_WINOGRAD");
   if (!enabled || intraOpThreads() != 1 || !winogradNhwcRuns(shape) || tileFor(shape) != F2x2::kTile) return false;
   const int64_t perImage = tilesPerImage(shape, F2x2::kTile), images = imagesPerChunk(shape, perImage);
   return images == shape.n && images * perImage >= kMinStreamedTiles &&

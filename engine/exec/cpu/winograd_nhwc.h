@@ -35,8 +35,8 @@ inline WinogradShape winogradShapeOf(const Shape& in, int64_t k, const Window& w
 /// True when WinogradNhwc runs this shape here: AVX2 with FMA, channels in multiples of 8.
 bool winogradNhwcRuns(const WinogradShape& shape);
 
-/// True when the products of `shape` run on the streamed 1x1 kernel (streamed_pointwise.h), one part per thread
-/// over all points: F(2x2, 3x3) on an AVX-512 machine at 1 intra-op thread, the whole batch one chunk of 32 to 64
+/// True when the products of `shape` run on the streamed 1x1 kernel (streamed_pointwise.h), one call per point:
+/// F(2x2, 3x3) on an AVX-512 machine at 1 intra-op thread, the whole batch one chunk of 32 to 64
 /// tiles (ResNet's 14x14 layers: 49), and at least 256 KiB of weights per point. Such products are 1x1 convolutions
 /// of few pixels whose weights come from memory on every run; there the kernel beats oneDNN's own Winograd
 /// (blocked_layout.h leaves these layers on NHWC for it).
