@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/huge_pages.h"
+#include "base/settings.h"
 #include "base/strings.h"
 
 namespace flowscope {
@@ -25,6 +26,9 @@ class BufferPool {
   static constexpr int kMaxShift = 26;                                 // 64 MiB
   static constexpr size_t kMaxCachedSmall = 32, kMaxCachedLarge = 16;  // per class, below and above 1 MiB
   static constexpr size_t kMaxCachedBytes = size_t{512} << 20;         // per thread
+  // From 64 KiB on, a buffer of up to 4x the size, up to 2 MiB (a core's L2 at most: no larger buffer is warm), may
+  // be taken.
+  static constexpr int kWarmShift = 16, kReach = 2, kMaxWarmShift = 21;
 
   static int sizeClass(size_t bytes) {
     int shift = kMinShift;
@@ -32,12 +36,26 @@ class BufferPool {
     return shift <= kMaxShift ? shift - kMinShift : -1;
   }
 
-  void* take(int cls) {
-    auto& list = m_free[static_cast<size_t>(cls)];
-    if (list.empty()) return nullptr;
-    void* p = list.back();
+  // The most recently freed buffer of class `cls` or, from kWarmShift on, of up to kReach classes above it:
+  // an activation written into lines still in cache skips reading them from memory first (at a stage change of a
+  // CNN, the class of its new activation size holds only the previous run's buffers, long evicted). Sets `*taken`
+  // to the class the buffer came from; null when every list is empty.
+  void* take(int cls, int* taken) {
+    static const bool warm = settingOn("FLOWSCOPE_WARM_BUFFERS");
+    const int last =
+        warm && cls + kMinShift >= kWarmShift ? std::max(cls, std::min(cls + kReach, kMaxWarmShift - kMinShift)) : cls;
+    int best = -1;
+    for (int c = cls; c <= last; ++c) {
+      const auto& list = m_free[static_cast<size_t>(c)];
+      if (!list.empty() && (best < 0 || list.back().freedAt > m_free[static_cast<size_t>(best)].back().freedAt))
+        best = c;
+    }
+    if (best < 0) return nullptr;
+    auto& list = m_free[static_cast<size_t>(best)];
+    void* p = list.back().data;
     list.pop_back();
-    m_cachedBytes -= size_t{1} << (cls + kMinShift);
+    m_cachedBytes -= size_t{1} << (best + kMinShift);
+    *taken = best;
     return p;
   }
   bool give(int cls, void* p) {
@@ -46,13 +64,13 @@ class BufferPool {
     if (list.size() >= (cls + kMinShift <= 20 ? kMaxCachedSmall : kMaxCachedLarge) ||
         m_cachedBytes + bytes > kMaxCachedBytes)
       return false;
-    list.push_back(p);
+    list.push_back({p, ++m_clock});
     m_cachedBytes += bytes;
     return true;
   }
   size_t release() {
     for (auto& list : m_free) {
-      for (void* p : list) std::free(p);
+      for (const Entry& e : list) std::free(e.data);
       list.clear();
     }
     return std::exchange(m_cachedBytes, size_t{0});
@@ -60,8 +78,13 @@ class BufferPool {
   ~BufferPool();
 
  private:
-  std::vector<void*> m_free[kMaxShift - kMinShift + 1];
+  struct Entry {
+    void* data;
+    uint64_t freedAt;  // m_clock when it was given back
+  };
+  std::vector<Entry> m_free[kMaxShift - kMinShift + 1];
   size_t m_cachedBytes = 0;
+  uint64_t m_clock = 0;
 };
 
 thread_local BufferPool t_pool;
@@ -81,16 +104,16 @@ std::byte* allocateExactBytes(size_t bytes) {
   return static_cast<std::byte*>(p);
 }
 
-// Bytes from this thread's pool, to the power-of-two class of `bytes`; exact above the largest class.
-std::byte* allocateBytes(size_t bytes) {
-  int cls = BufferPool::sizeClass(bytes);
-  if (cls < 0) return allocateExactBytes(bytes);
-  if (void* p = t_poolGone ? nullptr : t_pool.take(cls)) return static_cast<std::byte*>(p);
-  return allocateExactBytes(size_t{1} << (cls + BufferPool::kMinShift));
+// Bytes from this thread's pool, at least the power-of-two class of `bytes` (`*cls`: the class taken, -1 for exact
+// bytes above the largest class).
+std::byte* allocateBytes(size_t bytes, int* cls) {
+  *cls = BufferPool::sizeClass(bytes);
+  if (*cls < 0) return allocateExactBytes(bytes);
+  if (void* p = t_poolGone ? nullptr : t_pool.take(*cls, cls)) return static_cast<std::byte*>(p);
+  return allocateExactBytes(size_t{1} << (*cls + BufferPool::kMinShift));
 }
 
-void releaseBytes(std::byte* p, size_t bytes) {
-  int cls = BufferPool::sizeClass(bytes);
+void releaseBytes(std::byte* p, int cls) {
   if (cls < 0 || t_poolGone || !t_pool.give(cls, p)) std::free(p);
 }
 
@@ -102,8 +125,13 @@ struct PooledAllocator {
   PooledAllocator() = default;
   template <typename U>
   explicit PooledAllocator(const PooledAllocator<U>&) {}
-  T* allocate(size_t n) { return reinterpret_cast<T*>(allocateBytes(n * sizeof(T))); }
-  void deallocate(T* p, size_t n) { releaseBytes(reinterpret_cast<std::byte*>(p), n * sizeof(T)); }
+  T* allocate(size_t n) {
+    int cls = 0;
+    return reinterpret_cast<T*>(allocateBytes(n * sizeof(T), &cls));  // small: always the class of its bytes
+  }
+  void deallocate(T* p, size_t n) {
+    releaseBytes(reinterpret_cast<std::byte*>(p), BufferPool::sizeClass(n * sizeof(T)));
+  }
   template <typename U>
   bool operator==(const PooledAllocator<U>&) const {
     return true;
@@ -121,14 +149,14 @@ size_t releaseCachedTensorBuffers() { return t_poolGone ? 0 : t_pool.release(); 
 
 TensorBuffer::TensorBuffer(size_t bytes, bool zero, Sizing sizing)
     : m_size(bytes), m_pooled(sizing == Sizing::kPooled) {
-  m_data = m_pooled ? allocateBytes(bytes) : allocateExactBytes(bytes);
+  m_data = m_pooled ? allocateBytes(bytes, &m_poolClass) : allocateExactBytes(bytes);
   if (zero) std::memset(m_data, 0, bytes);
 }
 
 TensorBuffer::~TensorBuffer() {
   if (!m_data) return;
   if (m_pooled)
-    releaseBytes(m_data, m_size);
+    releaseBytes(m_data, m_poolClass);
   else
     std::free(m_data);
 }

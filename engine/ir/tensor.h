@@ -40,6 +40,7 @@ class TensorBuffer {
   std::byte* m_data = nullptr;
   size_t m_size = 0;
   bool m_pooled = true;
+  int m_poolClass = -1;  // the pool's size class of the bytes held (may be above the class of m_size)
   std::vector<std::string> m_strings;
 };
 

@@ -182,6 +182,39 @@ class TestIr : public QObject {
     QCOMPARE(again.byteSize(), size_t(4) << 20);
   }
 
+  // From 64 KiB on, a new tensor takes the most recently freed buffer of its class or of the two above it (up to
+  // 2 MiB), whose lines are the likeliest still in cache; it goes back to the class of the bytes it holds.
+  void newTensorsTakeTheWarmestBufferThatFits() {
+    releaseCachedTensorBuffers();
+    const void* older = nullptr;
+    const void* warmer = nullptr;
+    {
+      Tensor twoClassesUp(DType::kFloat, Shape{400 * 1024});  // 1600 KiB: the 2 MiB class, freed last
+      Tensor ofItsClass(DType::kFloat, Shape{200 * 1024});    // 800 KiB: the 1 MiB class
+      older = ofItsClass.data<float>();
+      warmer = twoClassesUp.data<float>();
+    }
+    {
+      Tensor quarter(DType::kFloat, Shape{130 * 1024});  // 520 KiB: the 1 MiB class is the first that fits
+      QCOMPARE(static_cast<const void*>(quarter.data<float>()), warmer);
+      QCOMPARE(quarter.byteSize(), size_t(520) << 10);
+      Tensor next(DType::kFloat, Shape{130 * 1024});  // the 2 MiB buffer is taken: the 1 MiB one is what is left
+      QCOMPARE(static_cast<const void*>(next.data<float>()), older);
+    }
+    {
+      Tensor big(DType::kFloat, Shape{400 * 1024});  // the 2 MiB buffer went back to its own class
+      QCOMPARE(static_cast<const void*>(big.data<float>()), warmer);
+    }
+    const void* inTheSmallestWarmClass = nullptr;
+    {
+      Tensor t(DType::kFloat, Shape{15 * 1024});  // 60 KiB: the 64 KiB class
+      inTheSmallestWarmClass = t.data<float>();
+    }
+    Tensor small(DType::kFloat, Shape{5 * 1024});  // 20 KiB, one class below it: small tensors keep to their own
+    QVERIFY(static_cast<const void*>(small.data<float>()) != inTheSmallestWarmClass);
+    QVERIFY(releaseCachedTensorBuffers() >= size_t(3) << 20);  // both buffers back in the pool, accounted by class
+  }
+
   // Graph constants take exactly their bytes (to the 64-byte multiple), not the pool's power-of-two class, and a
   // freed one never enters the pool (whose classes it would not fill).
   void persistentTensorsAreExactAndStayOutOfThePool() {
