@@ -9,6 +9,7 @@
 #include "base/atomic_file.h"
 #include "base/strings.h"
 #include "cli/command.h"
+#include "cli/profile_options.h"
 #include "cli/run_options.h"
 #include "profile/chrome_trace.h"
 #include "profile/roofline.h"
@@ -125,7 +126,7 @@ std::string rooflineLine(const Roofline& roofline) {
 }
 
 // The --json report.
-void printJson(const PreparedRun& prepared, const ProfiledRun& run) {
+void printJson(const PreparedRun& prepared, const ProfiledRun& run, size_t top) {
   const RunProfile& profile = run.profile;
   nlohmann::json j = {{"runs", run.runs},
                       {"warmup", run.warmup},
@@ -149,7 +150,7 @@ void printJson(const PreparedRun& prepared, const ProfiledRun& run) {
     j["ops"].push_back(row);
   }
   j["slowest_nodes"] = nlohmann::json::array();
-  for (const auto& s : profile.slowestNodes(10)) {
+  for (const auto& s : profile.slowestNodes(top)) {
     nlohmann::json row = statsJson(s, run);
     row["node"] = s.key;
     j["slowest_nodes"].push_back(row);
@@ -170,7 +171,7 @@ std::string rates(const OpStats& s, const Roofline& roofline) {
 }
 
 // The text report: the header, the placement, what optimizing did, the op table and the slowest nodes.
-void printText(const std::string& file, const PreparedRun& prepared, const ProfiledRun& run) {
+void printText(const std::string& file, const PreparedRun& prepared, const ProfiledRun& run, size_t top) {
   const RunProfile& profile = run.profile;
   std::printf(
       "%s: %d runs (after %d warm-up), median %s us per run (%s with per-node events), device %s, %d thread%s, "
@@ -198,7 +199,7 @@ void printText(const std::string& file, const PreparedRun& prepared, const Profi
   std::printf(
       "\nslowest nodes (mean us per run; GFLOP/s, GB/s, share of the roofline and its limit: FMA peak or a memory "
       "level)\n");
-  for (const auto& s : profile.slowestNodes(10))
+  for (const auto& s : profile.slowestNodes(top))
     std::printf("  %10s %s  %s\n", micros(s.totalNs / s.count).c_str(), rates(s, run.roofline).c_str(), s.key.c_str());
 }
 
@@ -206,6 +207,8 @@ void printText(const std::string& file, const PreparedRun& prepared, const Profi
 
 int runProfile(const Args& args) {
   if (args.value("--import")) return runProfileImport(args);
+  std::optional<size_t> top;
+  if (!parseTopOption(args, &top)) return kExitUsage;
   PreparedRun prepared;
   if (int code = prepareRunFromArgs(args, "profile", &prepared); code != kExitOk) return code;
   int64_t runs = 10, warmup = 3;  // the first runs of a wide plan also try both executors
@@ -230,9 +233,9 @@ int runProfile(const Args& args) {
     }
   }
   if (args.flag("--json"))
-    printJson(prepared, *run);
+    printJson(prepared, *run, top.value_or(10));
   else
-    printText(args.positional()[0], prepared, *run);
+    printText(args.positional()[0], prepared, *run, top.value_or(10));
   return kExitOk;
 }
 

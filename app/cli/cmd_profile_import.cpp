@@ -7,6 +7,7 @@
 #include "base/strings.h"
 #include "cli/command.h"
 #include "cli/import_report.h"
+#include "cli/profile_options.h"
 #include "cli/run_options.h"
 #include "io/loader.h"
 #include "profile/import/importer.h"
@@ -45,6 +46,8 @@ std::optional<RunProfile> profileOurs(const Args& args, std::shared_ptr<const Mo
 
 int runProfileImport(const Args& args) {
   const std::string profilePath = *args.value("--import");
+  std::optional<size_t> top;
+  if (!parseTopOption(args, &top)) return kExitUsage;
   auto imported = importProfile(profilePath);
   if (!imported) {
     std::fprintf(stderr, "flowscope profile: %s\n", imported.status().message().c_str());
@@ -52,6 +55,7 @@ int runProfileImport(const Args& args) {
   }
   ImportReportInput in;
   in.profilePath = profilePath;
+  in.top = top;
   LoadOptions load;
   load.tag = args.value("--tag").value_or("");
   std::shared_ptr<const Model> model;

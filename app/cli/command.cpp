@@ -19,7 +19,7 @@ std::set<std::string> withImport(std::set<std::string> options) {
 }
 
 std::set<std::string> withProfile(std::set<std::string> options) {
-  options.insert({"--runs", "--warmup", "--trace"});
+  options.insert({"--runs", "--warmup", "--trace", "--top"});
   return options;
 }
 
@@ -65,8 +65,9 @@ const std::vector<Command>& commands() {
       {"profile",
        "Run a graph N times: time per op type, slowest nodes, Chrome trace",
        "usage: flowscope profile FILE [...run's input options...] [--runs N] [--warmup N] [--trace out.json] "
-       "[--json]\n\n"
-       "Prints a table per op type (count per run, total, mean, share) and the slowest nodes. --trace writes the\n"
+       "[--top N] [--json]\n\n"
+       "Prints a table per op type (count per run, total, mean, share) and the slowest nodes (10, or --top N;\n"
+       "--top 0 lists every node). --trace writes the\n"
        "per-node events as Chrome trace JSON (open it in Perfetto or chrome://tracing). The graph is optimized\n"
        "first unless --no-optimize is given, so the two can be compared. With --device vulkan the table says\n"
        "which backend ran each op, nodes on the GPU are timed with timestamp queries, and a placement line says\n"
@@ -76,7 +77,8 @@ const std::vector<Command>& commands() {
        "the same file: its GraphDef is the graph), an ONNX Runtime profile JSON, or a Chrome trace (.json/.json.gz,\n"
        "PyTorch's included). It prints the same tables, how many events matched graph nodes (by name, by output\n"
        "tensor, by op order and shapes), every unmatched event with its time, and, unless --no-run, our engine's\n"
-       "profile of the graph (optimized first, unless --no-optimize) beside theirs per node (theirs, ours, ratio).\n",
+       "profile of the graph (optimized first, unless --no-optimize) beside theirs per node (theirs, ours, ratio;\n"
+       "25 rows, or --top N; every row in --json unless --top is given).\n",
        {withProfile(withImport(kRunValueOptions)), {"--json", "--no-optimize", "--no-run"}, 1, 1},
        runProfile},
       {"diff",

@@ -76,7 +76,7 @@ nlohmann::json importReportJson(const ImportReportInput& in) {
     j["ops"].push_back(row);
   }
   j["slowest_nodes"] = nlohmann::json::array();
-  for (const auto& s : theirs.slowestNodes(10)) {
+  for (const auto& s : theirs.slowestNodes(in.top.value_or(10))) {
     nlohmann::json row = statsJson(s, runs);
     row["node"] = s.key;
     j["slowest_nodes"].push_back(row);
@@ -86,13 +86,16 @@ nlohmann::json importReportJson(const ImportReportInput& in) {
   if (!in.oursNote.empty()) j["ours_note"] = in.oursNote;
   if (in.ours) {
     j["side_by_side"] = nlohmann::json::array();
-    for (const auto& r : sideBySide(in))
+    const auto rows = sideBySide(in);
+    for (size_t k = 0; k < rows.size() && k < in.top.value_or(rows.size()); ++k) {
+      const SideBySideRow& r = rows[k];
       j["side_by_side"].push_back({{"node", r.node},
                                    {"op", r.op},
                                    {"nodes", r.nodes},
                                    {"theirs_us", r.theirsUs},
                                    {"ours_us", r.oursUs},
                                    {"ratio", r.oursUs > 0 ? r.theirsUs / r.oursUs : 0.0}});
+    }
   }
   return j;
 }

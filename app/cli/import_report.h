@@ -21,6 +21,7 @@ struct ImportReportInput {
   MatchSummary match;
   const RunProfile* ours = nullptr;  ///< our engine's profile of the graph as loaded; null when it did not run
   std::string oursNote;              ///< why it did not run, or how it ran
+  std::optional<size_t> top;         ///< --top: rows of the node lists (default: 10 slowest, 25 or all side by side)
 };
 
 /// One row of the side-by-side table: a group of nodes that either side ran as one kernel (compareNodeTimes), mean us

@@ -28,7 +28,7 @@ void printHeader(const ImportReportInput& in, const RunProfile& theirs) {
   for (const auto& w : p.warnings) std::printf("warning: %s\n", w.c_str());
 }
 
-void printTables(const RunProfile& theirs) {
+void printTables(const RunProfile& theirs, size_t slowest) {
   const int runs = theirs.runCount();
   std::printf("\n%-34s %-8s %7s %11s %9s %6s\n", "op", "backend", "count", "total us", "mean us", "share");
   for (const auto& s : theirs.byOp()) {
@@ -43,7 +43,7 @@ void printTables(const RunProfile& theirs) {
                 static_cast<double>(s.totalNs) / 1000.0 / static_cast<double>(s.count), 100.0 * s.share);
   }
   std::printf("\nslowest nodes (mean us per event)\n");
-  for (const auto& s : theirs.slowestNodes(10))
+  for (const auto& s : theirs.slowestNodes(slowest))
     std::printf("  %10.1f  %s\n", static_cast<double>(s.totalNs) / 1000.0 / static_cast<double>(s.count),
                 clip(s.key, 100).c_str());
 }
@@ -68,7 +68,7 @@ void printSideBySide(const ImportReportInput& in) {
   std::printf(
       "\nside by side (mean us per run; theirs / ours; a row sums the nodes either side fused into one kernel)\n");
   std::printf("%-60s %-18s %10s %10s %7s\n", "node", "op", "theirs", "ours", "ratio");
-  for (size_t k = 0; k < rows.size() && k < 25; ++k) {
+  for (size_t k = 0; k < rows.size() && k < in.top.value_or(25); ++k) {
     const auto& r = rows[k];
     std::string node = r.node.size() > 60 ? "..." + r.node.substr(r.node.size() - 57) : r.node;
     std::string op = r.op + (r.nodes > 1 ? "+" + std::to_string(r.nodes - 1) : "");
@@ -85,7 +85,7 @@ void printSideBySide(const ImportReportInput& in) {
 void printImportReport(const ImportReportInput& in) {
   const RunProfile theirs = in.imported->toRunProfile();
   printHeader(in, theirs);
-  printTables(theirs);
+  printTables(theirs, in.top.value_or(10));
   if (in.graph) printUnmatched(*in.imported);
   printSideBySide(in);
 }

@@ -128,6 +128,15 @@ class TestCli : public QObject {
     QVERIFY2(text.out.contains("optimized first: 7 -> 5 nodes"), qPrintable(text.out));  // optimized by default
     QVERIFY(text.out.contains("_FusedMatMul"));
     QCOMPARE(flowscope({"run", data("small_mlp.pbtxt"), "--device", "vulkan:99"}).code, 2);  // no such device
+    // --top N: how many of the slowest nodes are listed; 0 lists all of them.
+    Run two = flowscope({"profile", data("small_mlp.pbtxt"), "--runs", "2", "--top", "2", "--json", "--no-optimize"});
+    QCOMPARE(two.code, 0);
+    QCOMPARE(nlohmann::json::parse(two.out.toStdString())["slowest_nodes"].size(), size_t(2));
+    Run all = flowscope({"profile", data("small_mlp.pbtxt"), "--runs", "2", "--top", "0", "--json", "--no-optimize"});
+    QCOMPARE(nlohmann::json::parse(all.out.toStdString())["slowest_nodes"].size(), j["slowest_nodes"].size());
+    Run bad = flowscope({"profile", data("small_mlp.pbtxt"), "--top", "many"});
+    QCOMPARE(bad.code, 2);
+    QVERIFY2(bad.err.contains("--top needs a number"), qPrintable(bad.err));
   }
 
   void optimizeCommand() {

@@ -127,6 +127,9 @@ class TestCliProfileImport : public QObject {
     QVERIFY(text.out.find("matched 9 of 12 node events to 3 of 3 graph nodes (name 9); 3 unmatched") !=
             std::string::npos);
     QVERIFY(text.out.find("side by side") != std::string::npos);
+    Run top = cli({"profile", q(path), "--import", q(path), "--json", "--runs", "2", "--warmup", "0", "--top", "1"});
+    QCOMPARE(jsonOf(top)["side_by_side"].size(), size_t{1});  // --top limits the side-by-side rows too
+    QCOMPARE(jsonOf(top)["slowest_nodes"].size(), size_t{1});
   }
 
   void notAProfile() {
