@@ -43,7 +43,7 @@ class BufferPool {
   void* take(int cls, int* taken) {
     static const bool warm = settingOn("FLOWSCOPE_WARM_BUFFERS");
     const int last =
-        warm && cls + kMinShift >= kWarmShift ? std::max(cls, std::min(cls + kReach, kMaxWarmShift - kMinShift)) : cls;
+        cls + kMinShift >= kWarmShift && warm ? std::max(cls, std::min(cls + kReach, kMaxWarmShift - kMinShift)) : cls;
     int best = -1;
     for (int c = cls; c <= last; ++c) {
       const auto& list = m_free[static_cast<size_t>(c)];
@@ -125,9 +125,11 @@ struct PooledAllocator {
   PooledAllocator() = default;
   template <typename U>
   explicit PooledAllocator(const PooledAllocator<U>&) {}
+  // Blocks below the warm classes: the pool gives them the class of their bytes, the one deallocate gives back to.
+  static_assert(sizeof(T) < size_t{1} << BufferPool::kWarmShift);
   T* allocate(size_t n) {
     int cls = 0;
-    return reinterpret_cast<T*>(allocateBytes(n * sizeof(T), &cls));  // small: always the class of its bytes
+    return reinterpret_cast<T*>(allocateBytes(n * sizeof(T), &cls));
   }
   void deallocate(T* p, size_t n) {
     releaseBytes(reinterpret_cast<std::byte*>(p), BufferPool::sizeClass(n * sizeof(T)));
@@ -147,18 +149,13 @@ std::shared_ptr<TensorBuffer> makeBuffer(Args&&... args) {
 
 size_t releaseCachedTensorBuffers() { return t_poolGone ? 0 : t_pool.release(); }
 
-TensorBuffer::TensorBuffer(size_t bytes, bool zero, Sizing sizing)
-    : m_size(bytes), m_pooled(sizing == Sizing::kPooled) {
-  m_data = m_pooled ? allocateBytes(bytes, &m_poolClass) : allocateExactBytes(bytes);
+TensorBuffer::TensorBuffer(size_t bytes, bool zero, Sizing sizing) : m_size(bytes) {
+  m_data = sizing == Sizing::kPooled ? allocateBytes(bytes, &m_poolClass) : allocateExactBytes(bytes);
   if (zero) std::memset(m_data, 0, bytes);
 }
 
 TensorBuffer::~TensorBuffer() {
-  if (!m_data) return;
-  if (m_pooled)
-    releaseBytes(m_data, m_poolClass);
-  else
-    std::free(m_data);
+  if (m_data) releaseBytes(m_data, m_poolClass);  // class -1 (exact bytes): straight to free()
 }
 
 Tensor::Tensor(DType dtype, Shape shape) : m_dtype(dtype), m_shape(std::move(shape)) {

@@ -39,8 +39,7 @@ class TensorBuffer {
  private:
   std::byte* m_data = nullptr;
   size_t m_size = 0;
-  bool m_pooled = true;
-  int m_poolClass = -1;  // the pool's size class of the bytes held (may be above the class of m_size)
+  int m_poolClass = -1;  // the pool's size class of the bytes held (may be above m_size's); -1: exact, not pooled
   std::vector<std::string> m_strings;
 };
 
