@@ -7,7 +7,9 @@
 #include <cmath>
 #include <limits>
 
+#include "exec/cpu/depthwise_band_rows.h"
 #include "exec/cpu/depthwise_nhwc.h"
+#include "exec/cpu/input_bands.h"
 #include "kernel_test_util.h"
 
 using namespace flowscope;
@@ -22,12 +24,44 @@ struct Case {
 };
 
 // out[n, y, x, c] by the definition, in double.
+struct Geometry {
+  int64_t oh = 0, ow = 0, padTop = 0, padLeft = 0;
+};
+
+// The output size and top and left pads of `t`, its padding's attributes set in `attrs`.
+Geometry geometryOf(const Case& t, AttrMap& attrs) {
+  Geometry g;
+  if (t.padding == "SAME") {
+    g.oh = (t.h + t.stride - 1) / t.stride;
+    g.ow = (t.w + t.stride - 1) / t.stride;
+    g.padTop = std::max<int64_t>((g.oh - 1) * t.stride + t.k - t.h, 0) / 2;
+    g.padLeft = std::max<int64_t>((g.ow - 1) * t.stride + t.k - t.w, 0) / 2;
+  } else if (t.padding == "VALID") {
+    g.oh = (t.h - t.k) / t.stride + 1;
+    g.ow = (t.w - t.k) / t.stride + 1;
+  } else if (t.padding == "ONES") {  // as PyTorch pads a 3x3 window, and ONNX exports it
+    attrs["padding"] = AttrValue::fromString("EXPLICIT");
+    attrs["explicit_paddings"] = ints({0, 0, 1, 1, 1, 1, 0, 0});
+    g.padTop = g.padLeft = 1;
+    g.oh = (t.h + 2 - t.k) / t.stride + 1;
+    g.ow = (t.w + 2 - t.k) / t.stride + 1;
+  } else {
+    attrs["explicit_paddings"] = ints({0, 0, 2, 0, 1, 2, 0, 0});
+    g.padTop = 2;
+    g.padLeft = 1;
+    g.oh = (t.h + 2 - t.k) / t.stride + 1;
+    g.ow = (t.w + 3 - t.k) / t.stride + 1;
+  }
+  return g;
+}
+
 std::vector<double> reference(const Case& t, const Tensor& x, const Tensor& f, const Tensor& bias, int64_t n,
-                              int64_t oh, int64_t ow, int64_t padTop, int64_t padLeft) {
+                              const Geometry& g) {
+  const int64_t padTop = g.padTop, padLeft = g.padLeft;
   std::vector<double> out;
   for (int64_t b = 0; b < n; ++b)
-    for (int64_t y = 0; y < oh; ++y)
-      for (int64_t xo = 0; xo < ow; ++xo)
+    for (int64_t y = 0; y < g.oh; ++y)
+      for (int64_t xo = 0; xo < g.ow; ++xo)
         for (int64_t ch = 0; ch < t.c; ++ch) {
           double sum = bias.elementAsDouble(ch);
           for (int64_t i = 0; i < t.k; ++i)
@@ -79,30 +113,42 @@ class TestDepthwise : public QObject {
         {"fused_ops", testing::stringList(t.activation.empty() ? std::vector<std::string>{"BiasAdd"}
                                                                : std::vector<std::string>{"BiasAdd", t.activation})},
         {"num_args", AttrValue::fromInt(1)}};
-    int64_t padTop = 0, padLeft = 0, oh = 0, ow = 0;
-    if (t.padding == "SAME") {
-      oh = (t.h + t.stride - 1) / t.stride;
-      ow = (t.w + t.stride - 1) / t.stride;
-      padTop = std::max<int64_t>((oh - 1) * t.stride + t.k - t.h, 0) / 2;
-      padLeft = std::max<int64_t>((ow - 1) * t.stride + t.k - t.w, 0) / 2;
-    } else if (t.padding == "VALID") {
-      oh = (t.h - t.k) / t.stride + 1;
-      ow = (t.w - t.k) / t.stride + 1;
-    } else if (t.padding == "ONES") {  // as PyTorch pads a 3x3 window, and ONNX exports it
-      attrs["padding"] = AttrValue::fromString("EXPLICIT");
-      attrs["explicit_paddings"] = ints({0, 0, 1, 1, 1, 1, 0, 0});
-      padTop = padLeft = 1;
-      oh = (t.h + 2 - t.k) / t.stride + 1;
-      ow = (t.w + 2 - t.k) / t.stride + 1;
-    } else {
-      attrs["explicit_paddings"] = ints({0, 0, 2, 0, 1, 2, 0, 0});
-      padTop = 2;
-      padLeft = 1;
-      oh = (t.h + 2 - t.k) / t.stride + 1;
-      ow = (t.w + 3 - t.k) / t.stride + 1;
-    }
+    const Geometry g = geometryOf(t, attrs);
     Tensor out = run1("_FusedDepthwiseConv2dNative", {x, f, bias}, attrs);
-    QVERIFY(closeTo(out, Shape{n, oh, ow, t.c}, reference(t, x, f, bias, n, oh, ow, padTop, padLeft), 1e-4, 1e-5));
+    QVERIFY(closeTo(out, Shape{n, g.oh, g.ow, t.c}, reference(t, x, f, bias, n, g), 1e-4, 1e-5));
+  }
+
+  // oneDNN's depthwise kernel band by band (depthwise_band_rows.h, what the fused 1x1 kernels run where ours does
+  // not): bands of one row, of three, and of whole images, each band's input rows given from its first row on as a
+  // band buffer holds them, must give the definition's rows, top and bottom pads included.
+  void oneDnnBandsMatchTheDefinition_data() { matchesTheDefinition_data(); }
+  void oneDnnBandsMatchTheDefinition() {
+    QFETCH(int, index);
+    const Case& t = cases()[static_cast<size_t>(index)];
+    const int64_t n = 2;
+    AttrMap attrs;
+    const Geometry g = geometryOf(t, attrs);
+    if (g.oh <= 0 || g.ow <= 0) QSKIP("no output rows");
+    Tensor x = randomOf(DType::kFloat, Shape{n, t.h, t.w, t.c}, 41, -4, 4);
+    Tensor f = randomOf(DType::kFloat, Shape{t.k, t.k, t.c, 1}, 42);
+    Tensor bias = randomOf(DType::kFloat, Shape{t.c}, 43);
+    const DepthwiseShape shape{n, t.h, t.w, t.c, t.k, t.stride, t.stride, g.padTop, g.padLeft, g.oh, g.ow};
+    const std::vector<double> want = reference(t, x, f, bias, n, g);
+    for (int64_t perBand : {int64_t{1}, int64_t{3}, g.oh}) {
+      DepthwiseBandRows rows;
+      QVERIFY(rows.reset(shape, *depthwiseClampFor(t.activation), true));
+      const std::vector<InputBand> bands = inputBandsOf(shape, 0, n * g.oh, perBand);
+      DepthwiseBandRows::ThreadMemories memories;
+      for (const InputBand& band : bands) QVERIFY2(rows.add(band, memories), "oneDNN has a fast kernel for a band");
+      rows.load(f, bias);
+      Tensor out = Tensor::uninitialized(DType::kFloat, Shape{n, g.oh, g.ow, t.c});
+      const int64_t inRow = t.w * t.c, outRow = g.ow * t.c;
+      for (const InputBand& band : bands)
+        rows.run(band, memories, x.data<float>() + band.inBegin * inRow, band.inBegin,
+                 out.data<float>() + band.outBegin * outRow);
+      QVERIFY2(closeTo(out, Shape{n, g.oh, g.ow, t.c}, want, 1e-4, 1e-5),
+               qPrintable(QString("%1 rows a band").arg(perBand)));
+    }
   }
 
   // Likewise a window column in the padding, on the chunked rows' shapes (their edge pixels leave those taps out):
@@ -130,7 +176,7 @@ class TestDepthwise : public QObject {
             f.data<float>()[(ky * 3 + filterColumn) * t.c + ch] = std::numeric_limits<float>::infinity();
         const Tensor out = run1("_FusedDepthwiseConv2dNative", {x, f, bias}, attrs);
         QCOMPARE(out.shape(), (Shape{1, oh, ow, t.c}));
-        const std::vector<double> want = reference(t, x, f, bias, 1, oh, ow, padTop, padLeft);
+        const std::vector<double> want = reference(t, x, f, bias, 1, {oh, ow, padTop, padLeft});
         for (int64_t y = 0; y < oh; ++y)
           for (int64_t ch = 0; ch < t.c; ++ch) {
             const int64_t i = (y * ow + column) * t.c + ch;
@@ -166,7 +212,7 @@ class TestDepthwise : public QObject {
         f.data<float>()[filterRow * 3 * t.c + i] = std::numeric_limits<float>::infinity();
       const Tensor out = run1("_FusedDepthwiseConv2dNative", {x, f, bias}, attrs);
       QCOMPARE(out.shape(), (Shape{1, t.h, t.w, t.c}));
-      const std::vector<double> want = reference(t, x, f, bias, 1, t.h, t.w, 1, 1);
+      const std::vector<double> want = reference(t, x, f, bias, 1, {t.h, t.w, 1, 1});
       const int64_t row = filterRow == 0 ? 0 : t.h - 1;
       for (int64_t i = row * rowFloats; i < (row + 1) * rowFloats; ++i) {
         const double got = out.data<float>()[i], expected = want[static_cast<size_t>(i)];

@@ -1,10 +1,12 @@
 // The CPU's depthwise + 1x1 fusion (exec/cpu/depthwise_pointwise.h): which pairs the placement fuses, and that the
 // fused node computes what the two nodes compute, band by band on one thread or several, with the 1x1 node's fused
 // residual Add, and through the two kernels where it cannot take the case. The two nodes' own kernels are the
-// reference here: the depthwise one is the same AVX-512 kernel, which tst_depthwise holds to the definition.
+// reference here: the depthwise one is the same kernel (ours on AVX-512, oneDNN's elsewhere), which tst_depthwise
+// holds to the definition, band by band too.
 #include <QtTest>
 
 #include "base/thread_pool.h"
+#include "exec/cpu/depthwise_band_rows.h"
 #include "exec/cpu/depthwise_pointwise.h"
 #include "fusion_test_util.h"
 #include "kernel_test_util.h"
@@ -63,8 +65,9 @@ const Tensor& constantOf(const vktest::Case& k, const std::string& name) {
   return k.graph.findNode(name)->attr("value")->tensor();
 }
 
-// Where the depthwise half runs on our AVX-512 kernel; elsewhere the fused node runs the two kernels.
-bool depthwiseRunsHere() { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"); }
+// Where the depthwise half runs in bands (ours on AVX-512, oneDNN's elsewhere); else the fused node runs the two
+// kernels.
+bool depthwiseRunsHere() { return DepthwiseBandRows::runsHere(); }
 
 // The depthwise node's FLOPs (a multiply-add per tap, then bias and activation) and the 1x1 node's.
 int64_t fusedFlops(const PairShape& s, const Shape& out) {
@@ -158,7 +161,7 @@ class TestDepthwisePointwise : public QObject {
   // MobileNetV2's fourth block (1.8 MiB between the two) is fused; a small pair, or one whose depthwise output is
   // fetched or read by another node too, is not.
   void placementFusesLargePairsOnly() {
-    if (!depthwiseRunsHere()) QSKIP("no AVX-512 here: the pairs stay two nodes");
+    if (!depthwiseRunsHere()) QSKIP("FLOWSCOPE_BANDED_DNNL_DEPTHWISE=0: the pairs stay two nodes");
     vktest::Case large;
     buildPair(large, shapes()[0]);
     auto ops = testing::placedOps(large, {"pw:0"});
@@ -176,7 +179,7 @@ class TestDepthwisePointwise : public QObject {
 
   // TF.js's name for the fused depthwise convolution (FusedDepthwiseConv2dNative) pairs the same way.
   void placementFusesTfjsDepthwise() {
-    if (!depthwiseRunsHere()) QSKIP("no AVX-512 here: the pairs stay two nodes");
+    if (!depthwiseRunsHere()) QSKIP("FLOWSCOPE_BANDED_DNNL_DEPTHWISE=0: the pairs stay two nodes");
     vktest::Case k;
     buildPair(k, shapes()[0], "FusedDepthwiseConv2dNative");
     QCOMPARE(testing::placedOps(k, {"pw:0"})[kDepthwisePointwiseOp], size_t(1));
@@ -186,7 +189,7 @@ class TestDepthwisePointwise : public QObject {
   // A run of the large pair: the fused node answers under the 1x1 node's name, with the value of a run that keeps
   // the two apart, and its FLOPs are both nodes'.
   void runsFusedUnderThePointwiseName() {
-    if (!depthwiseRunsHere()) QSKIP("no AVX-512 here: the pairs stay two nodes");
+    if (!depthwiseRunsHere()) QSKIP("FLOWSCOPE_BANDED_DNNL_DEPTHWISE=0: the pairs stay two nodes");
     vktest::Case k;
     buildPair(k, shapes()[0]);
     testing::checkFusedRun(k, "dw", "pw", kDepthwisePointwiseOp);

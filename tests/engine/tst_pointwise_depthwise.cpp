@@ -1,11 +1,13 @@
 // The CPU's 1x1 + depthwise fusion (exec/cpu/pointwise_depthwise.h): which pairs the placement fuses, and that the
-// fused node computes what the two nodes compute: in bands of rows on one thread or several where our AVX-512
-// depthwise kernel runs, else through oneDNN's fused primitive where it takes the shape, else through the two kernels.
+// fused node computes what the two nodes compute: in bands of rows on one thread or several (the depthwise half ours
+// on AVX-512, oneDNN's elsewhere), else through oneDNN's fused primitive where it takes the shape, else through the
+// two kernels.
 #include <QtTest>
 
 #include <set>
 
 #include "base/thread_pool.h"
+#include "exec/cpu/depthwise_band_rows.h"
 #include "exec/cpu/fused_pair.h"
 #include "exec/cpu/pointwise_depthwise.h"
 #include "exec/model_runner.h"
@@ -56,8 +58,9 @@ const Tensor& constantOf(const vktest::Case& k, const std::string& name) {
   return k.graph.findNode(name)->attr("value")->tensor();
 }
 
-// Where the banded kernel runs: our depthwise kernel's AVX-512.
-bool bandsRunHere() { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"); }
+// Where the banded kernel runs: everywhere unless FLOWSCOPE_BANDED_DNNL_DEPTHWISE=0 leaves machines without AVX-512
+// to oneDNN's fused primitive.
+bool bandsRunHere() { return DepthwiseBandRows::runsHere(); }
 
 // The 1x1 node's FLOPs (a multiply-add per input channel, then the bias) and the depthwise node's (one per tap,
 // then the bias); the activations are not counted.

@@ -1,8 +1,8 @@
 // The CPU backend's placement: a depthwise convolution whose only reader is a 1x1 convolution (MobileNet's filter
 // then project, with the block's residual Add fused into the projection) runs with it as one node, in bands of rows:
-// our depthwise kernel writes a band into a per-thread buffer and oneDNN's 1x1 convolution reads it there while it
-// is in cache, so the depthwise output (1.6-1.8 MiB in MobileNetV2's first blocks) never travels through memory
-// whole.
+// a depthwise kernel (ours on AVX-512, oneDNN's elsewhere: depthwise_band_rows.h) writes a band into a per-thread
+// buffer and oneDNN's 1x1 convolution reads it there while it is in cache, so the depthwise output (1.6-1.8 MiB in
+// MobileNetV2's first blocks) never travels through memory whole.
 //
 // The graph the user sees and writes keeps both nodes; only the placed graph the CPU runs has the
 // _FusedDepthwisePointwise node, under the 1x1 node's name (its readers and fetches are unchanged), timed as one.
@@ -21,7 +21,8 @@ inline constexpr const char* kDepthwisePointwiseOp = "_FusedDepthwisePointwise";
 /// `placement.graph` with each such pair replaced by one fused node, its schema and kernel added to `placement`:
 /// a float32 NHWC _FusedDepthwiseConv2dNative with a constant square 3x3 or 5x5 filter, a bias and at most a ReLU or
 /// ReLU6, whose output (at least 1 MiB) only a _FusedConv2D with a constant 1x1 filter, stride 1 and a bias reads
-/// (its fused Add and activation kept), on a machine with AVX-512 (our depthwise kernel's). Pairs whose depthwise
+/// (its fused Add and activation kept), unless FLOWSCOPE_BANDED_DNNL_DEPTHWISE=0 on a machine without AVX-512. Pairs
+/// whose depthwise
 /// output is fed, fetched or read elsewhere stay apart.
 void fuseDepthwisePointwise(Placement& placement, const PlacementRequest& request);
 

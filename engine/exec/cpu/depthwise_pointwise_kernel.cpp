@@ -1,9 +1,10 @@
 // The fused depthwise + 1x1 kernel (depthwise_pointwise.h). The output rows are split among the intra-op threads
-// in contiguous ranges, and each thread walks its range in bands of rows: our depthwise kernel (depthwise_nhwc.h)
-// writes the band's depthwise rows into the thread's buffer, and oneDNN's 1x1 convolution (bias, the fused Add as a
-// sum post-op, activation) reads them there and writes the band's output rows. A 1x1 convolution is the same for
-// every pixel, so oneDNN sees a band as one row of rows * width pixels: the few band sizes a run has are built once
-// per input shape and thread count, with the weights reordered once per filter tensor into each layout they want.
+// in contiguous ranges, and each thread walks its range in bands of rows: a depthwise kernel (depthwise_band_rows.h:
+// ours, or oneDNN's where ours does not run) writes the band's depthwise rows into the thread's buffer, and oneDNN's
+// 1x1 convolution (bias, the fused Add as a sum post-op, activation) reads them there and writes the band's output
+// rows. A 1x1 convolution is the same for every pixel, so oneDNN sees a band as one row of rows * width pixels: the few
+// band sizes a run has are built once per input shape and thread count, with the weights reordered once per filter
+// tensor into each layout they want.
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -12,7 +13,7 @@
 #include "base/thread_pool.h"
 #include "exec/cpu/band_convolutions.h"
 #include "exec/cpu/conv_window.h"
-#include "exec/cpu/depthwise_nhwc.h"
+#include "exec/cpu/depthwise_band_rows.h"
 #include "exec/cpu/depthwise_pointwise.h"
 #include "exec/cpu/dnnl_util.h"
 #include "exec/cpu/fused_epilogue.h"
@@ -34,6 +35,7 @@ constexpr size_t kInput = 0, kDwFilter = 1, kDwBias = 2, kPwFilter = 3, kPwBias 
 struct Part {
   std::vector<InputBand> bands;
   std::map<int64_t, BandMemories> memories;
+  DepthwiseBandRows::ThreadMemories depthwise;
 };
 
 // Where the input's rows come from when a RowProducer makes them (row_chain.h).
@@ -85,6 +87,7 @@ class DepthwisePointwiseKernel : public OpKernel, public RowConsumer {
       addend = *found;
     }
     m_convolutions.load(in[kPwFilter], in[kPwBias]);
+    m_depthwise.load(in[kDwFilter], in[kDwBias]);
     Tensor out = outputStartingAs(outShape, addend);
     const int64_t parts = static_cast<int64_t>(m_parts.size());
     parallelFor(parts, int64_t{1} << 30, [&](int64_t begin, int64_t end) {
@@ -111,8 +114,7 @@ class DepthwisePointwiseKernel : public OpKernel, public RowConsumer {
     for (const InputBand& b : part.bands) {
       if (pull)
         pull->producer.produceRows(pull->inputs, b.inBegin + b.kept, b.inEnd, keepSharedRows(b, rows, inRowFloats));
-      depthwiseNhwcRows(d, pull ? rows : in[kInput].data<float>(), in[kDwFilter].data<float>(),
-                        in[kDwBias].data<float>(), m_clamp, b.outBegin, b.outEnd, buffer, pull ? b.inBegin : 0);
+      m_depthwise.run(b, part.depthwise, pull ? rows : in[kInput].data<float>(), pull ? b.inBegin : 0, buffer);
       const int64_t pixels = (b.outEnd - b.outBegin) * d.ow;
       m_convolutions.run(pixels, part.memories.at(pixels), buffer, out + b.outBegin * d.ow * m_oc);
     }
@@ -158,7 +160,7 @@ class DepthwisePointwiseKernel : public OpKernel, public RowConsumer {
     m_clamp = *clamp;
     m_oc = pwFilter.shape().dim(3);
     auto pwWindow = windowFor(m_pw, Shape{m_dwShape.n, w->oh, w->ow, c}, 1, 1);
-    return depthwiseNhwcRuns(m_dwShape) && m_oc > 0 && m_dwShape.n > 0 && pwWindow && pwWindow->oh == w->oh &&
+    return m_depthwise.reset(m_dwShape, m_clamp) && m_oc > 0 && m_dwShape.n > 0 && pwWindow && pwWindow->oh == w->oh &&
            pwWindow->ow == w->ow && pwWindow->sh == 1 && pwWindow->sw == 1;
   }
 
@@ -178,6 +180,7 @@ class DepthwisePointwiseKernel : public OpKernel, public RowConsumer {
         part.bands = inputBandsOf(d, rows * p / parts, rows * (p + 1) / parts, m_bandRows);
         for (const InputBand& band : part.bands) {
           m_inputRows = std::max(m_inputRows, band.inEnd - band.inBegin);
+          if (!m_depthwise.add(band, part.depthwise)) return false;
           const int64_t pixels = (band.outEnd - band.outBegin) * d.ow;
           if (part.memories.count(pixels)) continue;
           if (!m_convolutions.has(pixels) && !addPrimitive(pixels)) return false;
@@ -208,6 +211,7 @@ class DepthwisePointwiseKernel : public OpKernel, public RowConsumer {
   int64_t m_inputRows = 1;  // the most input rows a band reads
   std::vector<Part> m_parts;
   BandConvolutions<int64_t> m_convolutions;  // by band size in pixels
+  DepthwiseBandRows m_depthwise;
 };
 
 }  // namespace

@@ -3,7 +3,7 @@
 #include <set>
 
 #include "exec/cpu/blocked_layout.h"
-#include "exec/cpu/cpu_features.h"
+#include "exec/cpu/depthwise_band_rows.h"
 #include "exec/cpu/depthwise_pointwise.h"
 #include "exec/cpu/fused_epilogue.h"
 #include "exec/cpu/placement_util.h"
@@ -38,8 +38,7 @@ bool pointwiseProjection(const Graph& graph, const Node& pw) {
 // The index of the depthwise node that the 1x1 node at `p` fuses with, or -1.
 int64_t depthwiseOf(const Graph& graph, const Fanout& fanout, const std::set<std::string>& pinned, size_t p) {
   const Node& pw = graph.node(p);
-  // Without AVX-512 the depthwise half is oneDNN's, which has no banded form: the pair stays two nodes.
-  if (!cpuHasAvx512() || !pointwiseProjection(graph, pw) || pw.inputs[0].index != 0) return -1;
+  if (!DepthwiseBandRows::runsHere() || !pointwiseProjection(graph, pw) || pw.inputs[0].index != 0) return -1;
   const int64_t d = graph.find(pw.inputs[0].node);
   if (d < 0) return -1;
   const Node& dw = graph.node(static_cast<size_t>(d));

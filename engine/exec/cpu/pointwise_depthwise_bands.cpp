@@ -1,7 +1,7 @@
-// The 1x1 + depthwise pair in bands of rows (pointwise_depthwise.h), where our depthwise kernel runs (AVX-512). The
-// output rows are split among the intra-op threads in contiguous ranges, and each thread walks its range in bands:
-// oneDNN's 1x1 convolution writes the 1x1 rows that the band's windows read into the thread's buffer, and our
-// depthwise kernel (depthwise_nhwc.h) reads them there while they are in cache (input_bands.h). Neither the expanded
+// The 1x1 + depthwise pair in bands of rows (pointwise_depthwise.h). The output rows are split among the intra-op
+// threads in contiguous ranges, and each thread walks its range in bands: oneDNN's 1x1 convolution writes the 1x1
+// rows that the band's windows read into the thread's buffer, and a depthwise kernel (depthwise_band_rows.h: ours,
+// or oneDNN's where ours does not run) reads them there while they are in cache (input_bands.h). Neither the expanded
 // tensor nor a blocked copy of the input and output (oneDNN's fused primitive reorders both) goes through memory.
 #include <algorithm>
 #include <map>
@@ -11,7 +11,7 @@
 #include "base/thread_pool.h"
 #include "exec/cpu/band_convolutions.h"
 #include "exec/cpu/conv_window.h"
-#include "exec/cpu/depthwise_nhwc.h"
+#include "exec/cpu/depthwise_band_rows.h"
 #include "exec/cpu/fused_pair.h"
 #include "exec/cpu/input_bands.h"
 #include "exec/cpu/pointwise_depthwise.h"
@@ -29,6 +29,7 @@ constexpr size_t kInput = 0, kPwFilter = 1, kPwBias = 2, kDwFilter = 3, kDwBias 
 struct Part {
   std::vector<InputBand> bands;
   std::map<int64_t, BandMemories> memories;
+  DepthwiseBandRows::ThreadMemories depthwise;
 };
 
 class BandedPointwiseDepthwiseKernel : public OpKernel {
@@ -43,6 +44,7 @@ class BandedPointwiseDepthwiseKernel : public OpKernel {
     const std::vector<Tensor>& in = ctx.inputs;
     const DepthwiseShape& d = m_dwShape;
     m_convolutions.load(in[kPwFilter], in[kPwBias]);
+    m_depthwise.load(in[kDwFilter], in[kDwBias]);
     Tensor out = Tensor::uninitialized(DType::kFloat, Shape{d.n, d.oh, d.ow, d.c});
     parallelFor(static_cast<int64_t>(m_parts.size()), int64_t{1} << 30, [&](int64_t begin, int64_t end) {
       for (int64_t p = begin; p < end; ++p) runPart(m_parts[static_cast<size_t>(p)], in, out.data<float>());
@@ -69,8 +71,7 @@ class BandedPointwiseDepthwiseKernel : public OpKernel {
       float* newRows = keepSharedRows(b, buffer, rowFloats);
       const int64_t first = b.inBegin + b.kept, pixels = (b.inEnd - first) * d.w;
       if (pixels > 0) m_convolutions.run(pixels, part.memories.at(pixels), x + first * d.w * m_c, newRows);
-      depthwiseNhwcRows(d, buffer, in[kDwFilter].data<float>(), in[kDwBias].data<float>(), m_clamp, b.outBegin,
-                        b.outEnd, out + b.outBegin * d.ow * d.c, b.inBegin);
+      m_depthwise.run(b, part.depthwise, buffer, b.inBegin, out + b.outBegin * d.ow * d.c);
     }
   }
 
@@ -113,7 +114,7 @@ class BandedPointwiseDepthwiseKernel : public OpKernel {
     auto dw = windowFor(m_dw, Shape{x.shape().dim(0), pw->oh, pw->ow, oc}, k, k);
     if (!dw || dw->dh != 1 || dw->dw != 1 || dw->oh <= 0 || dw->ow <= 0) return false;
     m_dwShape = depthwiseShapeOf(Shape{x.shape().dim(0), pw->oh, pw->ow, oc}, *dw);
-    return m_dwShape.n > 0 && depthwiseNhwcRuns(m_dwShape);
+    return m_dwShape.n > 0 && m_depthwise.reset(m_dwShape, m_clamp);
   }
 
   // The parts, their bands, primitives and memories; false where oneDNN has only its reference kernel for a band.
@@ -129,6 +130,7 @@ class BandedPointwiseDepthwiseKernel : public OpKernel {
         part.bands = inputBandsOf(d, rows * p / parts, rows * (p + 1) / parts, outputRowsPerBand(d, kBandBytes));
         for (const InputBand& band : part.bands) {
           m_bufferRows = std::max(m_bufferRows, band.inEnd - band.inBegin);
+          if (!m_depthwise.add(band, part.depthwise)) return false;
           const int64_t pixels = (band.inEnd - band.inBegin - band.kept) * d.w;
           if (pixels == 0 || part.memories.count(pixels)) continue;
           if (!m_convolutions.has(pixels) && !m_convolutions.add(pixels, pointwiseBandDesc(pixels, m_c, d.c, m_pwSpec)))
@@ -155,6 +157,7 @@ class BandedPointwiseDepthwiseKernel : public OpKernel {
   int64_t m_bufferRows = 1;
   std::vector<Part> m_parts;
   BandConvolutions<int64_t> m_convolutions;  // by the pixels a band computes
+  DepthwiseBandRows m_depthwise;
 };
 
 }  // namespace

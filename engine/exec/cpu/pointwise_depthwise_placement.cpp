@@ -14,7 +14,9 @@ namespace {
 
 // oneDNN 2.6's fused kernel wins only where the 1x1 output is large: MobileNetV2's 4.6 MiB one in its third block
 // took 638 us fused against 886 us as two kernels at 1 thread (370 against 495 at 2); at 1.7 MiB (the fourth
-// block) fused lost, 571 against 425, as did every smaller pair, in the same alternating runs.
+// block) fused lost, 571 against 425, as did every smaller pair, in the same alternating runs. The banded form
+// (pointwise_depthwise_bands.cpp) at 1 MiB, on a Zen 2 host: features.3's pair 541 + its projection 240 us against
+// 308 + 462 (the depthwise then fused with the projection), features.4's 354 against 350: no gain, so 4 MiB for both.
 constexpr int64_t kMinFusedMiddleBytes = int64_t{4} << 20;
 
 bool filterShaped(const Graph& graph, const Node& node, const Shape& want) {
