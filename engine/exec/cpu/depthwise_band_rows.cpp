@@ -35,8 +35,7 @@ dnnl::convolution_forward::primitive_desc DepthwiseBandRows::bandDesc(const std:
   const int64_t padRight = (d.ow - 1) * d.sw + d.k - d.w - d.padLeft;
   const auto src = desc({1, d.c, inRows, d.w}, DType::kFloat, {inRows * d.w * d.c, 1, d.w * d.c, d.c});
   const auto dst = desc({1, d.c, outRows, d.ow}, DType::kFloat, {outRows * d.ow * d.c, 1, d.ow * d.c, d.c});
-  const dnnl::memory::desc weights({d.c, 1, 1, d.k, d.k}, dnnl::memory::data_type::f32,
-                                   dnnl::memory::format_tag::any);
+  const dnnl::memory::desc weights({d.c, 1, 1, d.k, d.k}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
   dnnl::post_ops ops;
   if (m_clamp == DepthwiseClamp::kRelu) activationPostOp("Relu", 0.0f, &ops);
   if (m_clamp == DepthwiseClamp::kRelu6) activationPostOp("Relu6", 0.0f, &ops);
@@ -44,8 +43,8 @@ dnnl::convolution_forward::primitive_desc DepthwiseBandRows::bandDesc(const std:
   attr.set_post_ops(ops);
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // see dnnl_util.h
   const dnnl::convolution_forward::desc op(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src,
-                                           weights, dense({d.c}, DType::kFloat), dst, {d.sh, d.sw},
-                                           {padTop, d.padLeft}, {std::max<int64_t>(0, padBottom), padRight});
+                                           weights, dense({d.c}, DType::kFloat), dst, {d.sh, d.sw}, {padTop, d.padLeft},
+                                           {std::max<int64_t>(0, padBottom), padRight});
   return dnnl::convolution_forward::primitive_desc(op, attr, engine());
 }
 
