@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/profile_test_files.h"
-#include "exec/cpu/depthwise_band_rows.h"
+#include "exec/cpu/cpu_features.h"
 
 using namespace flowscope::testing;
 
@@ -71,25 +71,26 @@ class TestCliProfileImport : public QObject {
     QCOMPARE(j["ops"][0]["count"].get<int>(), 52);
     // Our engine ran the same graph, optimized: one row per group of nodes either side ran as one kernel, ours
     // beside theirs. ORT's 55 node groups become 51: our expand + depthwise kernel of features.2 joins two of them,
-    // the depthwise + 1x1 kernels of features.1 and features.3 two each, and the row chain joins the stem to
-    // features.1's pair (on every machine unless FLOWSCOPE_DNNL_BANDS=0 leaves one without AVX-512 at 54).
+    // the depthwise + 1x1 kernels of features.1 and features.3 two each (52 without AVX-512), and where the machine
+    // has AVX-512 the row chain joins the stem to features.1's pair.
     QVERIFY2(j.contains("side_by_side"), j.value("ours_note", std::string("no ours_note")).c_str());
     QVERIFY2(j["ours_note"].get<std::string>().find("optimized first") != std::string::npos,
              j["ours_note"].get<std::string>().c_str());
-    const bool bands = flowscope::DepthwiseBandRows::runsHere();
-    QCOMPARE(j["side_by_side"].size(), size_t{bands ? 51u : 54u});
+    const bool avx512 = flowscope::cpuHasAvx512();
+    QCOMPARE(j["side_by_side"].size(), size_t{avx512 ? 51u : 52u});
     std::map<std::string, int> nodes;
     for (const auto& row : j["side_by_side"]) {
       nodes[row["node"].get<std::string>()] = row["nodes"].get<int>();
       QVERIFY2(row["ours_us"].get<double>() > 0, row["node"].get<std::string>().c_str());  // every row has ours
     }
     QCOMPARE(nodes["/features/features.2/conv/conv.0/conv.0.0/Conv"], 4);  // expand + depthwise, with their Clips
-    if (bands) {  // the depthwise kernels with the 1x1 after them, and the stem chained to features.1's pair
+    QCOMPARE(nodes["/features/features.3/conv/conv.2/Conv"], 4);           // depthwise + Clip, projection, residual Add
+    if (avx512) {  // our depthwise kernel, with the 1x1 after it, and the stem chained to features.1's pair
       QCOMPARE(nodes["/features/features.0/features.0.0/Conv"], 5);  // Conv + Clip; depthwise + Clip, projection
       QCOMPARE(nodes.count("/features/features.1/conv/conv.0/conv.0.0/Conv"), size_t{0});
-      QCOMPARE(nodes["/features/features.3/conv/conv.2/Conv"], 4);  // depthwise + Clip, projection, residual Add
     } else {
-      QCOMPARE(nodes["/features/features.0/features.0.0/Conv"], 2);  // Conv + Clip, fused by both
+      QCOMPARE(nodes["/features/features.0/features.0.0/Conv"], 2);          // Conv + Clip, fused by both
+      QCOMPARE(nodes["/features/features.1/conv/conv.0/conv.0.0/Conv"], 3);  // depthwise + Clip, projection
     }
   }
 

@@ -161,7 +161,7 @@ class TestDepthwisePointwise : public QObject {
   // MobileNetV2's fourth block (1.8 MiB between the two) is fused; a small pair, or one whose depthwise output is
   // fetched or read by another node too, is not.
   void placementFusesLargePairsOnly() {
-    if (!depthwiseRunsHere()) QSKIP("FLOWSCOPE_DNNL_BANDS=0: the pairs stay two nodes");
+    if (!depthwiseRunsHere()) QSKIP("FLOWSCOPE_BANDED_DNNL_DEPTHWISE=0: the pairs stay two nodes");
     vktest::Case large;
     buildPair(large, shapes()[0]);
     auto ops = testing::placedOps(large, {"pw:0"});
@@ -179,7 +179,7 @@ class TestDepthwisePointwise : public QObject {
 
   // TF.js's name for the fused depthwise convolution (FusedDepthwiseConv2dNative) pairs the same way.
   void placementFusesTfjsDepthwise() {
-    if (!depthwiseRunsHere()) QSKIP("FLOWSCOPE_DNNL_BANDS=0: the pairs stay two nodes");
+    if (!depthwiseRunsHere()) QSKIP("FLOWSCOPE_BANDED_DNNL_DEPTHWISE=0: the pairs stay two nodes");
     vktest::Case k;
     buildPair(k, shapes()[0], "FusedDepthwiseConv2dNative");
     QCOMPARE(testing::placedOps(k, {"pw:0"})[kDepthwisePointwiseOp], size_t(1));
@@ -189,7 +189,7 @@ class TestDepthwisePointwise : public QObject {
   // A run of the large pair: the fused node answers under the 1x1 node's name, with the value of a run that keeps
   // the two apart, and its FLOPs are both nodes'.
   void runsFusedUnderThePointwiseName() {
-    if (!depthwiseRunsHere()) QSKIP("FLOWSCOPE_DNNL_BANDS=0: the pairs stay two nodes");
+    if (!depthwiseRunsHere()) QSKIP("FLOWSCOPE_BANDED_DNNL_DEPTHWISE=0: the pairs stay two nodes");
     vktest::Case k;
     buildPair(k, shapes()[0]);
     testing::checkFusedRun(k, "dw", "pw", kDepthwisePointwiseOp);

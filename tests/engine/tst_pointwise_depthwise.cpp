@@ -58,7 +58,7 @@ const Tensor& constantOf(const vktest::Case& k, const std::string& name) {
   return k.graph.findNode(name)->attr("value")->tensor();
 }
 
-// Where the banded kernel runs: everywhere unless FLOWSCOPE_DNNL_BANDS=0 leaves machines without AVX-512
+// Where the banded kernel runs: everywhere unless FLOWSCOPE_BANDED_DNNL_DEPTHWISE=0 leaves machines without AVX-512
 // to oneDNN's fused primitive.
 bool bandsRunHere() { return DepthwiseBandRows::runsHere(); }
 

@@ -5,7 +5,6 @@
 #include <QtTest>
 
 #include "base/thread_pool.h"
-#include "exec/cpu/depthwise_band_rows.h"
 #include "exec/cpu/depthwise_pointwise.h"
 #include "exec/cpu/row_chain.h"
 #include "exec/cpu/transpose_conv.h"
@@ -56,9 +55,8 @@ void buildChain(vktest::Case& k, const ChainShape& s) {
       {"BiasAdd"}));
 }
 
-// Where the stem's and the pair's fused kernels run (ours on AVX-512, oneDNN's in bands elsewhere unless
-// FLOWSCOPE_DNNL_BANDS=0), and so the chain.
-bool chainsRunHere() { return DepthwiseBandRows::runsHere(); }
+// Where the stem's and the pair's fused kernels run (AVX-512), and so the chain.
+bool chainsRunHere() { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"); }
 
 const std::vector<ChainShape>& shapes() {
   static const std::vector<ChainShape> all = {
@@ -79,7 +77,7 @@ class TestRowChain : public QObject {
 
   // A chain of a large middle tensor is made; fetching the stem's output, or a small image, keeps the two apart.
   void placementChainsLargeStems() {
-    if (!chainsRunHere()) QSKIP("FLOWSCOPE_DNNL_BANDS=0: neither fused kernel runs, so no chain is made");
+    if (!chainsRunHere()) QSKIP("no AVX-512 here: neither fused kernel runs, so no chain is made");
     vktest::Case large;
     buildChain(large, shapes()[0]);
     auto ops = testing::placedOps(large, {"pw:0"});
@@ -110,7 +108,7 @@ class TestRowChain : public QObject {
   // Fetching pw alone runs the chain; fetching the stem's output too keeps it apart. The values agree, and the
   // chained node's event names the four nodes and counts their FLOPs.
   void chainComputesTheNodes() {
-    if (!chainsRunHere()) QSKIP("FLOWSCOPE_DNNL_BANDS=0: no chain is made");
+    if (!chainsRunHere()) QSKIP("no AVX-512 here: no chain is made");
     QFETCH(int, index);
     QFETCH(int, threads);
     vktest::Case k;

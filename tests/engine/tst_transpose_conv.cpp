@@ -5,7 +5,6 @@
 #include <QtTest>
 
 #include "base/thread_pool.h"
-#include "exec/cpu/depthwise_band_rows.h"
 #include "exec/cpu/transpose_conv.h"
 #include "fusion_test_util.h"
 #include "kernel_test_util.h"
@@ -46,9 +45,8 @@ const Tensor& constantOf(const vktest::Case& k, const std::string& name) {
   return k.graph.findNode(name)->attr("value")->tensor();
 }
 
-// Where the fused kernel runs (nchw_input_conv on AVX-512, oneDNN's convolution in bands elsewhere unless
-// FLOWSCOPE_DNNL_BANDS=0); else the placement keeps the pair apart and the node runs the two kernels.
-bool fusedRunsHere() { return DepthwiseBandRows::runsHere(); }
+// Where the fused kernel runs; elsewhere the placement keeps the pair apart and the node runs the two kernels.
+bool fusedRunsHere() { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"); }
 
 const std::vector<StemShape>& shapes() {
   static const std::vector<StemShape> all = {
@@ -158,7 +156,7 @@ class TestTransposeConv : public QObject {
   // The stem is fused; not when the transposed input is fetched, fed or read by another node too, nor for a
   // convolution over more than four channels or with a 7x7 window.
   void placementFusesTheInputTranspose() {
-    if (!fusedRunsHere()) QSKIP("FLOWSCOPE_DNNL_BANDS=0: the pair stays two nodes");
+    if (!fusedRunsHere()) QSKIP("no AVX-512 here: the pair stays two nodes");
     vktest::Case stem;
     buildStem(stem, shapes()[0]);
     auto ops = testing::placedOps(stem, {"conv:0"});
@@ -181,7 +179,7 @@ class TestTransposeConv : public QObject {
   // A run of the stem: the fused node answers under the convolution's name, with the value of a run that keeps the
   // two apart, and its profile event names both nodes.
   void runsFusedUnderTheConvolutionName() {
-    if (!fusedRunsHere()) QSKIP("FLOWSCOPE_DNNL_BANDS=0: the pair stays two nodes");
+    if (!fusedRunsHere()) QSKIP("no AVX-512 here: the pair stays two nodes");
     vktest::Case k;
     buildStem(k, shapes()[1]);
     testing::checkFusedRun(k, "t", "conv", kTransposeConvOp);

@@ -38,18 +38,14 @@ class BandConvolutions {
   bool has(const Key& key) const { return m_primitives.count(key) != 0; }
 
   /// Adds `key`'s primitive, with a copy of the weights in its layout unless another has that one. False where
-  /// oneDNN has only its reference kernel for it (a thousand times slower), unless `orReference`.
-  bool add(const Key& key, const dnnl::convolution_forward::primitive_desc& pd, bool orReference = false) {
-    if (!orReference && std::string_view(pd.impl_info_str()).starts_with("ref")) return false;
+  /// oneDNN has only its reference kernel for it (a thousand times slower).
+  bool add(const Key& key, const dnnl::convolution_forward::primitive_desc& pd) {
+    if (std::string_view(pd.impl_info_str()).starts_with("ref")) return false;
     size_t copy = 0;
     while (copy < m_weights.size() && m_weights[copy].memory.get_desc() != pd.weights_desc()) ++copy;
     if (copy == m_weights.size()) {
       dnnl::memory memory(pd.weights_desc(), dnnl_util::engine());
       m_weights.push_back({memory, dnnl::reorder(m_userWeights, memory)});
-      if (m_weightsFrom.isValid()) {  // added after a load (a band geometry built on first use): filled now
-        dnnl_util::reorder(m_weights.back().reorder, m_userWeights, memory);
-        dnnl_util::stream().wait();
-      }
     }
     m_primitives.emplace(key, Primitive{pd, dnnl::convolution_forward(pd), copy});
     return true;

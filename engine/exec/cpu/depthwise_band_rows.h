@@ -8,20 +8,21 @@
 // come from a cache the host's neighbours share; a band's rows stay in the core's cache for the 1x1 convolution.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
+#include "exec/cpu/band_convolutions.h"
 #include "exec/cpu/depthwise_nhwc.h"
 #include "exec/cpu/input_bands.h"
-#include "exec/cpu/onednn_conv_bands.h"
 
 namespace flowscope {
 
 class DepthwiseBandRows {
  public:
   /// Memories one thread binds a band's data to, for each band geometry (unused where our kernel runs).
-  using ThreadMemories = OneDnnConvBands::ThreadMemories;
+  using ThreadMemories = std::map<std::array<int64_t, 3>, BandMemories>;
 
-  /// True where a depthwise kernel runs in bands here: ours, or oneDNN's unless FLOWSCOPE_DNNL_BANDS=0
+  /// True where a depthwise kernel runs in bands here: ours, or oneDNN's unless FLOWSCOPE_BANDED_DNNL_DEPTHWISE=0
   /// (for comparisons: the pairs then run as before, apart or as oneDNN's fused primitive).
   static bool runsHere();
 
@@ -40,12 +41,15 @@ class DepthwiseBandRows {
   void run(const InputBand& band, ThreadMemories& memories, const float* in, int64_t inFirstRow, float* out) const;
 
  private:
+  std::array<int64_t, 3> keyOf(const InputBand& band) const;
+  dnnl::convolution_forward::primitive_desc bandDesc(const std::array<int64_t, 3>& key) const;
+
   DepthwiseShape m_shape;
   DepthwiseClamp m_clamp = DepthwiseClamp::kNone;
   bool m_ours = false;
   const float* m_filter = nullptr;
   const float* m_bias = nullptr;
-  OneDnnConvBands m_dnnl;
+  BandConvolutions<std::array<int64_t, 3>> m_dnnl;  // by {input rows, output rows, top pad}
 };
 
 }  // namespace flowscope

@@ -15,8 +15,8 @@ namespace flowscope {
 /// every 64-byte load of our depthwise kernel cross two lines: 1.4-1.6x its time.
 float* threadBandBuffer(size_t floats, size_t slot = 0);
 
-/// How many buffers a thread has (a kernel of row_chain.h uses two, and its producer may use the third).
-inline constexpr size_t kThreadBandBuffers = 3;
+/// How many buffers a thread has (a kernel of row_chain.h uses two).
+inline constexpr size_t kThreadBandBuffers = 2;
 
 class KernelPair {
  public:

@@ -2,7 +2,7 @@
 // expand-then-filter) runs with it as one node, so the expanded activations (4.6 MiB in MobileNetV2's third block)
 // never travel through memory whole. The node goes in bands of rows (oneDNN's 1x1 convolution into a per-thread
 // buffer, a depthwise kernel from it: ours on AVX-512, oneDNN's elsewhere, depthwise_band_rows.h); where the bands
-// cannot take a case (or FLOWSCOPE_DNNL_BANDS=0 without AVX-512) it is one oneDNN primitive, the
+// cannot take a case (or FLOWSCOPE_BANDED_DNNL_DEPTHWISE=0 without AVX-512) it is one oneDNN primitive, the
 // depthwise convolution a post-op of the 1x1 one.
 //
 // The graph the user sees and writes keeps both TensorFlow nodes; only the placed graph the CPU runs has the

@@ -3,7 +3,7 @@
 #include <set>
 
 #include "exec/cpu/blocked_layout.h"
-#include "exec/cpu/depthwise_band_rows.h"
+#include "exec/cpu/cpu_features.h"
 #include "exec/cpu/nchw_input_conv.h"
 #include "exec/cpu/placement_util.h"
 #include "exec/cpu/transpose_conv.h"
@@ -30,7 +30,7 @@ bool toChannelsLast(const Graph& graph, const Node& node) {
 // The index of the transpose that the convolution at `c` fuses with, or -1.
 int64_t transposeOf(const Graph& graph, const Fanout& fanout, const std::set<std::string>& pinned, size_t c) {
   const Node& conv = graph.node(c);
-  if (!DepthwiseBandRows::runsHere() || conv.op != "_FusedConv2D" || !fusedWithBiasOnly(conv) || !floatNhwc(conv) ||
+  if (!cpuHasAvx512() || conv.op != "_FusedConv2D" || !fusedWithBiasOnly(conv) || !floatNhwc(conv) ||
       conv.inputs.size() != 3 || conv.inputs[0].index != 0 || attrBool(conv, kBlockedOutputAttr, false) ||
       !smallInputFilter(constantInput(graph, conv.inputs[1])))
     return -1;
