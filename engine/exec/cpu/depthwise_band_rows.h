@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 
 #include "exec/cpu/band_convolutions.h"
 #include "exec/cpu/depthwise_nhwc.h"

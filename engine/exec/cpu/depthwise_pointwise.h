@@ -22,8 +22,7 @@ inline constexpr const char* kDepthwisePointwiseOp = "_FusedDepthwisePointwise";
 /// a float32 NHWC _FusedDepthwiseConv2dNative with a constant square 3x3 or 5x5 filter, a bias and at most a ReLU or
 /// ReLU6, whose output (at least 1 MiB) only a _FusedConv2D with a constant 1x1 filter, stride 1 and a bias reads
 /// (its fused Add and activation kept), unless FLOWSCOPE_BANDED_DNNL_DEPTHWISE=0 on a machine without AVX-512. Pairs
-/// whose depthwise
-/// output is fed, fetched or read elsewhere stay apart.
+/// whose depthwise output is fed, fetched or read elsewhere stay apart.
 void fuseDepthwisePointwise(Placement& placement, const PlacementRequest& request);
 
 /// The fused node's kernel from the two nodes it replaced. Its inputs: the depthwise node's (input, filter, bias),
